@@ -1,0 +1,15 @@
+//! Stage 4: the engine. A [`Position`] holds everything that decides what may happen
+//! next; the move generator reads the compiled [`Rules`] tables; make/unmake record
+//! exactly what they change, so the position and its Zobrist hash are restored bit for
+//! bit.
+
+mod attack;
+mod fen;
+mod movegen;
+mod notation;
+mod outcome;
+mod position;
+
+pub use fen::FenError;
+pub use outcome::{GameEnd, NoMove};
+pub use position::{Move, MoveKind, Position};

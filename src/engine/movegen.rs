@@ -1,0 +1,236 @@
+//! The generic move generator: for each piece of the side to move, walk its
+//! precomputed leaps and rays, applying terrain, occupancy, hops, initial-move and
+//! en-passant rules; add castling; then keep the moves that leave no royal attacked.
+
+use super::{Move, MoveKind, Position};
+use crate::rules::{Cell, CompInfo, EMPTY, NO_CELL, Rules, code, kind_of, side_of};
+use crate::syntax::betza::Hop;
+
+/// What a piece finds on a square it reaches.
+enum Landing {
+    /// May land (a move, or a capture if a piece is there), and the line goes on.
+    Open,
+    /// May land, and the line stops there.
+    Last,
+    /// May land by clearing the terrain (not capturing); the line stops.
+    Clear,
+    /// May not land, but the line goes on.
+    Pass,
+    /// May neither land nor pass.
+    Blocked,
+}
+
+impl Position {
+    /// Can a piece of `kind` pass over `cell` (no piece, no terrain in its way)?
+    #[inline]
+    pub(crate) fn passable(&self, cell: Cell, kind: usize) -> bool {
+        if self.board[cell as usize] != EMPTY {
+            return false;
+        }
+        match self.terrain[cell as usize] {
+            0 => true,
+            t => {
+                let tr = &self.rules.terrains[t as usize - 1];
+                !tr.blocks_passing || tr.crossed_by >> kind & 1 != 0
+            }
+        }
+    }
+
+    #[inline]
+    fn landing(&self, cell: Cell, kind: usize) -> Landing {
+        match self.terrain[cell as usize] {
+            0 => Landing::Open,
+            t => {
+                let tr = &self.rules.terrains[t as usize - 1];
+                if tr.crossed_by >> kind & 1 != 0 {
+                    Landing::Open
+                } else if tr.cleared_by >> kind & 1 != 0 {
+                    Landing::Clear
+                } else if !tr.blocks_landing {
+                    if tr.blocks_passing { Landing::Last } else { Landing::Open }
+                } else if !tr.blocks_passing {
+                    Landing::Pass
+                } else {
+                    Landing::Blocked
+                }
+            }
+        }
+    }
+
+    /// Every pseudo-legal move of the side to move (royal safety not yet checked).
+    pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        let rules = &*self.rules;
+        let t = &rules.tables;
+        let n = self.board.len();
+        let us = self.side;
+        for from in 0..n {
+            let c = self.board[from];
+            if c == EMPTY || side_of(c) != us {
+                continue;
+            }
+            let kind = kind_of(c);
+            let (start, len) = t.step_index[c as usize * n + from];
+            for step in &t.steps[start as usize..(start + len) as usize] {
+                let comp = &t.comps[step.comp as usize];
+                if comp.initial && !self.unmoved[from] {
+                    continue;
+                }
+                let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+                if !step.rider {
+                    let path = &t.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize];
+                    if !path.iter().all(|&p| self.passable(p, kind)) {
+                        continue;
+                    }
+                    let to = line[0];
+                    match self.landing(to, kind) {
+                        Landing::Open | Landing::Last => self.land(rules, comp, from as Cell, to, kind, path, out),
+                        Landing::Clear => {
+                            if comp.can_move && self.board[to as usize] == EMPTY {
+                                self.push(rules, Move::new(from as Cell, to), kind, out);
+                            }
+                        }
+                        Landing::Pass | Landing::Blocked => {}
+                    }
+                    continue;
+                }
+                let mut screened = comp.hop == Hop::None;
+                for &to in line {
+                    let occupant = self.board[to as usize];
+                    if !screened {
+                        // Before the screen: empty squares are passed, the first piece is
+                        // the screen, blocking terrain ends the line.
+                        if occupant != EMPTY {
+                            screened = true;
+                        } else if !self.passable(to, kind) {
+                            break;
+                        }
+                        continue;
+                    }
+                    match self.landing(to, kind) {
+                        Landing::Open => {
+                            self.land(rules, comp, from as Cell, to, kind, &[], out);
+                            if occupant != EMPTY || comp.hop == Hop::Grasshopper {
+                                break;
+                            }
+                        }
+                        Landing::Last => {
+                            self.land(rules, comp, from as Cell, to, kind, &[], out);
+                            break;
+                        }
+                        Landing::Clear => {
+                            if comp.can_move && occupant == EMPTY {
+                                self.push(rules, Move::new(from as Cell, to), kind, out);
+                            }
+                            break;
+                        }
+                        Landing::Pass => {
+                            if occupant != EMPTY || comp.hop == Hop::Grasshopper {
+                                break;
+                            }
+                        }
+                        Landing::Blocked => break,
+                    }
+                }
+            }
+        }
+        self.castlings(rules, out);
+    }
+
+    /// A landing on an open square: a move, a capture, or an en-passant capture.
+    #[inline]
+    #[allow(clippy::too_many_arguments)]
+    fn land(&self, rules: &Rules, comp: &CompInfo, from: Cell, to: Cell, kind: usize, path: &[Cell], out: &mut Vec<Move>) {
+        let occupant = self.board[to as usize];
+        if occupant == EMPTY {
+            if comp.can_move {
+                let mut m = Move::new(from, to);
+                if comp.sets_ep {
+                    m.kind = MoveKind::DoubleStep;
+                    m.aux = path[0];
+                }
+                self.push(rules, m, kind, out);
+            }
+            if comp.takes_ep && to == self.ep && self.ep_victim != NO_CELL {
+                let victim = self.board[self.ep_victim as usize];
+                if victim != EMPTY && side_of(victim) != self.side {
+                    let m = Move { kind: MoveKind::EnPassant, aux: self.ep_victim, ..Move::new(from, to) };
+                    self.push(rules, m, kind, out);
+                }
+            }
+        } else if comp.can_capture && side_of(occupant) != self.side {
+            self.push(rules, Move::new(from, to), kind, out);
+        }
+    }
+
+    /// Adds a move, once per promotion choice where the piece must promote.
+    #[inline]
+    fn push(&self, rules: &Rules, m: Move, kind: usize, out: &mut Vec<Move>) {
+        if let Some(p) = &rules.pieces[kind].promotion {
+            if rules.zone_contains(p.zone, self.side, m.to) {
+                for &k in &p.to {
+                    out.push(Move { promo: code(k, self.side), ..m });
+                }
+                return;
+            }
+        }
+        out.push(m);
+    }
+
+    fn castlings(&self, rules: &Rules, out: &mut Vec<Move>) {
+        if self.castling == 0 {
+            return;
+        }
+        let us = self.side;
+        for (i, c) in rules.castlings.iter().enumerate() {
+            if c.side != us || self.castling >> i & 1 == 0 {
+                continue;
+            }
+            let king = self.board[c.king_from as usize];
+            let rook = self.board[c.rook_from as usize];
+            if king == EMPTY || rook == EMPTY || side_of(king) != us || side_of(rook) != us {
+                continue;
+            }
+            if !c.must_be_empty.iter().all(|&s| self.board[s as usize] == EMPTY && self.terrain[s as usize] == 0) {
+                continue;
+            }
+            if rules.tables.royal_kinds >> kind_of(king) & 1 != 0
+                && c.king_path.iter().any(|&s| self.attacked(s, us ^ 1))
+            {
+                continue;
+            }
+            out.push(Move { kind: MoveKind::Castle, aux: i as Cell, ..Move::new(c.king_from, c.king_to) });
+        }
+    }
+
+    /// Is the position after `m` legal for the side that played it?
+    #[inline]
+    pub fn is_legal(&mut self, m: Move) -> bool {
+        let us = self.side;
+        if self.royals.count[us] == 0 {
+            return true;
+        }
+        self.make(m);
+        let ok = !self.in_check(us);
+        self.unmake();
+        ok
+    }
+
+    /// Every legal move, appended to `out` (which is cleared first).
+    pub fn legal_moves_into(&mut self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.decided_by_capture().is_some() {
+            return;
+        }
+        self.pseudo_moves(out);
+        if self.royals.count[self.side] != 0 {
+            out.retain(|&m| self.is_legal(m));
+        }
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(64);
+        self.legal_moves_into(&mut out);
+        out
+    }
+}

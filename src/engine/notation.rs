@@ -1,0 +1,52 @@
+//! Moves as users write them: UCI coordinates (`e2e4`, `e7e8q`, `f12g12`), with the
+//! game-site forms `g1-g2` and `f12xg12` accepted too.
+
+use super::outcome::NoMove;
+use super::{Move, Position};
+use crate::rules::{EMPTY, kind_of};
+
+impl Position {
+    /// The text of a move.
+    pub fn move_text(&self, m: Move) -> String {
+        let geo = &self.rules.geometry;
+        let mut s = format!("{}{}", geo.name(m.from), geo.name(m.to));
+        if m.promo != EMPTY {
+            s.push(self.rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase());
+        }
+        s
+    }
+
+    /// Finds the legal move a user typed.
+    pub fn parse_move(&mut self, text: &str) -> Result<Move, NoMove> {
+        let norm = normalise(text);
+        let moves = self.legal_moves();
+        if let Some(m) = moves.iter().find(|&&m| self.move_text(m) == norm) {
+            return Ok(*m);
+        }
+        Err(NoMove { message: format!("`{text}` is not a legal move here") })
+    }
+
+    /// Plays a move a user typed, if it is legal.
+    pub fn play(&mut self, text: &str) -> Result<Move, NoMove> {
+        let m = self.parse_move(text)?;
+        self.make(m);
+        Ok(m)
+    }
+}
+
+/// Lower-cases the squares and drops the separators of `g1-g2` and `f12xg12`.
+fn normalise(text: &str) -> String {
+    let t = text.trim();
+    let bytes: Vec<char> = t.chars().collect();
+    let mut out = String::new();
+    for (i, &c) in bytes.iter().enumerate() {
+        let between_squares = i > 0
+            && bytes[i - 1].is_ascii_digit()
+            && bytes.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic());
+        if (c == '-' || c == 'x') && between_squares {
+            continue;
+        }
+        out.push(c);
+    }
+    out
+}

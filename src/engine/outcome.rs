@@ -1,0 +1,110 @@
+//! How a game ends: the file's end rules, applied in the order they are written
+//! (rules that need no legal move first, then repetition and move limits).
+
+use super::{Move, Position};
+use crate::rules::{EndRule, Outcome, code};
+
+/// The end of a game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameEnd {
+    /// The winning side, or `None` for a draw.
+    pub winner: Option<usize>,
+    pub reason: String,
+}
+
+/// Why a move typed by a user cannot be played.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NoMove {
+    pub message: String,
+}
+
+impl std::fmt::Display for NoMove {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for NoMove {}
+
+fn result_for(side: usize, o: Outcome) -> Option<usize> {
+    match o {
+        Outcome::Win => Some(side),
+        Outcome::Loss => Some(side ^ 1),
+        Outcome::Draw => None,
+    }
+}
+
+impl Position {
+    /// A `captured PIECE` rule that has taken effect: the side that lost its piece, and
+    /// the result for it. Ends the game at once, so no moves follow.
+    pub(crate) fn decided_by_capture(&self) -> Option<(usize, usize, Outcome)> {
+        for rule in &self.rules.end_rules {
+            if let EndRule::Captured(kind, o) = *rule {
+                for side in 0..2 {
+                    let c = code(kind, side);
+                    let had = self.rules.tables.home.iter().any(|&h| h == c);
+                    if had && self.counts[c as usize] == 0 {
+                        return Some((side, kind, o));
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// Has the game ended, and how? Checks every end rule.
+    pub fn outcome(&mut self) -> Option<GameEnd> {
+        let rules = self.rules.clone();
+        let name = |s: usize| rules.players[s].name.clone();
+        if let Some((side, kind, o)) = self.decided_by_capture() {
+            return Some(GameEnd {
+                winner: result_for(side, o),
+                reason: format!("{}'s {} was captured", name(side), rules.pieces[kind].name),
+            });
+        }
+        let us = self.side;
+        let moves: Vec<Move> = self.legal_moves();
+        if moves.is_empty() {
+            let check = self.in_check(us);
+            for rule in &rules.end_rules {
+                let (o, reason) = match *rule {
+                    EndRule::Checkmate(o) if check => (o, format!("{} is checkmated", name(us))),
+                    EndRule::Stalemate(o) if !check => (o, format!("{} is stalemated", name(us))),
+                    EndRule::NoMoves(o) => (o, format!("{} has no legal move", name(us))),
+                    _ => continue,
+                };
+                return Some(GameEnd { winner: result_for(us, o), reason });
+            }
+            return Some(GameEnd { winner: None, reason: format!("{} has no legal move (no end rule applies: a draw)", name(us)) });
+        }
+        for rule in &rules.end_rules {
+            match *rule {
+                EndRule::Repetition(k, o) if self.repetitions() >= k => {
+                    return Some(GameEnd { winner: result_for(us, o), reason: format!("the position occurred {k} times") });
+                }
+                EndRule::MoveLimit(k, o) if self.halfmove >= 2 * k => {
+                    return Some(GameEnd {
+                        winner: result_for(us, o),
+                        reason: format!("{k} moves by each side without a capture or other progress"),
+                    });
+                }
+                _ => {}
+            }
+        }
+        None
+    }
+
+    /// How many times the current position has occurred, this time included.
+    pub fn repetitions(&self) -> u32 {
+        let mut count = 1;
+        let len = self.history.len();
+        // Only positions since the last irreversible move can repeat.
+        let back = (self.halfmove as usize).min(len);
+        for i in (len - back..len).rev() {
+            if self.history[i].hash == self.hash {
+                count += 1;
+            }
+        }
+        count
+    }
+}

@@ -1,0 +1,471 @@
+//! Stage 3: the compiled rules. The checker ([`crate::check`]) resolves every name of
+//! the syntax tree into the plain definitions here; [`Rules::compile`] then precomputes
+//! the tables the engine reads on its hot path: for every piece, side and square the
+//! leaps and rays it may take, the reverse tables that answer "is this square
+//! attacked", and the Zobrist keys.
+
+use indexmap::IndexMap;
+
+use crate::syntax::betza::{self, Hop};
+
+/// An index over every square of every board.
+pub type Cell = u16;
+/// Marks "no square".
+pub const NO_CELL: Cell = Cell::MAX;
+/// A piece on a square: 0 is empty, else `1 + 2 * type + side`.
+pub type Code = u8;
+pub const EMPTY: Code = 0;
+/// The most piece types a game may declare (type sets are 64-bit masks).
+pub const MAX_PIECE_TYPES: usize = 64;
+
+pub fn code(kind: usize, side: usize) -> Code {
+    (1 + 2 * kind + side) as Code
+}
+pub fn kind_of(code: Code) -> usize {
+    (code as usize - 1) >> 1
+}
+pub fn side_of(code: Code) -> usize {
+    (code as usize - 1) & 1
+}
+
+/// One rectangular board.
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub name: String,
+    pub files: usize,
+    pub ranks: usize,
+    /// The cell index of its square a1.
+    pub first_cell: usize,
+}
+
+/// Where a cell is.
+#[derive(Debug, Clone)]
+pub struct CellInfo {
+    pub board: usize,
+    pub file: usize,
+    pub rank: usize,
+    pub name: String,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Geometry {
+    pub boards: Vec<Board>,
+    pub cells: Vec<CellInfo>,
+}
+
+impl Geometry {
+    pub fn add_board(&mut self, name: &str, files: usize, ranks: usize) {
+        let board = self.boards.len();
+        let first_cell = self.cells.len();
+        for rank in 0..ranks {
+            for file in 0..files {
+                let name = format!("{}{}", file_letter(file), rank + 1);
+                self.cells.push(CellInfo { board, file, rank, name });
+            }
+        }
+        self.boards.push(Board { name: name.to_string(), files, ranks, first_cell });
+    }
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+    pub fn cell_at(&self, board: usize, file: i32, rank: i32) -> Option<Cell> {
+        let b = self.boards.get(board)?;
+        if file < 0 || rank < 0 || file as usize >= b.files || rank as usize >= b.ranks {
+            return None;
+        }
+        Some((b.first_cell + rank as usize * b.files + file as usize) as Cell)
+    }
+    /// The cell reached from `cell` by the step (dx, dy), on the same board.
+    pub fn offset(&self, cell: Cell, dx: i32, dy: i32) -> Option<Cell> {
+        let c = &self.cells[cell as usize];
+        self.cell_at(c.board, c.file as i32 + dx, c.rank as i32 + dy)
+    }
+    /// The cell a user names, such as `e4` or `f12`.
+    pub fn parse_square(&self, name: &str) -> Option<Cell> {
+        let mut chars = name.chars();
+        let f = chars.next()?;
+        if !f.is_ascii_lowercase() {
+            return None;
+        }
+        let digits = chars.as_str();
+        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) || digits.starts_with('0') {
+            return None;
+        }
+        let rank: i32 = digits.parse().ok()?;
+        self.cell_at(0, f as i32 - 'a' as i32, rank - 1)
+    }
+    pub fn name(&self, cell: Cell) -> &str {
+        &self.cells[cell as usize].name
+    }
+}
+
+pub fn file_letter(file: usize) -> char {
+    (b'a' + file as u8) as char
+}
+
+#[derive(Debug, Clone)]
+pub struct Player {
+    pub name: String,
+    /// The letter that names the side to move in a position string.
+    pub letter: char,
+}
+
+/// One move component of a piece, from its Betza string.
+#[derive(Debug, Clone)]
+pub struct Component {
+    pub betza: betza::BetzaMove,
+}
+
+#[derive(Debug, Clone)]
+pub struct Promotion {
+    pub zone: usize,
+    pub to: Vec<usize>,
+}
+
+#[derive(Debug, Clone)]
+pub struct PieceType {
+    pub name: String,
+    /// The upper-case letter; the second player's pieces use the lower case.
+    pub letter: char,
+    pub royal: bool,
+    pub en_passant: bool,
+    pub resets_clock: bool,
+    pub value: Option<i64>,
+    pub betza: String,
+    pub components: Vec<Component>,
+    pub promotion: Option<Promotion>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Terrain {
+    pub name: String,
+    pub letter: char,
+    pub blocks_passing: bool,
+    pub blocks_landing: bool,
+    /// Piece types that may enter it, removing it.
+    pub cleared_by: u64,
+    /// Piece types for which it is not there.
+    pub crossed_by: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Zone {
+    pub name: String,
+    /// Membership per player and cell.
+    pub cells: [Vec<bool>; 2],
+}
+
+#[derive(Debug, Clone)]
+pub struct Castling {
+    pub side: usize,
+    pub letter: char,
+    pub king_from: Cell,
+    pub king_to: Cell,
+    pub rook_from: Cell,
+    pub rook_to: Cell,
+    /// Squares that must hold neither piece nor terrain (the two castling pieces aside).
+    pub must_be_empty: Vec<Cell>,
+    /// Squares the king stands on or crosses, which may not be attacked.
+    pub king_path: Vec<Cell>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EndRule {
+    Checkmate(Outcome),
+    Stalemate(Outcome),
+    NoMoves(Outcome),
+    Repetition(u32, Outcome),
+    MoveLimit(u32, Outcome),
+    Captured(usize, Outcome),
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub value: i64,
+    pub min: i64,
+    pub max: i64,
+}
+
+/// A game's rules, checked and compiled.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub name: String,
+    pub geometry: Geometry,
+    pub players: [Player; 2],
+    pub pieces: Vec<PieceType>,
+    pub terrains: Vec<Terrain>,
+    pub zones: Vec<Zone>,
+    pub castlings: Vec<Castling>,
+    pub end_rules: Vec<EndRule>,
+    pub params: IndexMap<String, Param>,
+    pub setup: String,
+    pub tables: Tables,
+}
+
+/// A component as the move generator reads it.
+#[derive(Debug, Clone, Copy)]
+pub struct CompInfo {
+    pub can_move: bool,
+    pub can_capture: bool,
+    pub hop: Hop,
+    pub initial: bool,
+    /// Its non-capturing move leaves the passed squares open to en passant.
+    pub sets_ep: bool,
+    /// It may capture onto an en-passant square.
+    pub takes_ep: bool,
+}
+
+/// One precomputed leap or ray from a square.
+#[derive(Debug, Clone, Copy)]
+pub struct Step {
+    pub comp: u16,
+    pub rider: bool,
+    /// Target cells (one for a leap, the whole line for a ray) in `Tables::cells`.
+    pub first: u32,
+    pub len: u16,
+    /// For a lame leap, the cells that must be empty.
+    pub path_first: u32,
+    pub path_len: u16,
+}
+
+/// A leap that would capture on the target square from `from`.
+#[derive(Debug, Clone, Copy)]
+pub struct LeapAttack {
+    pub from: Cell,
+    pub kinds: u64,
+    pub path_first: u32,
+    pub path_len: u16,
+}
+
+/// A line from the target square along which pieces of `kinds` capture.
+#[derive(Debug, Clone, Copy)]
+pub struct RayAttack {
+    pub kinds: u64,
+    pub first: u32,
+    pub len: u16,
+    pub max: u16,
+    pub hop: Hop,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Tables {
+    pub comps: Vec<CompInfo>,
+    pub steps: Vec<Step>,
+    /// (start, len) into `steps` per `code * cells + cell`.
+    pub step_index: Vec<(u32, u32)>,
+    pub cells: Vec<Cell>,
+    /// Per attacker side and target cell: (start, len) into `leap_attacks` / `ray_attacks`.
+    pub leap_index: [Vec<(u32, u32)>; 2],
+    pub ray_index: [Vec<(u32, u32)>; 2],
+    pub leap_attacks: Vec<LeapAttack>,
+    pub ray_attacks: Vec<RayAttack>,
+    /// Castling rights lost when a move starts or ends on a cell.
+    pub castle_mask: Vec<u32>,
+    /// Piece codes of the setup position, to tell which pieces are unmoved.
+    pub home: Vec<Code>,
+    pub zobrist: Zobrist,
+    /// Piece types that are royal.
+    pub royal_kinds: u64,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Zobrist {
+    /// Per `code * cells + cell`.
+    pub piece: Vec<u64>,
+    /// Per `terrain * cells + cell`.
+    pub terrain: Vec<u64>,
+    pub side: u64,
+    pub castling: Vec<u64>,
+    pub ep: Vec<u64>,
+}
+
+struct SplitMix(u64);
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+}
+
+impl Rules {
+    pub fn cell_count(&self) -> usize {
+        self.geometry.len()
+    }
+
+    /// The piece type whose letter is `c` (either case).
+    pub fn kind_by_letter(&self, c: char) -> Option<usize> {
+        let up = c.to_ascii_uppercase();
+        self.pieces.iter().position(|p| p.letter == up)
+    }
+
+    /// The letter of a piece code: upper case for the first player.
+    pub fn code_letter(&self, code: Code) -> char {
+        let l = self.pieces[kind_of(code)].letter;
+        if side_of(code) == 0 { l } else { l.to_ascii_lowercase() }
+    }
+
+    pub fn zone_contains(&self, zone: usize, side: usize, cell: Cell) -> bool {
+        self.zones[zone].cells[side][cell as usize]
+    }
+
+    /// Precomputes the engine's tables. Call once the definitions are complete.
+    pub fn compile(&mut self) {
+        let n = self.cell_count();
+        let geo = &self.geometry;
+        let mut t = Tables::default();
+        let mut comp_ids: Vec<Vec<u16>> = Vec::new();
+        for p in &self.pieces {
+            let mut ids = Vec::new();
+            for c in &p.components {
+                let b = &c.betza;
+                let passes = b.vectors.iter().any(|&(x, y)| !betza::lame_path(x, y).is_empty());
+                ids.push(t.comps.len() as u16);
+                t.comps.push(CompInfo {
+                    can_move: b.can_move,
+                    can_capture: b.can_capture,
+                    hop: b.hop,
+                    initial: b.initial,
+                    sets_ep: p.en_passant && b.can_move && !b.can_capture && b.lame && passes,
+                    takes_ep: p.en_passant && b.can_capture && b.hop == Hop::None,
+                });
+            }
+            comp_ids.push(ids);
+        }
+        let ncodes = 1 + 2 * self.pieces.len();
+        t.step_index = vec![(0, 0); ncodes * n];
+        // Reverse attack entries, collected per attacker side and target cell.
+        let mut leaps: [Vec<Vec<LeapAttack>>; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
+        let mut rays: [Vec<Vec<(i32, i32, u16, Hop, u64)>>; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
+        for (kind, p) in self.pieces.iter().enumerate() {
+            for side in 0..2 {
+                let flip = if side == 0 { 1 } else { -1 };
+                let code = code(kind, side) as usize;
+                for from in 0..n as Cell {
+                    let start = t.steps.len() as u32;
+                    for (ci, c) in p.components.iter().enumerate() {
+                        let b = &c.betza;
+                        for &(vx, vy) in &b.vectors {
+                            let (dx, dy) = (vx as i32 * flip, vy as i32 * flip);
+                            let first = t.cells.len() as u32;
+                            let max = if b.rider && b.max_steps == 0 { usize::MAX } else { b.max_steps as usize };
+                            let mut cur = from;
+                            let mut len = 0;
+                            while len < max {
+                                match geo.offset(cur, dx, dy) {
+                                    Some(next) => {
+                                        t.cells.push(next);
+                                        cur = next;
+                                        len += 1;
+                                    }
+                                    None => break,
+                                }
+                            }
+                            if len == 0 {
+                                continue;
+                            }
+                            let path_first = t.cells.len() as u32;
+                            let mut path_len = 0;
+                            if b.lame {
+                                for (px, py) in betza::lame_path(vx, vy) {
+                                    let cell = geo
+                                        .offset(from, px as i32 * flip, py as i32 * flip)
+                                        .expect("a lame path lies inside the leap, on the board");
+                                    t.cells.push(cell);
+                                    path_len += 1;
+                                }
+                            }
+                            t.steps.push(Step {
+                                comp: comp_ids[kind][ci],
+                                rider: b.rider,
+                                first,
+                                len: len as u16,
+                                path_first,
+                                path_len,
+                            });
+                            // Reverse tables: captures that need no state but the board.
+                            if b.can_capture && !b.initial {
+                                if b.rider {
+                                    let m = if b.max_steps == 0 { u16::MAX } else { b.max_steps as u16 };
+                                    // Index the line by each square it reaches.
+                                    let mut cur = from;
+                                    let mut k = 0;
+                                    while let Some(next) = geo.offset(cur, dx, dy) {
+                                        k += 1;
+                                        if b.hop == Hop::None && k as u16 > m {
+                                            break;
+                                        }
+                                        let entry = (-dx, -dy, m, b.hop, 1u64 << kind);
+                                        let list = &mut rays[side][next as usize];
+                                        if let Some(e) = list.iter_mut().find(|e| (e.0, e.1, e.2, e.3) == (entry.0, entry.1, entry.2, entry.3)) {
+                                            e.4 |= entry.4;
+                                        } else {
+                                            list.push(entry);
+                                        }
+                                        cur = next;
+                                    }
+                                } else {
+                                    let to = t.cells[first as usize];
+                                    let list = &mut leaps[side][to as usize];
+                                    let existing = list.iter_mut().find(|e| e.from == from && e.path_len == 0 && path_len == 0);
+                                    match existing {
+                                        Some(e) => e.kinds |= 1 << kind,
+                                        None => list.push(LeapAttack { from, kinds: 1 << kind, path_first, path_len }),
+                                    }
+                                }
+                            }
+                        }
+                    }
+                    t.step_index[code * n + from as usize] = (start, t.steps.len() as u32 - start);
+                }
+            }
+        }
+        for side in 0..2 {
+            t.leap_index[side] = Vec::with_capacity(n);
+            t.ray_index[side] = Vec::with_capacity(n);
+            for target in 0..n {
+                let s = t.leap_attacks.len() as u32;
+                t.leap_attacks.extend(leaps[side][target].iter().copied());
+                t.leap_index[side].push((s, t.leap_attacks.len() as u32 - s));
+                let s = t.ray_attacks.len() as u32;
+                for &(dx, dy, max, hop, kinds) in &rays[side][target] {
+                    let first = t.cells.len() as u32;
+                    let mut cur = target as Cell;
+                    while let Some(next) = geo.offset(cur, dx, dy) {
+                        t.cells.push(next);
+                        cur = next;
+                    }
+                    let len = (t.cells.len() as u32 - first) as u16;
+                    t.ray_attacks.push(RayAttack { kinds, first, len, max, hop });
+                }
+                t.ray_index[side].push((s, t.ray_attacks.len() as u32 - s));
+            }
+        }
+        t.castle_mask = vec![0; n];
+        for (i, c) in self.castlings.iter().enumerate() {
+            t.castle_mask[c.king_from as usize] |= 1 << i;
+            t.castle_mask[c.rook_from as usize] |= 1 << i;
+        }
+        t.royal_kinds = self.pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0, |m, (i, _)| m | 1 << i);
+        let mut rng = SplitMix(0x5EED_0F_7A75_A4D);
+        let z = &mut t.zobrist;
+        z.piece = (0..ncodes * n).map(|i| if i < n { 0 } else { rng.next() }).collect();
+        z.terrain = (0..self.terrains.len() * n).map(|_| rng.next()).collect();
+        z.side = rng.next();
+        z.castling = (0..self.castlings.len()).map(|_| rng.next()).collect();
+        z.ep = (0..n).map(|_| rng.next()).collect();
+        self.tables = t;
+    }
+}

@@ -1,0 +1,310 @@
+//! Stage 1: text to syntax tree. The pest grammar in `grammar/var.pest` recognises the
+//! file; one function per grammar rule turns its pairs into [`ast`] nodes with spans.
+
+pub mod ast;
+pub mod betza;
+
+use pest::Parser;
+use pest::iterators::Pair;
+use pest_derive::Parser;
+
+use crate::diagnostic::Problem;
+use ast::*;
+
+#[derive(Parser)]
+#[grammar = "../grammar/var.pest"]
+struct VarParser;
+
+/// Parses a rule file into its syntax tree, or the syntax error found.
+pub fn parse(source: &str) -> Result<File, Vec<Problem>> {
+    let mut pairs = VarParser::parse(Rule::file, source).map_err(|e| vec![syntax_problem(e)])?;
+    let file = pairs.next().expect("the file rule always yields one pair");
+    let mut decls = Vec::new();
+    for pair in file.into_inner() {
+        if pair.as_rule() == Rule::EOI {
+            continue;
+        }
+        decls.push(decl(pair));
+    }
+    Ok(File { decls })
+}
+
+fn syntax_problem(err: pest::error::Error<Rule>) -> Problem {
+    use pest::error::{ErrorVariant, InputLocation};
+    let (start, end) = match err.location {
+        InputLocation::Pos(p) => (p, p),
+        InputLocation::Span((s, e)) => (s, e),
+    };
+    let expected = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => {
+            let mut names: Vec<&str> = positives.iter().filter_map(|r| rule_name(*r)).collect();
+            names.sort_unstable();
+            names.dedup();
+            names
+        }
+        ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    let message = if expected.is_empty() {
+        "syntax error".to_string()
+    } else {
+        format!("syntax error: expected {}", join_or(&expected))
+    };
+    let span = Span::new(start, end.max(start));
+    Problem::new("varsand::syntax", span, message)
+        .label("unexpected text here")
+        .help("see grammar/README.md for the form of each declaration")
+}
+
+fn join_or(items: &[&str]) -> String {
+    match items {
+        [] => String::new(),
+        [one] => (*one).to_string(),
+        [rest @ .., last] => format!("{} or {}", rest.join(", "), last),
+    }
+}
+
+/// Words a designer understands for the grammar's rules, in error messages.
+fn rule_name(rule: Rule) -> Option<&'static str> {
+    Some(match rule {
+        Rule::EOI => "end of file",
+        Rule::game_decl
+        | Rule::board_decl
+        | Rule::players_decl
+        | Rule::param_decl
+        | Rule::zone_decl
+        | Rule::terrain_decl
+        | Rule::piece_decl
+        | Rule::castle_decl
+        | Rule::end_decl
+        | Rule::setup_decl => "a declaration (game, board, players, param, zone, terrain, piece, castle, end, setup)",
+        Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name",
+        Rule::letter | Rule::promo_letter => "a piece letter",
+        Rule::number => "a number",
+        Rule::string => "a quoted string",
+        Rule::square => "a square such as e4",
+        Rule::region | Rule::rank_term | Rule::ranks_term | Rule::file_term | Rule::files_term | Rule::all_term => {
+            "squares (rank N, ranks A..B, file x, files x..y, all, a square or a zone)"
+        }
+        Rule::player_region => "`player: squares`",
+        Rule::zone_by_player => "`{ player: squares ... }`",
+        Rule::moves_prop
+        | Rule::royal_prop
+        | Rule::en_passant_prop
+        | Rule::promotes_prop
+        | Rule::resets_prop
+        | Rule::value_prop => "a piece property (moves, royal, en-passant, promotes, resets-clock, value)",
+        Rule::blocks_prop | Rule::cleared_prop | Rule::crossed_prop => {
+            "a terrain property (blocks, cleared-by, crossed-by)"
+        }
+        Rule::block_kind => "passing, landing or nothing",
+        Rule::end_rule | Rule::end_condition => {
+            "an end rule (checkmate, stalemate, no-moves, repetition N, move-limit N, captured PIECE)"
+        }
+        Rule::result => "win, loss or draw",
+        Rule::range => "`in LOW..HIGH`",
+        _ => return None,
+    })
+}
+
+fn span_of(pair: &Pair<Rule>) -> Span {
+    let s = pair.as_span();
+    Span::new(s.start(), s.end())
+}
+
+fn name(pair: Pair<Rule>) -> Name {
+    Spanned::new(pair.as_str().to_string(), span_of(&pair))
+}
+
+fn num(pair: Pair<Rule>) -> Spanned<i64> {
+    let span = span_of(&pair);
+    // The grammar admits only digits; a number too large for i64 saturates and is
+    // then refused by the checker's range checks.
+    let value = pair.as_str().parse::<i64>().unwrap_or(i64::MAX);
+    Spanned::new(value, span)
+}
+
+fn string(pair: Pair<Rule>) -> Spanned<String> {
+    let body = pair.into_inner().next().expect("string has a body");
+    Spanned::new(body.as_str().to_string(), span_of(&body))
+}
+
+fn letter(pair: Pair<Rule>) -> Spanned<char> {
+    let c = pair.as_str().chars().next().expect("letter is one char");
+    Spanned::new(c, span_of(&pair))
+}
+
+fn decl(pair: Pair<Rule>) -> Decl {
+    let span = span_of(&pair);
+    let rule = pair.as_rule();
+    let mut inner = pair.into_inner();
+    match rule {
+        Rule::game_decl => Decl::Game(string(inner.next().unwrap())),
+        Rule::setup_decl => Decl::Setup(string(inner.next().unwrap())),
+        Rule::board_decl => {
+            let first = inner.next().unwrap();
+            let (name, files) = if first.as_rule() == Rule::ident {
+                (Some(self::name(first)), num(inner.next().unwrap()))
+            } else {
+                (None, num(first))
+            };
+            let ranks = num(inner.next().unwrap());
+            Decl::Board(BoardDecl { name, files, ranks, span })
+        }
+        Rule::players_decl => {
+            let first = name(inner.next().unwrap());
+            let second = name(inner.next().unwrap());
+            Decl::Players(PlayersDecl { first, second, span })
+        }
+        Rule::param_decl => {
+            let name = name(inner.next().unwrap());
+            let value = num(inner.next().unwrap());
+            let range = inner.next().map(|r| {
+                let mut r = r.into_inner();
+                (num(r.next().unwrap()), num(r.next().unwrap()))
+            });
+            Decl::Param(ParamDecl { name, value, range, span })
+        }
+        Rule::zone_decl => {
+            let name = name(inner.next().unwrap());
+            let body = inner.next().unwrap();
+            let body = match body.as_rule() {
+                Rule::zone_by_player => ZoneBody::ByPlayer(
+                    body.into_inner()
+                        .map(|pr| {
+                            let mut pr = pr.into_inner();
+                            let player = self::name(pr.next().unwrap());
+                            (player, region(pr.next().unwrap()))
+                        })
+                        .collect(),
+                ),
+                _ => ZoneBody::Shared(region(body)),
+            };
+            Decl::Zone(ZoneDecl { name, body, span })
+        }
+        Rule::terrain_decl => {
+            let name = name(inner.next().unwrap());
+            let letter = letter(inner.next().unwrap());
+            let mut t = TerrainDecl { name, letter, blocks: None, cleared_by: vec![], crossed_by: vec![], span };
+            for prop in inner {
+                match prop.as_rule() {
+                    Rule::blocks_prop => {
+                        let kinds = prop
+                            .into_inner()
+                            .map(|k| {
+                                let kind = match k.as_str() {
+                                    "passing" => BlockKind::Passing,
+                                    "landing" => BlockKind::Landing,
+                                    _ => BlockKind::Nothing,
+                                };
+                                Spanned::new(kind, span_of(&k))
+                            })
+                            .collect();
+                        t.blocks = Some(kinds);
+                    }
+                    Rule::cleared_prop => t.cleared_by.extend(piece_list(prop)),
+                    Rule::crossed_prop => t.crossed_by.extend(piece_list(prop)),
+                    _ => unreachable!("terrain property"),
+                }
+            }
+            Decl::Terrain(t)
+        }
+        Rule::piece_decl => {
+            let name = name(inner.next().unwrap());
+            let letter = letter(inner.next().unwrap());
+            let props = inner.map(piece_prop).collect();
+            Decl::Piece(PieceDecl { name, letter, props, span })
+        }
+        Rule::castle_decl => {
+            let player = name(inner.next().unwrap());
+            let right = letter(inner.next().unwrap());
+            let mut sq = || name(inner.next().unwrap());
+            let (king_from, king_to, rook_from, rook_to) = (sq(), sq(), sq(), sq());
+            Decl::Castle(CastleDecl { player, right, king_from, king_to, rook_from, rook_to, span })
+        }
+        Rule::end_decl => {
+            let rules = inner
+                .map(|r| {
+                    let mut r = r.into_inner();
+                    let cond = r.next().unwrap();
+                    let cond_span = span_of(&cond);
+                    let c = cond.into_inner().next().unwrap();
+                    let condition = match c.as_rule() {
+                        Rule::checkmate => EndCondition::Checkmate,
+                        Rule::stalemate => EndCondition::Stalemate,
+                        Rule::no_moves => EndCondition::NoMoves,
+                        Rule::repetition => EndCondition::Repetition(num(c.into_inner().next().unwrap()).node),
+                        Rule::move_limit => EndCondition::MoveLimit(num(c.into_inner().next().unwrap()).node),
+                        Rule::captured => EndCondition::Captured(name(c.into_inner().next().unwrap())),
+                        _ => unreachable!("end condition"),
+                    };
+                    let res = r.next().unwrap();
+                    let result = match res.as_str() {
+                        "win" => GameResult::Win,
+                        "loss" => GameResult::Loss,
+                        _ => GameResult::Draw,
+                    };
+                    EndRuleDecl {
+                        condition: Spanned::new(condition, cond_span),
+                        result: Spanned::new(result, span_of(&res)),
+                    }
+                })
+                .collect();
+            Decl::End(EndDecl { rules, span })
+        }
+        _ => unreachable!("declaration rule {rule:?}"),
+    }
+}
+
+fn piece_list(pair: Pair<Rule>) -> Vec<Name> {
+    pair.into_inner().next().unwrap().into_inner().map(name).collect()
+}
+
+fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
+    let span = span_of(&pair);
+    let rule = pair.as_rule();
+    let mut inner = pair.into_inner();
+    let prop = match rule {
+        Rule::moves_prop => PieceProp::Moves(string(inner.next().unwrap())),
+        Rule::royal_prop => PieceProp::Royal,
+        Rule::en_passant_prop => PieceProp::EnPassant,
+        Rule::resets_prop => PieceProp::ResetsClock,
+        Rule::value_prop => PieceProp::Value(num(inner.next().unwrap())),
+        Rule::promotes_prop => {
+            let zone = name(inner.next().unwrap());
+            let to = inner.map(letter).collect();
+            PieceProp::Promotes { zone, to }
+        }
+        _ => unreachable!("piece property {rule:?}"),
+    };
+    Spanned::new(prop, span)
+}
+
+fn region(pair: Pair<Rule>) -> Region {
+    pair.into_inner()
+        .map(|t| {
+            let span = span_of(&t);
+            let rule = t.as_rule();
+            let text = t.as_str().to_string();
+            let mut inner = t.into_inner();
+            let term = match rule {
+                Rule::rank_term => RegionTerm::Rank(num(inner.next().unwrap()).node),
+                Rule::ranks_term => {
+                    RegionTerm::Ranks(num(inner.next().unwrap()).node, num(inner.next().unwrap()).node)
+                }
+                Rule::file_term => RegionTerm::File(first_char(inner.next().unwrap())),
+                Rule::files_term => {
+                    RegionTerm::Files(first_char(inner.next().unwrap()), first_char(inner.next().unwrap()))
+                }
+                Rule::all_term => RegionTerm::All,
+                Rule::square => RegionTerm::Square(text),
+                Rule::zone_ref => RegionTerm::Zone(text),
+                _ => unreachable!("region term {rule:?}"),
+            };
+            Spanned::new(term, span)
+        })
+        .collect()
+}
+
+fn first_char(pair: Pair<Rule>) -> char {
+    pair.as_str().chars().next().unwrap_or('a')
+}
