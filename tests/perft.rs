@@ -1,0 +1,92 @@
+//! Perft against published counts, read from `tests/perft/*.perft`.
+//!
+//! The default run checks every case up to `QUICK_NODES` leaves, verifying after every
+//! unmake that the position and its hash are restored; `cargo test --release -- --ignored`
+//! runs the deep cases too.
+
+use std::sync::Arc;
+
+use varsand::perft::Perft;
+use varsand::{Position, Rules, load_rules};
+
+const QUICK_NODES: u64 = 1_500_000;
+
+struct Case {
+    id: String,
+    fen: Option<String>,
+    moves: Option<String>,
+    depths: Vec<(usize, u64)>,
+}
+
+fn cases(file: &str) -> Vec<Case> {
+    let text = std::fs::read_to_string(file).unwrap();
+    let mut out: Vec<Case> = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+        let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
+        match key {
+            "id" => out.push(Case { id: rest.into(), fen: None, moves: None, depths: vec![] }),
+            "fen" => out.last_mut().unwrap().fen = Some(rest.into()),
+            "moves" => out.last_mut().unwrap().moves = Some(rest.into()),
+            "perft" => {
+                let (d, n) = rest.split_once(' ').unwrap();
+                out.last_mut().unwrap().depths.push((d.parse().unwrap(), n.replace(',', "").parse().unwrap()));
+            }
+            _ => panic!("{file}: unknown line {line}"),
+        }
+    }
+    out
+}
+
+fn rules(variant: &str) -> Arc<Rules> {
+    let src = std::fs::read_to_string(format!("variants/{variant}.var")).unwrap();
+    load_rules(&src).unwrap_or_else(|e| panic!("{variant}: {e:?}"))
+}
+
+/// Runs the cases of `tests/perft/{name}.perft` on `variants/{variant}.var`.
+pub fn run(variant: &str, name: &str, deep: bool) {
+    let rules = rules(variant);
+    let mut ran = 0;
+    for case in cases(&format!("tests/perft/{name}.perft")) {
+        let mut pos = match &case.fen {
+            Some(f) => Position::from_fen(rules.clone(), f).unwrap_or_else(|e| panic!("{}: {e}", case.id)),
+            None => Position::start(rules.clone()),
+        };
+        for m in case.moves.iter().flat_map(|m| m.split_whitespace()) {
+            pos.play(m).unwrap_or_else(|e| panic!("{}: {e}", case.id));
+        }
+        for &(depth, expected) in &case.depths {
+            let quick = expected <= QUICK_NODES;
+            if quick == deep {
+                continue;
+            }
+            let mut perft = Perft::new();
+            perft.verify = !deep;
+            let got = perft.count(&mut pos, depth);
+            assert_eq!(got, expected, "{name} {} perft {depth}", case.id);
+            ran += 1;
+        }
+    }
+    assert!(deep || ran > 0, "no quick case in {name}");
+}
+
+#[test]
+fn chess_quick() {
+    run("chess", "chess", false);
+}
+
+#[test]
+#[ignore = "deep: cargo test --release -- --ignored"]
+fn chess_deep() {
+    run("chess", "chess", true);
+}
+
+#[test]
+fn jungles_mountains_quick() {
+    run("jungles_mountains", "jungles_mountains", false);
+}
+
+#[test]
+#[ignore = "deep: cargo test --release -- --ignored"]
+fn jungles_mountains_deep() {
+    run("jungles_mountains", "jungles_mountains", true);
+}
