@@ -7,9 +7,10 @@ use indexmap::IndexMap;
 
 use crate::diagnostic::{Problem, closest};
 use crate::engine::Position;
+use crate::rules::Effect as RulesEffect;
 use crate::rules::{
-    Castling, Component, EndRule, Geometry, MAX_PIECE_TYPES, Outcome, Param, PieceType, Player,
-    Promotion, Rules, Tables, Terrain, Zone,
+    Castling, Component, Cond, EndRule, Geometry, MAX_PIECE_TYPES, Outcome, Param, PieceType,
+    Player, Promotion, Rules, Tables, Terrain, Zone,
 };
 use crate::syntax::ast::*;
 use crate::syntax::{self, betza};
@@ -42,7 +43,11 @@ fn outcome(r: GameResult) -> Outcome {
     }
 }
 
-fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>, what: &str) -> String {
+fn did_you_mean<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+    what: &str,
+) -> String {
     let candidates: Vec<&str> = candidates.into_iter().collect();
     match closest(name, candidates.iter().copied()) {
         Some(c) => format!("did you mean `{c}`?"),
@@ -53,7 +58,10 @@ fn did_you_mean<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>, w
 
 /// Checks a parsed file and compiles it.
 pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, Vec<Problem>> {
-    let mut ck = Checker { problems: Vec::new(), source };
+    let mut ck = Checker {
+        problems: Vec::new(),
+        source,
+    };
     let end_of_file = Span::new(source.len(), source.len());
 
     // ---- game, board, players, params -------------------------------------------
@@ -63,19 +71,27 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     let mut players_decl: Option<&PlayersDecl> = None;
     let mut params: IndexMap<String, Param> = IndexMap::new();
     let mut setups: Vec<&Spanned<String>> = Vec::new();
+    let mut pie_rule = false;
     for d in &file.decls {
         match d {
             Decl::Game(g) => {
                 if name.is_some() {
-                    ck.report(Problem::new("varsand::duplicate-game", g.span, "the game is named twice").help("keep one `game` line"));
+                    ck.report(
+                        Problem::new("varsand::duplicate-game", g.span, "the game is named twice")
+                            .help("keep one `game` line"),
+                    );
                 }
                 name = Some(g.node.clone());
             }
             Decl::Board(b) => {
                 if board_span.is_some() {
                     ck.report(
-                        Problem::new("varsand::several-boards", b.span, "a second board is not supported yet")
-                            .help("declare one board: `board FILES x RANKS`"),
+                        Problem::new(
+                            "varsand::several-boards",
+                            b.span,
+                            "a second board is not supported yet",
+                        )
+                        .help("declare one board: `board FILES x RANKS`"),
                     );
                     continue;
                 }
@@ -98,40 +114,98 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             }
             Decl::Players(p) => {
                 if players_decl.is_some() {
-                    ck.report(Problem::new("varsand::duplicate-players", p.span, "the players are declared twice").help("keep one `players` line"));
+                    ck.report(
+                        Problem::new(
+                            "varsand::duplicate-players",
+                            p.span,
+                            "the players are declared twice",
+                        )
+                        .help("keep one `players` line"),
+                    );
                     continue;
                 }
                 players_decl = Some(p);
             }
             Decl::Param(p) => {
                 if params.contains_key(&p.name.node) {
-                    ck.report(Problem::new("varsand::duplicate-param", p.name.span, format!("parameter `{}` is declared twice", p.name.node)).help("give each parameter one `param` line"));
+                    ck.report(
+                        Problem::new(
+                            "varsand::duplicate-param",
+                            p.name.span,
+                            format!("parameter `{}` is declared twice", p.name.node),
+                        )
+                        .help("give each parameter one `param` line"),
+                    );
                     continue;
                 }
-                let (min, max) = p.range.as_ref().map(|(a, b)| (a.node, b.node)).unwrap_or((i64::MIN, i64::MAX));
+                let (min, max) = p
+                    .range
+                    .as_ref()
+                    .map(|(a, b)| (a.node, b.node))
+                    .unwrap_or((i64::MIN, i64::MAX));
                 if p.value.node < min || p.value.node > max {
                     ck.report(
-                        Problem::new("varsand::param-range", p.value.span, format!("the default {} lies outside {min}..{max}", p.value.node))
-                            .help("choose a default inside the range"),
+                        Problem::new(
+                            "varsand::param-range",
+                            p.value.span,
+                            format!("the default {} lies outside {min}..{max}", p.value.node),
+                        )
+                        .help("choose a default inside the range"),
                     );
                 }
-                params.insert(p.name.node.clone(), Param { value: p.value.node, min, max });
+                params.insert(
+                    p.name.node.clone(),
+                    Param {
+                        value: p.value.node,
+                        min,
+                        max,
+                    },
+                );
             }
             Decl::Setup(s) => setups.push(s),
+            Decl::PieRule(span) => {
+                if pie_rule {
+                    ck.report(
+                        Problem::new(
+                            "varsand::duplicate-pie-rule",
+                            *span,
+                            "the pie rule is declared twice",
+                        )
+                        .help("keep one `pie-rule` line"),
+                    );
+                }
+                pie_rule = true;
+            }
             _ => {}
         }
     }
     if board_span.is_none() {
         ck.report(
-            Problem::new("varsand::no-board", end_of_file, "the file declares no board")
-                .label("expected a board declaration")
-                .help("add `board 8 x 8` (files x ranks)"),
+            Problem::new(
+                "varsand::no-board",
+                end_of_file,
+                "the file declares no board",
+            )
+            .label("expected a board declaration")
+            .help("add `board 8 x 8` (files x ranks)"),
         );
     }
     let players: [Player; 2] = match players_decl {
         Some(p) => {
-            let a = p.first.node.chars().next().unwrap_or('w').to_ascii_lowercase();
-            let b = p.second.node.chars().next().unwrap_or('b').to_ascii_lowercase();
+            let a = p
+                .first
+                .node
+                .chars()
+                .next()
+                .unwrap_or('w')
+                .to_ascii_lowercase();
+            let b = p
+                .second
+                .node
+                .chars()
+                .next()
+                .unwrap_or('b')
+                .to_ascii_lowercase();
             if a == b {
                 ck.report(
                     Problem::new("varsand::players-letter", p.second.span, "the two players' names start with the same letter")
@@ -140,22 +214,56 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 );
             }
             [
-                Player { name: p.first.node.clone(), letter: a },
-                Player { name: p.second.node.clone(), letter: b },
+                Player {
+                    name: p.first.node.clone(),
+                    letter: a,
+                },
+                Player {
+                    name: p.second.node.clone(),
+                    letter: b,
+                },
             ]
         }
-        None => [Player { name: "white".into(), letter: 'w' }, Player { name: "black".into(), letter: 'b' }],
+        None => [
+            Player {
+                name: "white".into(),
+                letter: 'w',
+            },
+            Player {
+                name: "black".into(),
+                letter: 'b',
+            },
+        ],
     };
     let player_index = |n: &str| players.iter().position(|p| p.name == n);
     let player_names = || players.iter().map(|p| p.name.as_str()).collect::<Vec<_>>();
 
     // Apply overrides: `name=v` or `player.name=v` (the latter read by setups).
+    let mut per_player = Vec::new();
     for (key, value) in overrides {
         let base = key.rsplit('.').next().unwrap_or(key);
+        if let Some((player, _)) = key.split_once('.') {
+            if player_index(player).is_none() {
+                ck.report(
+                    Problem::new(
+                        "varsand::unknown-player",
+                        end_of_file,
+                        format!("--set {key}: no player is named `{player}`"),
+                    )
+                    .help(did_you_mean(player, player_names(), "player")),
+                );
+                continue;
+            }
+            per_player.push((key.clone(), *value));
+        }
         match params.get_mut(base) {
             Some(p) if *value < p.min || *value > p.max => ck.report(
-                Problem::new("varsand::param-range", end_of_file, format!("--set {key}={value} is outside {}..{}", p.min, p.max))
-                    .help("choose a value inside the parameter's range"),
+                Problem::new(
+                    "varsand::param-range",
+                    end_of_file,
+                    format!("--set {key}={value} is outside {}..{}", p.min, p.max),
+                )
+                .help("choose a value inside the parameter's range"),
             ),
             Some(p) => {
                 if base == key {
@@ -163,9 +271,23 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 }
             }
             None => ck.report(
-                Problem::new("varsand::unknown-param", end_of_file, format!("--set names `{key}`, which this file does not declare"))
-                    .help(did_you_mean(base, params.keys().map(|s| s.as_str()), "parameter")),
+                Problem::new(
+                    "varsand::unknown-param",
+                    end_of_file,
+                    format!("--set names `{key}`, which this file does not declare"),
+                )
+                .help(did_you_mean(
+                    base,
+                    params.keys().map(|s| s.as_str()),
+                    "parameter",
+                )),
             ),
+        }
+    }
+
+    for (key, value) in per_player {
+        if let Some(p) = params.get(key.rsplit('.').next().unwrap_or(&key)).cloned() {
+            params.insert(key, Param { value, ..p });
         }
     }
 
@@ -175,7 +297,14 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     for d in &file.decls {
         if let Decl::Piece(p) = d {
             if piece_names.contains_key(p.name.node.as_str()) {
-                ck.report(Problem::new("varsand::duplicate-piece", p.name.span, format!("piece `{}` is declared twice", p.name.node)).help("rename one of them"));
+                ck.report(
+                    Problem::new(
+                        "varsand::duplicate-piece",
+                        p.name.span,
+                        format!("piece `{}` is declared twice", p.name.node),
+                    )
+                    .help("rename one of them"),
+                );
                 continue;
             }
             piece_names.insert(&p.name.node, piece_decls.len());
@@ -183,7 +312,11 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         }
     }
     if piece_decls.len() > MAX_PIECE_TYPES {
-        ck.report(Problem::new("varsand::too-many-pieces", piece_decls[MAX_PIECE_TYPES].span, format!("at most {MAX_PIECE_TYPES} piece types")));
+        ck.report(Problem::new(
+            "varsand::too-many-pieces",
+            piece_decls[MAX_PIECE_TYPES].span,
+            format!("at most {MAX_PIECE_TYPES} piece types"),
+        ));
         piece_decls.truncate(MAX_PIECE_TYPES);
     }
     let resolve_piece = |ck: &mut Checker, n: &Name| -> Option<usize> {
@@ -191,9 +324,17 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             Some(&i) if i < MAX_PIECE_TYPES => Some(i),
             _ => {
                 ck.report(
-                    Problem::new("varsand::unknown-piece", n.span, format!("no piece is named `{}`", n.node))
-                        .label("unknown piece")
-                        .help(did_you_mean(&n.node, piece_decls.iter().map(|p| p.name.node.as_str()), "piece")),
+                    Problem::new(
+                        "varsand::unknown-piece",
+                        n.span,
+                        format!("no piece is named `{}`", n.node),
+                    )
+                    .label("unknown piece")
+                    .help(did_you_mean(
+                        &n.node,
+                        piece_decls.iter().map(|p| p.name.node.as_str()),
+                        "piece",
+                    )),
                 );
                 None
             }
@@ -206,7 +347,14 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     for d in &file.decls {
         let Decl::Zone(z) = d else { continue };
         if zones.iter().any(|x| x.name == z.name.node) {
-            ck.report(Problem::new("varsand::duplicate-zone", z.name.span, format!("zone `{}` is declared twice", z.name.node)).help("rename one of them"));
+            ck.report(
+                Problem::new(
+                    "varsand::duplicate-zone",
+                    z.name.span,
+                    format!("zone `{}` is declared twice", z.name.node),
+                )
+                .help("rename one of them"),
+            );
             continue;
         }
         let mut cells = [vec![false; n], vec![false; n]];
@@ -218,17 +366,31 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             ZoneBody::ByPlayer(list) => {
                 for (player, region) in list {
                     match player_index(&player.node) {
-                        Some(side) => cells[side] = region_cells(&mut ck, region, &geometry, &zones, Some(side)),
+                        Some(side) => {
+                            cells[side] =
+                                region_cells(&mut ck, region, &geometry, &zones, Some(side))
+                        }
                         None => ck.report(
-                            Problem::new("varsand::unknown-player", player.span, format!("no player is named `{}`", player.node))
-                                .label("unknown player")
-                                .help(did_you_mean(&player.node, player_names(), "player")),
+                            Problem::new(
+                                "varsand::unknown-player",
+                                player.span,
+                                format!("no player is named `{}`", player.node),
+                            )
+                            .label("unknown player")
+                            .help(did_you_mean(
+                                &player.node,
+                                player_names(),
+                                "player",
+                            )),
                         ),
                     }
                 }
             }
         }
-        zones.push(Zone { name: z.name.node.clone(), cells });
+        zones.push(Zone {
+            name: z.name.node.clone(),
+            cells,
+        });
     }
 
     // ---- pieces -------------------------------------------------------------------
@@ -238,16 +400,24 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         let letter = p.letter.node;
         if !letter.is_ascii_alphabetic() {
             ck.report(
-                Problem::new("varsand::piece-letter", p.letter.span, format!("a piece letter must be a letter A-Z, not `{letter}`"))
-                    .help("upper case shows the first player's pieces, lower case the second's"),
+                Problem::new(
+                    "varsand::piece-letter",
+                    p.letter.span,
+                    format!("a piece letter must be a letter A-Z, not `{letter}`"),
+                )
+                .help("upper case shows the first player's pieces, lower case the second's"),
             );
         }
         let up = letter.to_ascii_uppercase();
         if let Some(other) = letters.get(&up) {
             ck.report(
-                Problem::new("varsand::duplicate-letter", p.letter.span, format!("letter `{up}` is already used by `{}`", other.node))
-                    .label("used twice")
-                    .help("each piece needs its own letter, whatever its case"),
+                Problem::new(
+                    "varsand::duplicate-letter",
+                    p.letter.span,
+                    format!("letter `{up}` is already used by `{}`", other.node),
+                )
+                .label("used twice")
+                .help("each piece needs its own letter, whatever its case"),
             );
         } else {
             letters.insert(up, &p.name);
@@ -265,18 +435,40 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         };
         for prop in &p.props {
             match &prop.node {
-                PieceProp::Moves(s) => match betza::parse(&s.node) {
+                PieceProp::Moves {
+                    betza: s,
+                    conditions,
+                    effects,
+                } => match betza::parse(&s.node) {
                     Ok(moves) => {
                         if !piece.betza.is_empty() {
                             piece.betza.push(' ');
                         }
                         piece.betza.push_str(&s.node);
-                        piece.components.extend(moves.into_iter().map(|b| Component { betza: b }));
+                        let conds: Vec<Cond> = conditions
+                            .iter()
+                            .filter_map(|c| resolve_condition(&mut ck, c, &zones, &resolve_piece))
+                            .collect();
+                        let effs: Vec<RulesEffect> = effects
+                            .iter()
+                            .filter_map(|e| resolve_effect(&mut ck, e, &resolve_piece))
+                            .collect();
+                        piece
+                            .components
+                            .extend(moves.into_iter().map(|b| Component {
+                                betza: b,
+                                conditions: conds.clone(),
+                                effects: effs.clone(),
+                            }));
                     }
                     Err(e) => ck.report(
-                        Problem::new("varsand::betza", s.span.sub(e.offset, e.len.max(1)), format!("bad Betza: {}", e.message))
-                            .label("here")
-                            .help(e.help),
+                        Problem::new(
+                            "varsand::betza",
+                            s.span.sub(e.offset, e.len.max(1)),
+                            format!("bad Betza: {}", e.message),
+                        )
+                        .label("here")
+                        .help(e.help),
                     ),
                 },
                 PieceProp::Royal => piece.royal = true,
@@ -287,23 +479,42 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                     let zi = zones.iter().position(|z| z.name == zone.node);
                     if zi.is_none() {
                         ck.report(
-                            Problem::new("varsand::unknown-zone", zone.span, format!("no zone is named `{}`", zone.node))
-                                .label("unknown zone")
-                                .help(did_you_mean(&zone.node, zones.iter().map(|z| z.name.as_str()), "zone")),
+                            Problem::new(
+                                "varsand::unknown-zone",
+                                zone.span,
+                                format!("no zone is named `{}`", zone.node),
+                            )
+                            .label("unknown zone")
+                            .help(did_you_mean(
+                                &zone.node,
+                                zones.iter().map(|z| z.name.as_str()),
+                                "zone",
+                            )),
                         );
                     }
                     let mut kinds = Vec::new();
                     for l in to {
                         let up = l.node.to_ascii_uppercase();
-                        match piece_decls.iter().position(|d| d.letter.node.to_ascii_uppercase() == up) {
+                        match piece_decls
+                            .iter()
+                            .position(|d| d.letter.node.to_ascii_uppercase() == up)
+                        {
                             Some(k) => kinds.push(k),
                             None => ck.report(
-                                Problem::new("varsand::unknown-promotion", l.span, format!("no piece has the letter `{}`", l.node))
-                                    .label("promotes to nothing")
-                                    .help(format!(
-                                        "promotion lists piece letters; declared: {}",
-                                        piece_decls.iter().map(|d| d.letter.node.to_string()).collect::<Vec<_>>().join(" ")
-                                    )),
+                                Problem::new(
+                                    "varsand::unknown-promotion",
+                                    l.span,
+                                    format!("no piece has the letter `{}`", l.node),
+                                )
+                                .label("promotes to nothing")
+                                .help(format!(
+                                    "promotion lists piece letters; declared: {}",
+                                    piece_decls
+                                        .iter()
+                                        .map(|d| d.letter.node.to_string())
+                                        .collect::<Vec<_>>()
+                                        .join(" ")
+                                )),
                             ),
                         }
                     }
@@ -323,13 +534,25 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         let l = t.letter.node;
         if let Some(owner) = letters.get(&l.to_ascii_uppercase()) {
             ck.report(
-                Problem::new("varsand::terrain-letter", t.letter.span, format!("`{l}` is already the letter of piece `{}`", owner.node))
-                    .label("taken by a piece")
-                    .help("terrain letters must differ from every piece letter in either case"),
+                Problem::new(
+                    "varsand::terrain-letter",
+                    t.letter.span,
+                    format!("`{l}` is already the letter of piece `{}`", owner.node),
+                )
+                .label("taken by a piece")
+                .help("terrain letters must differ from every piece letter in either case"),
             );
         }
-        if terrains.iter().any(|x| x.letter == l) || terrains.iter().any(|x| x.name == t.name.node) {
-            ck.report(Problem::new("varsand::duplicate-terrain", t.span, format!("terrain `{}` ({l}) is declared twice", t.name.node)).help("give each terrain its own name and letter"));
+        if terrains.iter().any(|x| x.letter == l) || terrains.iter().any(|x| x.name == t.name.node)
+        {
+            ck.report(
+                Problem::new(
+                    "varsand::duplicate-terrain",
+                    t.span,
+                    format!("terrain `{}` ({l}) is declared twice", t.name.node),
+                )
+                .help("give each terrain its own name and letter"),
+            );
         }
         let (mut passing, mut landing) = (true, true);
         if let Some(blocks) = &t.blocks {
@@ -337,11 +560,20 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             landing = blocks.iter().any(|b| b.node == BlockKind::Landing);
         }
         let mask = |ck: &mut Checker, list: &[Name]| {
-            list.iter().filter_map(|n| resolve_piece(ck, n)).fold(0u64, |m, k| m | 1 << k)
+            list.iter()
+                .filter_map(|n| resolve_piece(ck, n))
+                .fold(0u64, |m, k| m | 1 << k)
         };
         let cleared_by = mask(&mut ck, &t.cleared_by);
         let crossed_by = mask(&mut ck, &t.crossed_by);
-        terrains.push(Terrain { name: t.name.node.clone(), letter: l, blocks_passing: passing, blocks_landing: landing, cleared_by, crossed_by });
+        terrains.push(Terrain {
+            name: t.name.node.clone(),
+            letter: l,
+            blocks_passing: passing,
+            blocks_landing: landing,
+            cleared_by,
+            crossed_by,
+        });
     }
 
     // ---- castling -----------------------------------------------------------------
@@ -351,13 +583,24 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         let side = player_index(&c.player.node);
         if side.is_none() {
             ck.report(
-                Problem::new("varsand::unknown-player", c.player.span, format!("no player is named `{}`", c.player.node))
-                    .label("unknown player")
-                    .help(did_you_mean(&c.player.node, player_names(), "player")),
+                Problem::new(
+                    "varsand::unknown-player",
+                    c.player.span,
+                    format!("no player is named `{}`", c.player.node),
+                )
+                .label("unknown player")
+                .help(did_you_mean(&c.player.node, player_names(), "player")),
             );
         }
         if castlings.iter().any(|x| x.letter == c.right.node) {
-            ck.report(Problem::new("varsand::duplicate-castle", c.right.span, format!("castling right `{}` is declared twice", c.right.node)).help("each castling needs its own letter, as in KQkq"));
+            ck.report(
+                Problem::new(
+                    "varsand::duplicate-castle",
+                    c.right.span,
+                    format!("castling right `{}` is declared twice", c.right.node),
+                )
+                .help("each castling needs its own letter, as in KQkq"),
+            );
         }
         let mut sq = |n: &Name| match geometry.parse_square(&n.node) {
             Some(cell) => Some(cell),
@@ -366,8 +609,15 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 None
             }
         };
-        let (kf, kt, rf, rt) = (sq(&c.king_from), sq(&c.king_to), sq(&c.rook_from), sq(&c.rook_to));
-        let (Some(side), Some(kf), Some(kt), Some(rf), Some(rt)) = (side, kf, kt, rf, rt) else { continue };
+        let (kf, kt, rf, rt) = (
+            sq(&c.king_from),
+            sq(&c.king_to),
+            sq(&c.rook_from),
+            sq(&c.rook_to),
+        );
+        let (Some(side), Some(kf), Some(kt), Some(rf), Some(rt)) = (side, kf, kt, rf, rt) else {
+            continue;
+        };
         let (kc, rc) = (&geometry.cells[kf as usize], &geometry.cells[rf as usize]);
         let (tc, uc) = (&geometry.cells[kt as usize], &geometry.cells[rt as usize]);
         if kc.rank != rc.rank || tc.rank != kc.rank || uc.rank != kc.rank || kf == rf {
@@ -380,16 +630,37 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         let files = |a: usize, b: usize| a.min(b)..=a.max(b);
         let mut must_be_empty = Vec::new();
         for f in files(kc.file, tc.file).chain(files(rc.file, uc.file)) {
-            let cell = geometry.cell_at(kc.board, f as i32, kc.rank as i32).unwrap();
+            let cell = geometry
+                .cell_at(kc.board, f as i32, kc.rank as i32)
+                .unwrap();
             if cell != kf && cell != rf && !must_be_empty.contains(&cell) {
                 must_be_empty.push(cell);
             }
         }
-        let king_path = files(kc.file, tc.file).map(|f| geometry.cell_at(kc.board, f as i32, kc.rank as i32).unwrap()).collect();
-        castlings.push(Castling { side, letter: c.right.node, king_from: kf, king_to: kt, rook_from: rf, rook_to: rt, must_be_empty, king_path });
+        let king_path = files(kc.file, tc.file)
+            .map(|f| {
+                geometry
+                    .cell_at(kc.board, f as i32, kc.rank as i32)
+                    .unwrap()
+            })
+            .collect();
+        castlings.push(Castling {
+            side,
+            letter: c.right.node,
+            king_from: kf,
+            king_to: kt,
+            rook_from: rf,
+            rook_to: rt,
+            must_be_empty,
+            king_path,
+        });
     }
     if castlings.len() > 32 {
-        ck.report(Problem::new("varsand::too-many-castlings", end_of_file, "at most 32 castling declarations"));
+        ck.report(Problem::new(
+            "varsand::too-many-castlings",
+            end_of_file,
+            "at most 32 castling declarations",
+        ));
     }
 
     // ---- end rules ----------------------------------------------------------------
@@ -414,13 +685,27 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 EndCondition::NoMoves => EndRule::NoMoves(res),
                 EndCondition::Repetition(k) => {
                     if !(2..=100).contains(k) {
-                        ck.report(Problem::new("varsand::end-count", r.condition.span, format!("repetition counts 2 to 100 occurrences, not {k}")).help("threefold repetition is `repetition 3 draw`"));
+                        ck.report(
+                            Problem::new(
+                                "varsand::end-count",
+                                r.condition.span,
+                                format!("repetition counts 2 to 100 occurrences, not {k}"),
+                            )
+                            .help("threefold repetition is `repetition 3 draw`"),
+                        );
                     }
                     EndRule::Repetition((*k).clamp(2, 100) as u32, res)
                 }
                 EndCondition::MoveLimit(k) => {
                     if !(1..=10_000).contains(k) {
-                        ck.report(Problem::new("varsand::end-count", r.condition.span, format!("a move limit counts 1 to 10000 moves, not {k}")).help("the fifty-move rule is `move-limit 50 draw`"));
+                        ck.report(
+                            Problem::new(
+                                "varsand::end-count",
+                                r.condition.span,
+                                format!("a move limit counts 1 to 10000 moves, not {k}"),
+                            )
+                            .help("the fifty-move rule is `move-limit 50 draw`"),
+                        );
                     }
                     EndRule::MoveLimit((*k).clamp(1, 10_000) as u32, res)
                 }
@@ -445,7 +730,10 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         }
         [one, rest @ ..] => {
             for s in rest {
-                ck.report(Problem::new("varsand::duplicate-setup", s.span, "a second setup").help("keep one `setup` line"));
+                ck.report(
+                    Problem::new("varsand::duplicate-setup", s.span, "a second setup")
+                        .help("keep one `setup` line"),
+                );
             }
             Some(*one)
         }
@@ -464,6 +752,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         castlings,
         end_rules,
         params,
+        pie_rule,
         setup: String::new(),
         tables: Tables::default(),
     };
@@ -473,12 +762,21 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     match Position::from_fen_with(std::sync::Arc::new(rules.clone()), &setup.node, true) {
         Ok(pos) => {
             rules.tables.home = pos.board().to_vec();
+            let mut counts = vec![0u16; 1 + 2 * rules.pieces.len()];
+            for &c in pos.board() {
+                counts[c as usize] += 1;
+            }
+            rules.tables.home_counts = counts;
         }
         Err(e) => {
             ck.report(
-                Problem::new("varsand::setup", setup.span.sub(e.offset, e.len.max(1)), format!("bad setup: {}", e.message))
-                    .label("here")
-                    .help(e.help),
+                Problem::new(
+                    "varsand::setup",
+                    setup.span.sub(e.offset, e.len.max(1)),
+                    format!("bad setup: {}", e.message),
+                )
+                .label("here")
+                .help(e.help),
             );
             return Err(ck.problems);
         }
@@ -487,21 +785,93 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     Ok(rules)
 }
 
-fn off_board(n: &Name, geo: &Geometry) -> Problem {
-    let b = &geo.boards[0];
-    Problem::new("varsand::off-board", n.span, format!("`{}` is not a square of the board", n.node))
-        .label("off the board")
-        .help(format!(
-            "the board has files a..{} and ranks 1..{}",
-            crate::rules::file_letter(b.files - 1),
-            b.ranks
-        ))
+fn resolve_condition(
+    ck: &mut Checker,
+    c: &Spanned<Condition>,
+    zones: &[Zone],
+    resolve_piece: &dyn Fn(&mut Checker, &Name) -> Option<usize>,
+) -> Option<Cond> {
+    let zone = |ck: &mut Checker, z: &Name| match zones.iter().position(|x| x.name == z.node) {
+        Some(i) => Some(i),
+        None => {
+            ck.report(
+                Problem::new(
+                    "varsand::unknown-zone",
+                    z.span,
+                    format!("no zone is named `{}`", z.node),
+                )
+                .label("unknown zone")
+                .help(did_you_mean(
+                    &z.node,
+                    zones.iter().map(|x| x.name.as_str()),
+                    "zone",
+                )),
+            );
+            None
+        }
+    };
+    Some(match &c.node {
+        Condition::Height(op, n) => Cond::Height(*op, *n),
+        Condition::CloserTo { enemy, piece } => Cond::CloserTo {
+            enemy: *enemy,
+            kind: resolve_piece(ck, piece)?,
+        },
+        Condition::From(z) => Cond::From(zone(ck, z)?),
+        Condition::To(z) => Cond::To(zone(ck, z)?),
+    })
 }
 
-fn region_cells(ck: &mut Checker, region: &Region, geo: &Geometry, zones: &[Zone], side: Option<usize>) -> Vec<bool> {
+fn resolve_effect(
+    ck: &mut Checker,
+    e: &Spanned<Effect>,
+    resolve_piece: &dyn Fn(&mut Checker, &Name) -> Option<usize>,
+) -> Option<RulesEffect> {
+    Some(match &e.node {
+        Effect::Leave(p) => RulesEffect::Leave(resolve_piece(ck, p)?),
+        Effect::Height(d) => {
+            if d.abs() > 255 {
+                ck.report(
+                    Problem::new(
+                        "varsand::height-change",
+                        e.span,
+                        format!("a height changes by at most 255, not {d}"),
+                    )
+                    .help("heights run from 1 to 255"),
+                );
+                return None;
+            }
+            RulesEffect::Height(*d)
+        }
+    })
+}
+
+fn off_board(n: &Name, geo: &Geometry) -> Problem {
+    let b = &geo.boards[0];
+    Problem::new(
+        "varsand::off-board",
+        n.span,
+        format!("`{}` is not a square of the board", n.node),
+    )
+    .label("off the board")
+    .help(format!(
+        "the board has files a..{} and ranks 1..{}",
+        crate::rules::file_letter(b.files - 1),
+        b.ranks
+    ))
+}
+
+fn region_cells(
+    ck: &mut Checker,
+    region: &Region,
+    geo: &Geometry,
+    zones: &[Zone],
+    side: Option<usize>,
+) -> Vec<bool> {
     let n = geo.len();
     let mut set = vec![false; n];
-    let Some(b) = geo.boards.first() else { return set };
+    let Some(b) = geo.boards.first() else {
+        return set;
+    };
     let (files, ranks) = (b.files as i64, b.ranks as i64);
     let add_rect = |f0: i64, f1: i64, r0: i64, r1: i64, set: &mut Vec<bool>| {
         for r in r0.min(r1)..=r0.max(r1) {
@@ -516,18 +886,33 @@ fn region_cells(ck: &mut Checker, region: &Region, geo: &Geometry, zones: &[Zone
         let bad_rank = |r: i64| r < 1 || r > ranks;
         let bad_file = |f: char| (f as i64 - 'a' as i64) >= files;
         match &term.node {
-            RegionTerm::Rank(r) | RegionTerm::Ranks(r, _) | RegionTerm::Ranks(_, r) if bad_rank(*r) => {
+            RegionTerm::Rank(r) | RegionTerm::Ranks(r, _) | RegionTerm::Ranks(_, r)
+                if bad_rank(*r) =>
+            {
                 ck.report(
-                    Problem::new("varsand::off-board", term.span, format!("rank {r} is not on the board"))
-                        .label("off the board")
-                        .help(format!("ranks run from 1 to {ranks}")),
+                    Problem::new(
+                        "varsand::off-board",
+                        term.span,
+                        format!("rank {r} is not on the board"),
+                    )
+                    .label("off the board")
+                    .help(format!("ranks run from 1 to {ranks}")),
                 );
             }
-            RegionTerm::File(f) | RegionTerm::Files(f, _) | RegionTerm::Files(_, f) if bad_file(*f) => {
+            RegionTerm::File(f) | RegionTerm::Files(f, _) | RegionTerm::Files(_, f)
+                if bad_file(*f) =>
+            {
                 ck.report(
-                    Problem::new("varsand::off-board", term.span, format!("file {f} is not on the board"))
-                        .label("off the board")
-                        .help(format!("files run from a to {}", crate::rules::file_letter(b.files - 1))),
+                    Problem::new(
+                        "varsand::off-board",
+                        term.span,
+                        format!("file {f} is not on the board"),
+                    )
+                    .label("off the board")
+                    .help(format!(
+                        "files run from a to {}",
+                        crate::rules::file_letter(b.files - 1)
+                    )),
                 );
             }
             RegionTerm::Rank(r) => add_rect(0, files - 1, r - 1, r - 1, &mut set),
@@ -536,9 +921,13 @@ fn region_cells(ck: &mut Checker, region: &Region, geo: &Geometry, zones: &[Zone
                 let f = *f as i64 - 'a' as i64;
                 add_rect(f, f, 0, ranks - 1, &mut set)
             }
-            RegionTerm::Files(a, z) => {
-                add_rect(*a as i64 - 'a' as i64, *z as i64 - 'a' as i64, 0, ranks - 1, &mut set)
-            }
+            RegionTerm::Files(a, z) => add_rect(
+                *a as i64 - 'a' as i64,
+                *z as i64 - 'a' as i64,
+                0,
+                ranks - 1,
+                &mut set,
+            ),
             RegionTerm::All => set.iter_mut().for_each(|c| *c = true),
             RegionTerm::Square(s) => match geo.parse_square(s) {
                 Some(c) => set[c as usize] = true,
@@ -554,9 +943,17 @@ fn region_cells(ck: &mut Checker, region: &Region, geo: &Geometry, zones: &[Zone
                     }
                 }
                 None => ck.report(
-                    Problem::new("varsand::unknown-zone", term.span, format!("no zone is named `{z}`"))
-                        .label("unknown zone")
-                        .help(did_you_mean(z, zones.iter().map(|x| x.name.as_str()), "zone")),
+                    Problem::new(
+                        "varsand::unknown-zone",
+                        term.span,
+                        format!("no zone is named `{z}`"),
+                    )
+                    .label("unknown zone")
+                    .help(did_you_mean(
+                        z,
+                        zones.iter().map(|x| x.name.as_str()),
+                        "zone",
+                    )),
                 ),
             },
         }

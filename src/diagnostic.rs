@@ -21,7 +21,13 @@ pub struct Problem {
 
 impl Problem {
     pub fn new(code: &'static str, span: Span, message: impl Into<String>) -> Self {
-        Self { code, message: message.into(), span, label: "here".into(), help: None }
+        Self {
+            code,
+            message: message.into(),
+            span,
+            label: "here".into(),
+            help: None,
+        }
     }
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
@@ -33,7 +39,10 @@ impl Problem {
     }
     /// Attaches the source text, so the problem can be shown.
     pub fn with_source(self, name: &str, source: Arc<str>) -> SourceProblem {
-        SourceProblem { problem: self, source: NamedSource::new(name, source) }
+        SourceProblem {
+            problem: self,
+            source: NamedSource::new(name, source),
+        }
     }
 }
 
@@ -63,30 +72,38 @@ impl Diagnostic for SourceProblem {
         Some(Box::new(self.problem.code))
     }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
-        self.problem.help.as_ref().map(|h| Box::new(h) as Box<dyn fmt::Display>)
+        self.problem
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
     }
     fn source_code(&self) -> Option<&dyn SourceCode> {
         Some(&self.source)
     }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let span = self.problem.span;
-        Some(Box::new(std::iter::once(LabeledSpan::new_primary_with_span(
-            Some(self.problem.label.clone()),
-            (span.start, span.len()),
-        ))))
+        Some(Box::new(std::iter::once(
+            LabeledSpan::new_primary_with_span(
+                Some(self.problem.label.clone()),
+                (span.start, span.len()),
+            ),
+        )))
     }
 }
 
 /// Renders problems as plain text without colours, as `varsand check` prints them to a
 /// file or pipe; the tests snapshot this text.
 pub fn render_plain(problems: &[Problem], name: &str, source: &str) -> String {
-    let handler = miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-        .with_width(100);
+    let handler =
+        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
+            .with_width(100);
     let source: Arc<str> = Arc::from(source);
     let mut out = String::new();
     for p in problems {
         let diag = p.clone().with_source(name, source.clone());
-        handler.render_report(&mut out, &diag).expect("writing to a String cannot fail");
+        handler
+            .render_report(&mut out, &diag)
+            .expect("writing to a String cannot fail");
     }
     out
 }

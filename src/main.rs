@@ -14,7 +14,11 @@ use varsand::perft::Perft;
 use varsand::{Position, Rules};
 
 #[derive(Parser)]
-#[command(name = "varsand", version, about = "Write a board game's rules, then check, play and analyse it")]
+#[command(
+    name = "varsand",
+    version,
+    about = "Write a board game's rules, then check, play and analyse it"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -57,9 +61,19 @@ fn main() -> ExitCode {
                     }
                 }
             }
-            if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+            if ok {
+                ExitCode::SUCCESS
+            } else {
+                ExitCode::FAILURE
+            }
         }
-        Command::Perft { file, depth, fen, moves, set } => match perft(&file, depth, fen, moves, &set) {
+        Command::Perft {
+            file,
+            depth,
+            fen,
+            moves,
+            set,
+        } => match perft(&file, depth, fen, moves, &set) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
                 eprint!("{e}");
@@ -71,48 +85,78 @@ fn main() -> ExitCode {
 
 /// Reads and checks a rule file; on failure, the rendered diagnostics.
 fn load(path: &Path, overrides: &Overrides) -> Result<Arc<Rules>, String> {
-    let source = std::fs::read_to_string(path).map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))?;
-    check::load(&source, overrides).map(Arc::new).map_err(|problems| render(&problems, path, &source))
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))?;
+    check::load(&source, overrides)
+        .map(Arc::new)
+        .map_err(|problems| render(&problems, path, &source))
 }
 
 fn render(problems: &[Problem], path: &Path, source: &str) -> String {
-    let color = std::env::var_os("NO_COLOR").is_none() && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let theme = if color { GraphicalTheme::unicode() } else { GraphicalTheme::unicode_nocolor() };
+    let color = std::env::var_os("NO_COLOR").is_none()
+        && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
     let handler = GraphicalReportHandler::new_themed(theme);
     let source: Arc<str> = Arc::from(source);
     let mut out = String::new();
     for p in problems {
-        let d = p.clone().with_source(&path.display().to_string(), source.clone());
+        let d = p
+            .clone()
+            .with_source(&path.display().to_string(), source.clone());
         let _ = handler.render_report(&mut out, &d);
     }
     let n = problems.len();
-    out += &format!("{}: {n} problem{}\n", path.display(), if n == 1 { "" } else { "s" });
+    out += &format!(
+        "{}: {n} problem{}\n",
+        path.display(),
+        if n == 1 { "" } else { "s" }
+    );
     out
 }
 
 fn parse_overrides(set: &[String]) -> Result<Overrides, String> {
     let mut o = Overrides::new();
     for s in set {
-        let (k, v) = s.split_once('=').ok_or_else(|| format!("error: --set wants NAME=VALUE, not `{s}`\n"))?;
-        let v: i64 = v.trim().parse().map_err(|_| format!("error: --set {k}: `{v}` is not a whole number\n"))?;
+        let (k, v) = s
+            .split_once('=')
+            .ok_or_else(|| format!("error: --set wants NAME=VALUE, not `{s}`\n"))?;
+        let v: i64 = v
+            .trim()
+            .parse()
+            .map_err(|_| format!("error: --set {k}: `{v}` is not a whole number\n"))?;
         o.insert(k.trim().to_string(), v);
     }
     Ok(o)
 }
 
-fn perft(file: &Path, depth: usize, fen: Option<String>, moves: Option<String>, set: &[String]) -> Result<(), String> {
+fn perft(
+    file: &Path,
+    depth: usize,
+    fen: Option<String>,
+    moves: Option<String>,
+    set: &[String],
+) -> Result<(), String> {
     let rules = load(file, &parse_overrides(set)?)?;
     let mut pos = match &fen {
         Some(f) => Position::from_fen(rules, f).map_err(|e| format!("error: bad --fen: {e}\n"))?,
         None => Position::start(rules),
     };
     for m in moves.iter().flat_map(|m| m.split_whitespace()) {
-        pos.play(m).map_err(|e| format!("error: --moves: {e} (position {})\n", pos.fen()))?;
+        pos.play(m)
+            .map_err(|e| format!("error: --moves: {e} (position {})\n", pos.fen()))?;
     }
     let start = Instant::now();
     let mut perft = Perft::new();
     let divide = perft.divide(&mut pos, depth);
-    let total: u64 = if depth == 0 { 1 } else { divide.iter().map(|(_, n)| n).sum() };
+    let total: u64 = if depth == 0 {
+        1
+    } else {
+        divide.iter().map(|(_, n)| n).sum()
+    };
     let elapsed = start.elapsed();
     for (m, n) in &divide {
         println!("{m}: {n}");
@@ -120,6 +164,10 @@ fn perft(file: &Path, depth: usize, fen: Option<String>, moves: Option<String>, 
     println!();
     println!("Nodes searched: {total}");
     let secs = elapsed.as_secs_f64();
-    eprintln!("time {:.3} s, {:.0} nodes/s", secs, total as f64 / secs.max(1e-9));
+    eprintln!(
+        "time {:.3} s, {:.0} nodes/s",
+        secs,
+        total as f64 / secs.max(1e-9)
+    );
     Ok(())
 }

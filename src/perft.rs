@@ -19,7 +19,10 @@ impl Default for Perft {
 
 impl Perft {
     pub fn new() -> Self {
-        Self { lists: Vec::new(), verify: false }
+        Self {
+            lists: Vec::new(),
+            verify: false,
+        }
     }
 
     /// The number of leaf nodes `depth` plies below `pos`.
@@ -62,10 +65,19 @@ fn count(pos: &mut Position, depth: usize, lists: &mut [Vec<Move>], verify: bool
         if verify {
             let (before, hash) = (pos.fen(), pos.hash());
             pos.make(m);
-            assert_eq!(pos.hash(), pos.compute_hash(), "incremental hash after {}", pos.fen());
+            assert_eq!(
+                pos.hash(),
+                pos.compute_hash(),
+                "incremental hash after {}",
+                pos.fen()
+            );
             total += count(pos, depth - 1, rest, verify);
             pos.unmake();
-            assert_eq!((pos.fen(), pos.hash()), (before, hash), "unmake restores the position");
+            assert_eq!(
+                (pos.fen(), pos.hash()),
+                (before, hash),
+                "unmake restores the position"
+            );
         } else {
             pos.make(m);
             total += count(pos, depth - 1, rest, verify);

@@ -6,6 +6,7 @@
 
 use indexmap::IndexMap;
 
+use crate::syntax::ast::Compare;
 use crate::syntax::betza::{self, Hop};
 
 /// An index over every square of every board.
@@ -60,10 +61,20 @@ impl Geometry {
         for rank in 0..ranks {
             for file in 0..files {
                 let name = format!("{}{}", file_letter(file), rank + 1);
-                self.cells.push(CellInfo { board, file, rank, name });
+                self.cells.push(CellInfo {
+                    board,
+                    file,
+                    rank,
+                    name,
+                });
             }
         }
-        self.boards.push(Board { name: name.to_string(), files, ranks, first_cell });
+        self.boards.push(Board {
+            name: name.to_string(),
+            files,
+            ranks,
+            first_cell,
+        });
     }
     pub fn len(&self) -> usize {
         self.cells.len()
@@ -91,7 +102,10 @@ impl Geometry {
             return None;
         }
         let digits = chars.as_str();
-        if digits.is_empty() || !digits.chars().all(|c| c.is_ascii_digit()) || digits.starts_with('0') {
+        if digits.is_empty()
+            || !digits.chars().all(|c| c.is_ascii_digit())
+            || digits.starts_with('0')
+        {
             return None;
         }
         let rank: i32 = digits.parse().ok()?;
@@ -113,10 +127,35 @@ pub struct Player {
     pub letter: char,
 }
 
-/// One move component of a piece, from its Betza string.
+/// One move component of a piece: a Betza move, the conditions under which it may be
+/// made, and its effects beyond moving.
 #[derive(Debug, Clone)]
 pub struct Component {
     pub betza: betza::BetzaMove,
+    pub conditions: Vec<Cond>,
+    pub effects: Vec<Effect>,
+}
+
+/// A condition on a move, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cond {
+    Height(Compare, i64),
+    /// Ends strictly closer to the nearest piece of `kind` of the enemy (or own side).
+    CloserTo {
+        enemy: bool,
+        kind: usize,
+    },
+    From(usize),
+    To(usize),
+}
+
+/// An effect of a move, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// A piece of this kind, the mover's, is left on the square the mover left.
+    Leave(usize),
+    /// The mover's height changes by this much.
+    Height(i64),
 }
 
 #[derive(Debug, Clone)]
@@ -208,6 +247,8 @@ pub struct Rules {
     pub castlings: Vec<Castling>,
     pub end_rules: Vec<EndRule>,
     pub params: IndexMap<String, Param>,
+    /// The second player may swap sides instead of making their first move.
+    pub pie_rule: bool,
     pub setup: String,
     pub tables: Tables,
 }
@@ -223,6 +264,10 @@ pub struct CompInfo {
     pub sets_ep: bool,
     /// It may capture onto an en-passant square.
     pub takes_ep: bool,
+    /// Its conditions, (start, len) in `Tables::conds`.
+    pub conds: (u16, u16),
+    /// Its effects: 0 for none, else 1 + an index into `Tables::effects`.
+    pub effects: u16,
 }
 
 /// One precomputed leap or ray from a square.
@@ -276,6 +321,14 @@ pub struct Tables {
     pub zobrist: Zobrist,
     /// Piece types that are royal.
     pub royal_kinds: u64,
+    pub conds: Vec<Cond>,
+    pub effects: Vec<Vec<Effect>>,
+    /// Piece types whose components may produce the same move twice.
+    pub overlapping_kinds: u64,
+    /// Piece types that a `closer-to` condition looks for.
+    pub located_kinds: u64,
+    /// How many of each piece code the setup has.
+    pub home_counts: Vec<u16>,
 }
 
 #[derive(Debug, Clone, Default)]
@@ -287,6 +340,9 @@ pub struct Zobrist {
     pub side: u64,
     pub castling: Vec<u64>,
     pub ep: Vec<u64>,
+    /// Per `cell * 256 + height`, for pieces whose height is not 1.
+    pub height: Vec<u64>,
+    pub swapped: u64,
 }
 
 struct SplitMix(u64);
@@ -314,7 +370,11 @@ impl Rules {
     /// The letter of a piece code: upper case for the first player.
     pub fn code_letter(&self, code: Code) -> char {
         let l = self.pieces[kind_of(code)].letter;
-        if side_of(code) == 0 { l } else { l.to_ascii_lowercase() }
+        if side_of(code) == 0 {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        }
     }
 
     pub fn zone_contains(&self, zone: usize, side: usize, cell: Cell) -> bool {
@@ -331,9 +391,22 @@ impl Rules {
             let mut ids = Vec::new();
             for c in &p.components {
                 let b = &c.betza;
-                let passes = b.vectors.iter().any(|&(x, y)| !betza::lame_path(x, y).is_empty());
+                let passes = b
+                    .vectors
+                    .iter()
+                    .any(|&(x, y)| !betza::lame_path(x, y).is_empty());
                 ids.push(t.comps.len() as u16);
+                let cond_start = t.conds.len() as u16;
+                t.conds.extend(c.conditions.iter().copied());
+                let effects = if c.effects.is_empty() {
+                    0
+                } else {
+                    t.effects.push(c.effects.clone());
+                    t.effects.len() as u16
+                };
                 t.comps.push(CompInfo {
+                    conds: (cond_start, c.conditions.len() as u16),
+                    effects,
                     can_move: b.can_move,
                     can_capture: b.can_capture,
                     hop: b.hop,
@@ -344,11 +417,28 @@ impl Rules {
             }
             comp_ids.push(ids);
         }
+        for (kind, p) in self.pieces.iter().enumerate() {
+            let mut seen = Vec::new();
+            for c in &p.components {
+                for v in &c.betza.vectors {
+                    if seen.contains(v) {
+                        t.overlapping_kinds |= 1 << kind;
+                    }
+                    seen.push(*v);
+                }
+                for cond in &c.conditions {
+                    if let Cond::CloserTo { kind: k, .. } = cond {
+                        t.located_kinds |= 1 << k;
+                    }
+                }
+            }
+        }
         let ncodes = 1 + 2 * self.pieces.len();
         t.step_index = vec![(0, 0); ncodes * n];
         // Reverse attack entries, collected per attacker side and target cell.
         let mut leaps: [Vec<Vec<LeapAttack>>; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
-        let mut rays: [Vec<Vec<(i32, i32, u16, Hop, u64)>>; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
+        let mut rays: [Vec<Vec<(i32, i32, u16, Hop, u64)>>; 2] =
+            [vec![Vec::new(); n], vec![Vec::new(); n]];
         for (kind, p) in self.pieces.iter().enumerate() {
             for side in 0..2 {
                 let flip = if side == 0 { 1 } else { -1 };
@@ -360,7 +450,11 @@ impl Rules {
                         for &(vx, vy) in &b.vectors {
                             let (dx, dy) = (vx as i32 * flip, vy as i32 * flip);
                             let first = t.cells.len() as u32;
-                            let max = if b.rider && b.max_steps == 0 { usize::MAX } else { b.max_steps as usize };
+                            let max = if b.rider && b.max_steps == 0 {
+                                usize::MAX
+                            } else {
+                                b.max_steps as usize
+                            };
                             let mut cur = from;
                             let mut len = 0;
                             while len < max {
@@ -396,9 +490,25 @@ impl Rules {
                                 path_len,
                             });
                             // Reverse tables: captures that need no state but the board.
-                            if b.can_capture && !b.initial {
+                            let static_conds = c.conditions.iter().all(|cond| match *cond {
+                                Cond::From(z) => self.zones[z].cells[side][from as usize],
+                                Cond::To(_) => true,
+                                _ => false,
+                            });
+                            let to_zone = c.conditions.iter().find_map(|cond| match *cond {
+                                Cond::To(z) => Some(z),
+                                _ => None,
+                            });
+                            if b.can_capture && !b.initial && static_conds {
+                                let lands = |cell: Cell| {
+                                    to_zone.is_none_or(|z| self.zones[z].cells[side][cell as usize])
+                                };
                                 if b.rider {
-                                    let m = if b.max_steps == 0 { u16::MAX } else { b.max_steps as u16 };
+                                    let m = if b.max_steps == 0 {
+                                        u16::MAX
+                                    } else {
+                                        b.max_steps as u16
+                                    };
                                     // Index the line by each square it reaches.
                                     let mut cur = from;
                                     let mut k = 0;
@@ -408,8 +518,15 @@ impl Rules {
                                             break;
                                         }
                                         let entry = (-dx, -dy, m, b.hop, 1u64 << kind);
+                                        if !lands(next) {
+                                            cur = next;
+                                            continue;
+                                        }
                                         let list = &mut rays[side][next as usize];
-                                        if let Some(e) = list.iter_mut().find(|e| (e.0, e.1, e.2, e.3) == (entry.0, entry.1, entry.2, entry.3)) {
+                                        if let Some(e) = list.iter_mut().find(|e| {
+                                            (e.0, e.1, e.2, e.3)
+                                                == (entry.0, entry.1, entry.2, entry.3)
+                                        }) {
                                             e.4 |= entry.4;
                                         } else {
                                             list.push(entry);
@@ -418,11 +535,21 @@ impl Rules {
                                     }
                                 } else {
                                     let to = t.cells[first as usize];
+                                    if !lands(to) {
+                                        continue;
+                                    }
                                     let list = &mut leaps[side][to as usize];
-                                    let existing = list.iter_mut().find(|e| e.from == from && e.path_len == 0 && path_len == 0);
+                                    let existing = list.iter_mut().find(|e| {
+                                        e.from == from && e.path_len == 0 && path_len == 0
+                                    });
                                     match existing {
                                         Some(e) => e.kinds |= 1 << kind,
-                                        None => list.push(LeapAttack { from, kinds: 1 << kind, path_first, path_len }),
+                                        None => list.push(LeapAttack {
+                                            from,
+                                            kinds: 1 << kind,
+                                            path_first,
+                                            path_len,
+                                        }),
                                     }
                                 }
                             }
@@ -448,7 +575,13 @@ impl Rules {
                         cur = next;
                     }
                     let len = (t.cells.len() as u32 - first) as u16;
-                    t.ray_attacks.push(RayAttack { kinds, first, len, max, hop });
+                    t.ray_attacks.push(RayAttack {
+                        kinds,
+                        first,
+                        len,
+                        max,
+                        hop,
+                    });
                 }
                 t.ray_index[side].push((s, t.ray_attacks.len() as u32 - s));
             }
@@ -458,14 +591,23 @@ impl Rules {
             t.castle_mask[c.king_from as usize] |= 1 << i;
             t.castle_mask[c.rook_from as usize] |= 1 << i;
         }
-        t.royal_kinds = self.pieces.iter().enumerate().filter(|(_, p)| p.royal).fold(0, |m, (i, _)| m | 1 << i);
+        t.royal_kinds = self
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.royal)
+            .fold(0, |m, (i, _)| m | 1 << i);
         let mut rng = SplitMix(0x5EED_0F_7A75_A4D);
         let z = &mut t.zobrist;
-        z.piece = (0..ncodes * n).map(|i| if i < n { 0 } else { rng.next() }).collect();
+        z.piece = (0..ncodes * n)
+            .map(|i| if i < n { 0 } else { rng.next() })
+            .collect();
         z.terrain = (0..self.terrains.len() * n).map(|_| rng.next()).collect();
         z.side = rng.next();
         z.castling = (0..self.castlings.len()).map(|_| rng.next()).collect();
         z.ep = (0..n).map(|_| rng.next()).collect();
+        z.height = (0..n * 256).map(|_| rng.next()).collect();
+        z.swapped = rng.next();
         self.tables = t;
     }
 }

@@ -6,8 +6,9 @@
 
 use std::sync::Arc;
 
+use varsand::check::{self, Overrides};
 use varsand::perft::Perft;
-use varsand::{Position, Rules, load_rules};
+use varsand::{Position, Rules};
 
 const QUICK_NODES: u64 = 1_500_000;
 
@@ -15,21 +16,42 @@ struct Case {
     id: String,
     fen: Option<String>,
     moves: Option<String>,
+    set: Overrides,
     depths: Vec<(usize, u64)>,
 }
 
 fn cases(file: &str) -> Vec<Case> {
     let text = std::fs::read_to_string(file).unwrap();
     let mut out: Vec<Case> = Vec::new();
-    for line in text.lines().map(str::trim).filter(|l| !l.is_empty() && !l.starts_with('#')) {
+    for line in text
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty() && !l.starts_with('#'))
+    {
         let (key, rest) = line.split_once(' ').unwrap_or((line, ""));
         match key {
-            "id" => out.push(Case { id: rest.into(), fen: None, moves: None, depths: vec![] }),
+            "id" => out.push(Case {
+                id: rest.into(),
+                fen: None,
+                moves: None,
+                set: Overrides::new(),
+                depths: vec![],
+            }),
+            "set" => {
+                let (k, v) = rest.split_once('=').unwrap();
+                out.last_mut()
+                    .unwrap()
+                    .set
+                    .insert(k.into(), v.parse().unwrap());
+            }
             "fen" => out.last_mut().unwrap().fen = Some(rest.into()),
             "moves" => out.last_mut().unwrap().moves = Some(rest.into()),
             "perft" => {
                 let (d, n) = rest.split_once(' ').unwrap();
-                out.last_mut().unwrap().depths.push((d.parse().unwrap(), n.replace(',', "").parse().unwrap()));
+                out.last_mut()
+                    .unwrap()
+                    .depths
+                    .push((d.parse().unwrap(), n.replace(',', "").parse().unwrap()));
             }
             _ => panic!("{file}: unknown line {line}"),
         }
@@ -37,18 +59,20 @@ fn cases(file: &str) -> Vec<Case> {
     out
 }
 
-fn rules(variant: &str) -> Arc<Rules> {
+fn rules(variant: &str, set: &Overrides) -> Arc<Rules> {
     let src = std::fs::read_to_string(format!("variants/{variant}.var")).unwrap();
-    load_rules(&src).unwrap_or_else(|e| panic!("{variant}: {e:?}"))
+    Arc::new(check::load(&src, set).unwrap_or_else(|e| panic!("{variant}: {e:?}")))
 }
 
 /// Runs the cases of `tests/perft/{name}.perft` on `variants/{variant}.var`.
 pub fn run(variant: &str, name: &str, deep: bool) {
-    let rules = rules(variant);
     let mut ran = 0;
     for case in cases(&format!("tests/perft/{name}.perft")) {
+        let rules = rules(variant, &case.set);
         let mut pos = match &case.fen {
-            Some(f) => Position::from_fen(rules.clone(), f).unwrap_or_else(|e| panic!("{}: {e}", case.id)),
+            Some(f) => {
+                Position::from_fen(rules.clone(), f).unwrap_or_else(|e| panic!("{}: {e}", case.id))
+            }
             None => Position::start(rules.clone()),
         };
         for m in case.moves.iter().flat_map(|m| m.split_whitespace()) {
@@ -89,4 +113,15 @@ fn jungles_mountains_quick() {
 #[ignore = "deep: cargo test --release -- --ignored"]
 fn jungles_mountains_deep() {
     run("jungles_mountains", "jungles_mountains", true);
+}
+
+#[test]
+fn monkey_queen_quick() {
+    run("monkey_queen", "monkey_queen", false);
+}
+
+#[test]
+#[ignore = "deep: cargo test --release -- --ignored"]
+fn monkey_queen_deep() {
+    run("monkey_queen", "monkey_queen", true);
 }

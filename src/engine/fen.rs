@@ -20,13 +20,29 @@ pub struct FenError {
     pub help: String,
 }
 
-fn fen_err(offset: usize, len: usize, message: impl Into<String>, help: impl Into<String>) -> FenError {
-    FenError { offset, len, message: message.into(), help: help.into() }
+fn fen_err(
+    offset: usize,
+    len: usize,
+    message: impl Into<String>,
+    help: impl Into<String>,
+) -> FenError {
+    FenError {
+        offset,
+        len,
+        message: message.into(),
+        help: help.into(),
+    }
 }
 
 impl std::fmt::Display for FenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "{} (at character {}); {}", self.message, self.offset + 1, self.help)
+        write!(
+            f,
+            "{} (at character {}); {}",
+            self.message,
+            self.offset + 1,
+            self.help
+        )
     }
 }
 
@@ -45,11 +61,16 @@ impl Position {
     }
 
     /// Reads a position string; `is_setup` marks every piece as unmoved.
-    pub(crate) fn from_fen_with(rules: Arc<Rules>, fen: &str, is_setup: bool) -> Result<Position, FenError> {
+    pub(crate) fn from_fen_with(
+        rules: Arc<Rules>,
+        fen: &str,
+        is_setup: bool,
+    ) -> Result<Position, FenError> {
         let geo = &rules.geometry;
         let b = &geo.boards[0];
         let n = geo.len();
         let mut board = vec![EMPTY; n];
+        let mut height = vec![0u8; n];
         let mut terrain = vec![0u8; n];
         // Fields with their offsets.
         let mut fields: Vec<(usize, &str)> = Vec::new();
@@ -61,7 +82,12 @@ impl Position {
             pos += part.len() + 1;
         }
         let Some(&(board_at, placement)) = fields.first() else {
-            return Err(fen_err(0, fen.len(), "empty position string", "write the ranks from the top, such as 8/8/... w"));
+            return Err(fen_err(
+                0,
+                fen.len(),
+                "empty position string",
+                "write the ranks from the top, such as 8/8/... w",
+            ));
         };
         let rows: Vec<&str> = placement.split('/').collect();
         if rows.len() != b.ranks {
@@ -85,33 +111,110 @@ impl Position {
                     let mut num = 0usize;
                     let start = k;
                     while k < chars.len() && chars[k].1.is_ascii_digit() {
-                        num = num.saturating_mul(10).saturating_add(chars[k].1 as usize - '0' as usize);
+                        num = num
+                            .saturating_mul(10)
+                            .saturating_add(chars[k].1 as usize - '0' as usize);
                         k += 1;
                     }
                     if num == 0 {
-                        return Err(fen_err(here, k - start, "an empty-square count of 0", "count empty squares from 1"));
+                        return Err(fen_err(
+                            here,
+                            k - start,
+                            "an empty-square count of 0",
+                            "count empty squares from 1",
+                        ));
                     }
                     file = file.saturating_add(num);
                     if file > b.files {
-                        return Err(fen_err(here, k - start, format!("rank {} is wider than {} files", rank + 1, b.files), "count the squares of each rank"));
+                        return Err(fen_err(
+                            here,
+                            k - start,
+                            format!("rank {} is wider than {} files", rank + 1, b.files),
+                            "count the squares of each rank",
+                        ));
                     }
                     continue;
                 }
                 if file >= b.files {
-                    return Err(fen_err(here, 1, format!("rank {} is wider than {} files", rank + 1, b.files), "count the squares of each rank"));
+                    return Err(fen_err(
+                        here,
+                        1,
+                        format!("rank {} is wider than {} files", rank + 1, b.files),
+                        "count the squares of each rank",
+                    ));
                 }
                 let cell = geo.cell_at(0, file as i32, rank as i32).unwrap() as usize;
                 if let Some(t) = rules.terrains.iter().position(|t| t.letter == ch) {
                     terrain[cell] = t as u8 + 1;
-                } else if let Some(kind) = rules.kind_by_letter(ch).filter(|_| ch.is_ascii_alphabetic()) {
-                    board[cell] = code(kind, usize::from(ch.is_ascii_lowercase()));
+                } else if let Some(kind) = rules
+                    .kind_by_letter(ch)
+                    .filter(|_| ch.is_ascii_alphabetic())
+                {
+                    let side = usize::from(ch.is_ascii_lowercase());
+                    board[cell] = code(kind, side);
+                    height[cell] = 1;
+                    // A stack: `Q(20)`, or `Q(height)` to read a parameter.
+                    if chars.get(k + 1).is_some_and(|c| c.1 == '(') {
+                        let open = k + 1;
+                        let Some(close) = chars[open..]
+                            .iter()
+                            .position(|c| c.1 == ')')
+                            .map(|i| open + i)
+                        else {
+                            return Err(fen_err(
+                                at + chars[open].0,
+                                row.len() - chars[open].0,
+                                "`(` without `)`",
+                                "write a stack's height as Q(20)",
+                            ));
+                        };
+                        let inner: String = chars[open + 1..close].iter().map(|c| c.1).collect();
+                        let inner_at = at + chars[open].0 + 1;
+                        let value = match inner.parse::<i64>() {
+                            Ok(v) => v,
+                            Err(_) => {
+                                let key = format!("{}.{inner}", rules.players[side].name);
+                                match rules.params.get(&key).or_else(|| rules.params.get(&inner)) {
+                                    Some(p) => p.value,
+                                    None => {
+                                        return Err(fen_err(
+                                            inner_at,
+                                            inner.len().max(1),
+                                            format!(
+                                                "`{inner}` is neither a height nor a parameter"
+                                            ),
+                                            "write a number (Q(20)) or a parameter the file declares (Q(height))",
+                                        ));
+                                    }
+                                }
+                            }
+                        };
+                        if !(1..=255).contains(&value) {
+                            return Err(fen_err(
+                                inner_at,
+                                inner.len().max(1),
+                                format!("height {value} is not in 1..255"),
+                                "a stack is 1 to 255 high",
+                            ));
+                        }
+                        height[cell] = value as u8;
+                        k = close;
+                    }
                 } else {
-                    let letters: String = rules.pieces.iter().map(|p| p.letter).chain(rules.terrains.iter().map(|t| t.letter)).collect();
+                    let letters: String = rules
+                        .pieces
+                        .iter()
+                        .map(|p| p.letter)
+                        .chain(rules.terrains.iter().map(|t| t.letter))
+                        .collect();
                     return Err(fen_err(
                         here,
                         ch.len_utf8(),
                         format!("`{ch}` is neither a piece nor a terrain of this game"),
-                        format!("letters of this game: {letters} (lower case for {})", rules.players[1].name),
+                        format!(
+                            "letters of this game: {letters} (lower case for {})",
+                            rules.players[1].name
+                        ),
                     ));
                 }
                 file += 1;
@@ -121,7 +224,12 @@ impl Position {
                 return Err(fen_err(
                     at,
                     row.len().max(1),
-                    format!("rank {} has {} squares, the board has {} files", rank + 1, file, b.files),
+                    format!(
+                        "rank {} has {} squares, the board has {} files",
+                        rank + 1,
+                        file,
+                        b.files
+                    ),
                     "count the squares of each rank",
                 ));
             }
@@ -129,14 +237,21 @@ impl Position {
         }
         let mut side = 0;
         if let Some(&(off, s)) = fields.get(1) {
-            side = match rules.players.iter().position(|p| s.len() == 1 && s.starts_with(p.letter)) {
+            side = match rules
+                .players
+                .iter()
+                .position(|p| s.len() == 1 && s.starts_with(p.letter))
+            {
                 Some(i) => i,
                 None => {
                     return Err(fen_err(
                         off,
                         s.len(),
                         format!("`{s}` names no player"),
-                        format!("the side to move is `{}` or `{}`", rules.players[0].letter, rules.players[1].letter),
+                        format!(
+                            "the side to move is `{}` or `{}`",
+                            rules.players[0].letter, rules.players[1].letter
+                        ),
                     ));
                 }
             };
@@ -150,7 +265,11 @@ impl Position {
                             let c = &rules.castlings[ci];
                             let (k, r) = (board[c.king_from as usize], board[c.rook_from as usize]);
                             // A right whose pieces are not at home is dropped.
-                            if k != EMPTY && r != EMPTY && side_of(k) == c.side && side_of(r) == c.side {
+                            if k != EMPTY
+                                && r != EMPTY
+                                && side_of(k) == c.side
+                                && side_of(r) == c.side
+                            {
                                 castling |= 1 << ci;
                             }
                         }
@@ -160,7 +279,11 @@ impl Position {
                                 off + i,
                                 ch.len_utf8(),
                                 format!("`{ch}` is not a castling right of this game"),
-                                if known.is_empty() { "this game has no castling: write -".to_string() } else { format!("rights are {known}, or -") },
+                                if known.is_empty() {
+                                    "this game has no castling: write -".to_string()
+                                } else {
+                                    format!("rights are {known}, or -")
+                                },
                             ));
                         }
                     }
@@ -181,18 +304,50 @@ impl Position {
                             }
                         }
                     }
-                    None => return Err(fen_err(off, s.len(), format!("`{s}` is not a square"), "write the en-passant square, such as e3, or -")),
+                    None => {
+                        return Err(fen_err(
+                            off,
+                            s.len(),
+                            format!("`{s}` is not a square"),
+                            "write the en-passant square, such as e3, or -",
+                        ));
+                    }
                 }
             }
         }
         let mut clocks = [0u32, 1u32];
         for (i, clock) in clocks.iter_mut().enumerate() {
             if let Some(&(off, s)) = fields.get(4 + i) {
-                *clock = s.parse().map_err(|_| fen_err(off, s.len(), format!("`{s}` is not a move count"), "the last two fields are the halfmove clock and the move number"))?;
+                *clock = s.parse().map_err(|_| {
+                    fen_err(
+                        off,
+                        s.len(),
+                        format!("`{s}` is not a move count"),
+                        "the last two fields are the halfmove clock and the move number",
+                    )
+                })?;
             }
         }
+        let mut swapped = false;
         if let Some(&(off, s)) = fields.get(6) {
-            return Err(fen_err(off, fen.len() - off, format!("unexpected `{s}`"), "a position string has at most six fields"));
+            if s == "swapped" && rules.pie_rule {
+                swapped = true;
+            } else {
+                return Err(fen_err(
+                    off,
+                    s.len(),
+                    format!("unexpected `{s}`"),
+                    "after the six fields of FEN only `swapped` may follow (the pie rule was used)",
+                ));
+            }
+        }
+        if let Some(&(off, s)) = fields.get(7) {
+            return Err(fen_err(
+                off,
+                fen.len() - off,
+                format!("unexpected `{s}`"),
+                "a position string has at most seven fields",
+            ));
         }
         let mut counts = vec![0u16; 1 + 2 * rules.pieces.len()];
         let mut royals = Royals::default();
@@ -210,6 +365,8 @@ impl Position {
         let mut p = Position {
             rules: rules.clone(),
             board,
+            height,
+            swapped,
             terrain,
             unmoved,
             side,
@@ -252,6 +409,9 @@ impl Position {
                             empty = 0;
                         }
                         s.push(ch);
+                        if c != EMPTY && self.height[cell] != 1 {
+                            s += &format!("({})", self.height[cell]);
+                        }
                     }
                     None => empty += 1,
                 }
@@ -282,6 +442,9 @@ impl Position {
             s += geo.name(self.ep);
         }
         s += &format!(" {} {}", self.halfmove, self.fullmove);
+        if self.swapped {
+            s += " swapped";
+        }
         s
     }
 }

@@ -3,7 +3,7 @@
 //! en-passant rules; add castling; then keep the moves that leave no royal attacked.
 
 use super::{Move, MoveKind, Position};
-use crate::rules::{Cell, CompInfo, EMPTY, NO_CELL, Rules, code, kind_of, side_of};
+use crate::rules::{Cell, Code, CompInfo, Cond, EMPTY, NO_CELL, Rules, code, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
 /// What a piece finds on a square it reaches.
@@ -19,6 +19,16 @@ enum Landing {
     /// May neither land nor pass.
     Blocked,
 }
+
+/// What one call of the generator looks up once: the rules, and where the pieces that
+/// `closer-to` conditions measure from stand.
+struct Gen<'r> {
+    rules: &'r Rules,
+    located: [(Code, Cell); MAX_LOCATED],
+    located_len: usize,
+}
+
+const MAX_LOCATED: usize = 16;
 
 impl Position {
     /// Can a piece of `kind` pass over `cell` (no piece, no terrain in its way)?
@@ -47,7 +57,11 @@ impl Position {
                 } else if tr.cleared_by >> kind & 1 != 0 {
                     Landing::Clear
                 } else if !tr.blocks_landing {
-                    if tr.blocks_passing { Landing::Last } else { Landing::Open }
+                    if tr.blocks_passing {
+                        Landing::Last
+                    } else {
+                        Landing::Open
+                    }
                 } else if !tr.blocks_passing {
                     Landing::Pass
                 } else {
@@ -63,12 +77,43 @@ impl Position {
         let t = &rules.tables;
         let n = self.board.len();
         let us = self.side;
+        let mut g = Gen {
+            rules,
+            located: [(EMPTY, NO_CELL); MAX_LOCATED],
+            located_len: 0,
+        };
+        if t.located_kinds != 0 {
+            for (cell, &c) in self.board.iter().enumerate() {
+                if c != EMPTY
+                    && t.located_kinds >> kind_of(c) & 1 != 0
+                    && g.located_len < MAX_LOCATED
+                {
+                    g.located[g.located_len] = (c, cell as Cell);
+                    g.located_len += 1;
+                }
+            }
+        }
+        if rules.pie_rule
+            && us == 1
+            && self.fullmove == 1
+            && !self.swapped
+            && self
+                .history
+                .last()
+                .is_none_or(|u| u.mv.kind != MoveKind::Swap)
+        {
+            out.push(Move {
+                kind: MoveKind::Swap,
+                ..Move::new(NO_CELL, NO_CELL)
+            });
+        }
         for from in 0..n {
             let c = self.board[from];
             if c == EMPTY || side_of(c) != us {
                 continue;
             }
             let kind = kind_of(c);
+            let first_move = out.len();
             let (start, len) = t.step_index[c as usize * n + from];
             for step in &t.steps[start as usize..(start + len) as usize] {
                 let comp = &t.comps[step.comp as usize];
@@ -77,16 +122,19 @@ impl Position {
                 }
                 let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
                 if !step.rider {
-                    let path = &t.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize];
+                    let path = &t.cells[step.path_first as usize
+                        ..step.path_first as usize + step.path_len as usize];
                     if !path.iter().all(|&p| self.passable(p, kind)) {
                         continue;
                     }
                     let to = line[0];
                     match self.landing(to, kind) {
-                        Landing::Open | Landing::Last => self.land(rules, comp, from as Cell, to, kind, path, out),
+                        Landing::Open | Landing::Last => {
+                            self.land(&g, comp, from as Cell, to, kind, path, out)
+                        }
                         Landing::Clear => {
                             if comp.can_move && self.board[to as usize] == EMPTY {
-                                self.push(rules, Move::new(from as Cell, to), kind, out);
+                                self.push(&g, comp, Move::new(from as Cell, to), kind, out);
                             }
                         }
                         Landing::Pass | Landing::Blocked => {}
@@ -108,18 +156,18 @@ impl Position {
                     }
                     match self.landing(to, kind) {
                         Landing::Open => {
-                            self.land(rules, comp, from as Cell, to, kind, &[], out);
+                            self.land(&g, comp, from as Cell, to, kind, &[], out);
                             if occupant != EMPTY || comp.hop == Hop::Grasshopper {
                                 break;
                             }
                         }
                         Landing::Last => {
-                            self.land(rules, comp, from as Cell, to, kind, &[], out);
+                            self.land(&g, comp, from as Cell, to, kind, &[], out);
                             break;
                         }
                         Landing::Clear => {
                             if comp.can_move && occupant == EMPTY {
-                                self.push(rules, Move::new(from as Cell, to), kind, out);
+                                self.push(&g, comp, Move::new(from as Cell, to), kind, out);
                             }
                             break;
                         }
@@ -132,14 +180,38 @@ impl Position {
                     }
                 }
             }
+            if t.overlapping_kinds >> kind & 1 != 0 {
+                Self::dedup_tail(out, first_move);
+            }
         }
         self.castlings(rules, out);
+    }
+
+    /// Drops repeats among the moves of one piece whose components overlap (`KW`).
+    fn dedup_tail(out: &mut Vec<Move>, start: usize) {
+        let mut i = start;
+        while i < out.len() {
+            if out[start..i].contains(&out[i]) {
+                out.remove(i);
+            } else {
+                i += 1;
+            }
+        }
     }
 
     /// A landing on an open square: a move, a capture, or an en-passant capture.
     #[inline]
     #[allow(clippy::too_many_arguments)]
-    fn land(&self, rules: &Rules, comp: &CompInfo, from: Cell, to: Cell, kind: usize, path: &[Cell], out: &mut Vec<Move>) {
+    fn land(
+        &self,
+        g: &Gen,
+        comp: &CompInfo,
+        from: Cell,
+        to: Cell,
+        kind: usize,
+        path: &[Cell],
+        out: &mut Vec<Move>,
+    ) {
         let occupant = self.board[to as usize];
         if occupant == EMPTY {
             if comp.can_move {
@@ -148,32 +220,79 @@ impl Position {
                     m.kind = MoveKind::DoubleStep;
                     m.aux = path[0];
                 }
-                self.push(rules, m, kind, out);
+                self.push(g, comp, m, kind, out);
             }
             if comp.takes_ep && to == self.ep && self.ep_victim != NO_CELL {
                 let victim = self.board[self.ep_victim as usize];
                 if victim != EMPTY && side_of(victim) != self.side {
-                    let m = Move { kind: MoveKind::EnPassant, aux: self.ep_victim, ..Move::new(from, to) };
-                    self.push(rules, m, kind, out);
+                    let m = Move {
+                        kind: MoveKind::EnPassant,
+                        aux: self.ep_victim,
+                        ..Move::new(from, to)
+                    };
+                    self.push(g, comp, m, kind, out);
                 }
             }
         } else if comp.can_capture && side_of(occupant) != self.side {
-            self.push(rules, Move::new(from, to), kind, out);
+            self.push(g, comp, Move::new(from, to), kind, out);
         }
     }
 
-    /// Adds a move, once per promotion choice where the piece must promote.
+    /// Adds a move if its component's conditions hold, once per promotion choice where
+    /// the piece must promote.
     #[inline]
-    fn push(&self, rules: &Rules, m: Move, kind: usize, out: &mut Vec<Move>) {
+    fn push(&self, g: &Gen, comp: &CompInfo, mut m: Move, kind: usize, out: &mut Vec<Move>) {
+        let rules = g.rules;
+        if comp.conds.1 != 0 && !self.conditions_hold(g, comp, m) {
+            return;
+        }
+        m.effects = comp.effects;
         if let Some(p) = &rules.pieces[kind].promotion {
             if rules.zone_contains(p.zone, self.side, m.to) {
                 for &k in &p.to {
-                    out.push(Move { promo: code(k, self.side), ..m });
+                    out.push(Move {
+                        promo: code(k, self.side),
+                        ..m
+                    });
                 }
                 return;
             }
         }
         out.push(m);
+    }
+
+    fn conditions_hold(&self, g: &Gen, comp: &CompInfo, m: Move) -> bool {
+        let (start, len) = comp.conds;
+        let geo = &g.rules.geometry;
+        g.rules.tables.conds[start as usize..(start + len) as usize]
+            .iter()
+            .all(|cond| match *cond {
+                Cond::Height(op, n) => op.holds(self.height[m.from as usize] as i64, n),
+                Cond::From(z) => g.rules.zone_contains(z, self.side, m.from),
+                Cond::To(z) => g.rules.zone_contains(z, self.side, m.to),
+                Cond::CloserTo { enemy, kind } => {
+                    let target = code(kind, if enemy { self.side ^ 1 } else { self.side });
+                    let d2 = |a: Cell, b: Cell| {
+                        let (ca, cb) = (&geo.cells[a as usize], &geo.cells[b as usize]);
+                        let (dx, dy) = (
+                            ca.file as i64 - cb.file as i64,
+                            ca.rank as i64 - cb.rank as i64,
+                        );
+                        dx * dx + dy * dy
+                    };
+                    let nearest = |from: Cell| {
+                        g.located[..g.located_len]
+                            .iter()
+                            .filter(|(c, _)| *c == target)
+                            .map(|&(_, cell)| d2(from, cell))
+                            .min()
+                    };
+                    match (nearest(m.to), nearest(m.from)) {
+                        (Some(after), Some(before)) => after < before,
+                        _ => false,
+                    }
+                }
+            })
     }
 
     fn castlings(&self, rules: &Rules, out: &mut Vec<Move>) {
@@ -190,7 +309,11 @@ impl Position {
             if king == EMPTY || rook == EMPTY || side_of(king) != us || side_of(rook) != us {
                 continue;
             }
-            if !c.must_be_empty.iter().all(|&s| self.board[s as usize] == EMPTY && self.terrain[s as usize] == 0) {
+            if !c
+                .must_be_empty
+                .iter()
+                .all(|&s| self.board[s as usize] == EMPTY && self.terrain[s as usize] == 0)
+            {
                 continue;
             }
             if rules.tables.royal_kinds >> kind_of(king) & 1 != 0
@@ -198,7 +321,11 @@ impl Position {
             {
                 continue;
             }
-            out.push(Move { kind: MoveKind::Castle, aux: i as Cell, ..Move::new(c.king_from, c.king_to) });
+            out.push(Move {
+                kind: MoveKind::Castle,
+                aux: i as Cell,
+                ..Move::new(c.king_from, c.king_to)
+            });
         }
     }
 

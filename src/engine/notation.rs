@@ -8,10 +8,17 @@ use crate::rules::{EMPTY, kind_of};
 impl Position {
     /// The text of a move.
     pub fn move_text(&self, m: Move) -> String {
+        if m.kind == super::MoveKind::Swap {
+            return "swap".into();
+        }
         let geo = &self.rules.geometry;
         let mut s = format!("{}{}", geo.name(m.from), geo.name(m.to));
         if m.promo != EMPTY {
-            s.push(self.rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase());
+            s.push(
+                self.rules.pieces[kind_of(m.promo)]
+                    .letter
+                    .to_ascii_lowercase(),
+            );
         }
         s
     }
@@ -23,7 +30,9 @@ impl Position {
         if let Some(m) = moves.iter().find(|&&m| self.move_text(m) == norm) {
             return Ok(*m);
         }
-        Err(NoMove { message: format!("`{text}` is not a legal move here") })
+        Err(NoMove {
+            message: format!("`{text}` is not a legal move here"),
+        })
     }
 
     /// Plays a move a user typed, if it is legal.

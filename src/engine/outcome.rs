@@ -42,7 +42,12 @@ impl Position {
             if let EndRule::Captured(kind, o) = *rule {
                 for side in 0..2 {
                     let c = code(kind, side);
-                    let had = self.rules.tables.home.iter().any(|&h| h == c);
+                    let had = self
+                        .rules
+                        .tables
+                        .home_counts
+                        .get(c as usize)
+                        .is_some_and(|&n| n > 0);
                     if had && self.counts[c as usize] == 0 {
                         return Some((side, kind, o));
                     }
@@ -73,19 +78,33 @@ impl Position {
                     EndRule::NoMoves(o) => (o, format!("{} has no legal move", name(us))),
                     _ => continue,
                 };
-                return Some(GameEnd { winner: result_for(us, o), reason });
+                return Some(GameEnd {
+                    winner: result_for(us, o),
+                    reason,
+                });
             }
-            return Some(GameEnd { winner: None, reason: format!("{} has no legal move (no end rule applies: a draw)", name(us)) });
+            return Some(GameEnd {
+                winner: None,
+                reason: format!(
+                    "{} has no legal move (no end rule applies: a draw)",
+                    name(us)
+                ),
+            });
         }
         for rule in &rules.end_rules {
             match *rule {
                 EndRule::Repetition(k, o) if self.repetitions() >= k => {
-                    return Some(GameEnd { winner: result_for(us, o), reason: format!("the position occurred {k} times") });
+                    return Some(GameEnd {
+                        winner: result_for(us, o),
+                        reason: format!("the position occurred {k} times"),
+                    });
                 }
                 EndRule::MoveLimit(k, o) if self.halfmove >= 2 * k => {
                     return Some(GameEnd {
                         winner: result_for(us, o),
-                        reason: format!("{k} moves by each side without a capture or other progress"),
+                        reason: format!(
+                            "{k} moves by each side without a capture or other progress"
+                        ),
                     });
                 }
                 _ => {}

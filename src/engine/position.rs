@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use crate::rules::{Cell, Code, EMPTY, NO_CELL, Rules, kind_of, side_of};
+use crate::rules::{Cell, Code, EMPTY, Effect, NO_CELL, Rules, code, kind_of, side_of};
 
 /// The most royal pieces one side may have.
 pub const MAX_ROYALS: usize = 8;
@@ -18,6 +18,8 @@ pub enum MoveKind {
     EnPassant,
     /// Castling number `aux`: the king-like piece moves `from`→`to`, the other with it.
     Castle,
+    /// The pie rule: the second player takes over the first player's side.
+    Swap,
 }
 
 /// A move: 8 bytes, copied freely.
@@ -29,11 +31,21 @@ pub struct Move {
     /// The piece code it promotes to, or 0.
     pub promo: Code,
     pub aux: Cell,
+    /// The effects of the component that made it: 0 for none, else 1 + an index into
+    /// the rules' effect lists.
+    pub effects: u16,
 }
 
 impl Move {
     pub fn new(from: Cell, to: Cell) -> Self {
-        Self { from, to, kind: MoveKind::Normal, promo: EMPTY, aux: NO_CELL }
+        Self {
+            from,
+            to,
+            kind: MoveKind::Normal,
+            promo: EMPTY,
+            aux: NO_CELL,
+            effects: 0,
+        }
     }
 }
 
@@ -87,6 +99,8 @@ pub(crate) struct Undo {
     pub unmoved_aux: bool,
     pub unmoved_rook: bool,
     pub mover: Code,
+    pub mover_height: u8,
+    pub captured_height: u8,
     pub royals: Royals,
 }
 
@@ -95,6 +109,10 @@ pub(crate) struct Undo {
 pub struct Position {
     pub(crate) rules: Arc<Rules>,
     pub(crate) board: Vec<Code>,
+    /// The height of the stack on each cell: 1 for an ordinary piece, 0 for none.
+    pub(crate) height: Vec<u8>,
+    /// The pie rule has been used: each person plays the other colour.
+    pub(crate) swapped: bool,
     /// Terrain index + 1 per cell; 0 for none.
     pub(crate) terrain: Vec<u8>,
     /// Pieces that have not moved since the setup (for `i` moves).
@@ -123,6 +141,14 @@ impl Position {
         self.board[cell as usize]
     }
     /// The terrain index on a cell, if any.
+    /// The height of the stack on a cell (0 when empty).
+    pub fn height_at(&self, cell: Cell) -> u8 {
+        self.height[cell as usize]
+    }
+    /// Has the pie rule swapped the players?
+    pub fn swapped(&self) -> bool {
+        self.swapped
+    }
     pub fn terrain_at(&self, cell: Cell) -> Option<usize> {
         match self.terrain[cell as usize] {
             0 => None,
@@ -153,7 +179,7 @@ impl Position {
         for cell in 0..n {
             let c = self.board[cell] as usize;
             if c != 0 {
-                h ^= z.piece[c * n + cell];
+                h ^= z.piece[c * n + cell] ^ height_key(z, cell, self.height[cell]);
             }
             let t = self.terrain[cell] as usize;
             if t != 0 {
@@ -171,6 +197,9 @@ impl Position {
         if self.ep != NO_CELL {
             h ^= z.ep[self.ep as usize];
         }
+        if self.swapped {
+            h ^= z.swapped;
+        }
         h
     }
 
@@ -181,7 +210,12 @@ impl Position {
         let t = &rules.tables;
         let z = &t.zobrist;
         let n = self.board.len();
-        let (from, to) = (m.from as usize, m.to as usize);
+        let swap = m.kind == MoveKind::Swap;
+        let (from, to) = if swap {
+            (0, 0)
+        } else {
+            (m.from as usize, m.to as usize)
+        };
         let mover = self.board[from];
         let us = self.side;
         let mut undo = Undo {
@@ -199,8 +233,16 @@ impl Position {
             unmoved_aux: false,
             unmoved_rook: false,
             mover,
+            mover_height: self.height[from],
+            captured_height: 0,
             royals: self.royals,
         };
+        if swap {
+            self.swapped = !self.swapped;
+            self.hash ^= z.swapped;
+            self.history.push(undo);
+            return;
+        }
         let mut h = self.hash ^ z.side;
         if self.ep != NO_CELL {
             h ^= z.ep[self.ep as usize];
@@ -221,6 +263,15 @@ impl Position {
             self.board[rt] = rook;
             h ^= z.piece[mover as usize * n + from] ^ z.piece[mover as usize * n + to];
             h ^= z.piece[rook as usize * n + rf] ^ z.piece[rook as usize * n + rt];
+            let (kh, rh) = (self.height[from], self.height[rf]);
+            h ^= height_key(z, from, kh)
+                ^ height_key(z, rf, rh)
+                ^ height_key(z, to, kh)
+                ^ height_key(z, rt, rh);
+            self.height[from] = 0;
+            self.height[rf] = 0;
+            self.height[to] = kh;
+            self.height[rt] = rh;
             for cell in [from, rf, to, rt] {
                 self.unmoved[cell] = false;
             }
@@ -231,10 +282,17 @@ impl Position {
                 self.royals.relocate(us, c.rook_from, c.rook_to);
             }
         } else {
-            let cap_cell = if m.kind == MoveKind::EnPassant { m.aux as usize } else { to };
+            let cap_cell = if m.kind == MoveKind::EnPassant {
+                m.aux as usize
+            } else {
+                to
+            };
             let captured = self.board[cap_cell];
             if captured != EMPTY {
-                h ^= z.piece[captured as usize * n + cap_cell];
+                h ^= z.piece[captured as usize * n + cap_cell]
+                    ^ height_key(z, cap_cell, self.height[cap_cell]);
+                undo.captured_height = self.height[cap_cell];
+                self.height[cap_cell] = 0;
                 self.board[cap_cell] = EMPTY;
                 self.counts[captured as usize] -= 1;
                 progress = true;
@@ -247,16 +305,38 @@ impl Position {
                 }
             }
             let terr = self.terrain[to];
-            if terr != 0 && rules.terrains[terr as usize - 1].cleared_by >> kind_of(mover) & 1 != 0 {
+            if terr != 0 && rules.terrains[terr as usize - 1].cleared_by >> kind_of(mover) & 1 != 0
+            {
                 h ^= z.terrain[(terr as usize - 1) * n + to];
                 self.terrain[to] = 0;
                 undo.cleared_terrain = terr;
                 progress = true;
             }
             let placed = if m.promo != EMPTY { m.promo } else { mover };
-            h ^= z.piece[mover as usize * n + from] ^ z.piece[placed as usize * n + to];
+            let mut height = undo.mover_height;
+            h ^= z.piece[mover as usize * n + from] ^ height_key(z, from, height);
             self.board[from] = EMPTY;
+            self.height[from] = 0;
+            if m.effects != 0 {
+                for e in &t.effects[m.effects as usize - 1] {
+                    match *e {
+                        Effect::Height(d) => height = (height as i64 + d).clamp(1, 255) as u8,
+                        Effect::Leave(kind) => {
+                            let left = code(kind, us);
+                            self.board[from] = left;
+                            self.height[from] = 1;
+                            self.counts[left as usize] += 1;
+                            h ^= z.piece[left as usize * n + from];
+                            if t.royal_kinds >> kind & 1 != 0 {
+                                self.royals.add(us, m.from);
+                            }
+                        }
+                    }
+                }
+            }
+            h ^= z.piece[placed as usize * n + to] ^ height_key(z, to, height);
             self.board[to] = placed;
+            self.height[to] = height;
             self.unmoved[from] = false;
             self.unmoved[to] = false;
             if placed != mover {
@@ -297,6 +377,11 @@ impl Position {
     pub fn unmake(&mut self) {
         let Some(u) = self.history.pop() else { return };
         let m = u.mv;
+        if m.kind == MoveKind::Swap {
+            self.swapped = !self.swapped;
+            self.hash = u.hash;
+            return;
+        }
         let (from, to) = (m.from as usize, m.to as usize);
         self.side ^= 1;
         if self.side == 1 {
@@ -310,6 +395,11 @@ impl Position {
             self.board[rt] = EMPTY;
             self.board[from] = u.mover;
             self.board[rf] = rook;
+            let (kh, rh) = (self.height[to], self.height[rt]);
+            self.height[to] = 0;
+            self.height[rt] = 0;
+            self.height[from] = kh;
+            self.height[rf] = rh;
             self.unmoved[to] = u.unmoved_to;
             self.unmoved[rt] = u.unmoved_aux;
             self.unmoved[from] = u.unmoved_from;
@@ -320,13 +410,20 @@ impl Position {
                 self.counts[placed as usize] -= 1;
                 self.counts[u.mover as usize] += 1;
             }
+            let left = self.board[from];
+            if left != EMPTY {
+                self.counts[left as usize] -= 1;
+            }
             self.board[to] = EMPTY;
+            self.height[to] = 0;
             self.board[from] = u.mover;
+            self.height[from] = u.mover_height;
             self.unmoved[from] = u.unmoved_from;
             self.unmoved[to] = u.unmoved_to;
             if u.captured != EMPTY {
                 let cc = u.capture_cell as usize;
                 self.board[cc] = u.captured;
+                self.height[cc] = u.captured_height;
                 self.counts[u.captured as usize] += 1;
                 self.unmoved[cc] = u.unmoved_aux;
             }
@@ -349,7 +446,19 @@ impl Position {
 
     /// Is a royal piece of `side` attacked?
     pub fn in_check(&self, side: usize) -> bool {
-        self.royals.of(side).iter().any(|&c| self.attacked(c, side ^ 1))
+        self.royals
+            .of(side)
+            .iter()
+            .any(|&c| self.attacked(c, side ^ 1))
     }
 }
 
+/// The hash key of a stack's height; ordinary pieces (height 1) add nothing.
+#[inline]
+fn height_key(z: &crate::rules::Zobrist, cell: usize, height: u8) -> u64 {
+    if height == 1 {
+        0
+    } else {
+        z.height[cell * 256 + height as usize]
+    }
+}

@@ -57,6 +57,8 @@ pub enum Decl {
     Castle(CastleDecl),
     End(EndDecl),
     Setup(Spanned<String>),
+    /// The second player may take over the first player's side on their first turn.
+    PieRule(Span),
 }
 
 #[derive(Debug, Clone)]
@@ -137,11 +139,19 @@ pub struct PieceDecl {
 
 #[derive(Debug, Clone)]
 pub enum PieceProp {
-    /// A Betza string; the span covers the text inside the quotes.
-    Moves(Spanned<String>),
+    /// A Betza string (its span covers the text inside the quotes), with the
+    /// conditions under which its moves may be made and what they do besides.
+    Moves {
+        betza: Spanned<String>,
+        conditions: Vec<Spanned<Condition>>,
+        effects: Vec<Spanned<Effect>>,
+    },
     Royal,
     EnPassant,
-    Promotes { zone: Name, to: Vec<Spanned<char>> },
+    Promotes {
+        zone: Name,
+        to: Vec<Spanned<char>>,
+    },
     ResetsClock,
     Value(Spanned<i64>),
 }
@@ -184,4 +194,48 @@ pub enum GameResult {
     Win,
     Loss,
     Draw,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compare {
+    Less,
+    LessEq,
+    Greater,
+    GreaterEq,
+    Equal,
+    NotEqual,
+}
+
+impl Compare {
+    pub fn holds(self, a: i64, b: i64) -> bool {
+        match self {
+            Compare::Less => a < b,
+            Compare::LessEq => a <= b,
+            Compare::Greater => a > b,
+            Compare::GreaterEq => a >= b,
+            Compare::Equal => a == b,
+            Compare::NotEqual => a != b,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Condition {
+    /// The moving piece's height compared with a number.
+    Height(Compare, i64),
+    /// The move ends strictly closer (straight-line distance) to the nearest piece of
+    /// this kind, the enemy's or one's own.
+    CloserTo { enemy: bool, piece: Name },
+    /// The move starts in a zone.
+    From(Name),
+    /// The move ends in a zone.
+    To(Name),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Effect {
+    /// A new piece of this kind, the mover's, stands on the square left.
+    Leave(Name),
+    /// The moving piece's height changes by this much.
+    Height(i64),
 }

@@ -183,7 +183,8 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
             continue;
         }
         // Modifiers up to the atom.
-        let (mut m, mut cap, mut hop, mut lame, mut initial) = (false, false, Hop::None, false, false);
+        let (mut m, mut cap, mut hop, mut lame, mut initial) =
+            (false, false, Hop::None, false, false);
         let mut dirs: Vec<(usize, char)> = Vec::new();
         let mut p_at = None;
         let mut n_at = None;
@@ -218,7 +219,11 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
             i += 1;
         }
         if i >= chars.len() || !ATOMS.contains(chars[i].1) {
-            let (at, c) = if i < chars.len() { chars[i] } else { (text.len(), ' ') };
+            let (at, c) = if i < chars.len() {
+                chars[i]
+            } else {
+                (text.len(), ' ')
+            };
             if i < chars.len() && !c.is_whitespace() {
                 return Err(err(
                     at,
@@ -343,7 +348,12 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
         });
     }
     if moves.is_empty() {
-        return Err(err(0, text.len(), "empty Betza string".into(), "write at least one atom, such as K or fmW"));
+        return Err(err(
+            0,
+            text.len(),
+            "empty Betza string".into(),
+            "write at least one atom, such as K or fmW",
+        ));
     }
     Ok(moves)
 }
@@ -353,7 +363,11 @@ mod tests {
     use super::*;
 
     fn vecs(s: &str) -> Vec<(i8, i8)> {
-        let mut v: Vec<_> = parse(s).unwrap().into_iter().flat_map(|m| m.vectors).collect();
+        let mut v: Vec<_> = parse(s)
+            .unwrap()
+            .into_iter()
+            .flat_map(|m| m.vectors)
+            .collect();
         v.sort();
         v
     }
@@ -382,7 +396,10 @@ mod tests {
     fn orthogonal_letters_join() {
         assert_eq!(vecs("fsW"), vec![(-1, 0), (0, 1), (1, 0)]);
         assert_eq!(vecs("flF"), vec![(-1, 1)]);
-        assert_eq!(vecs("WfF"), vec![(-1, 1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)]);
+        assert_eq!(
+            vecs("WfF"),
+            vec![(-1, 1), (-1, 0), (0, -1), (0, 1), (1, 0), (1, 1)]
+        );
     }
 
     #[test]

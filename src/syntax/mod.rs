@@ -76,13 +76,21 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         | Rule::piece_decl
         | Rule::castle_decl
         | Rule::end_decl
-        | Rule::setup_decl => "a declaration (game, board, players, param, zone, terrain, piece, castle, end, setup)",
+        | Rule::setup_decl
+        | Rule::pie_decl => {
+            "a declaration (game, board, players, param, zone, terrain, piece, castle, end, setup, pie-rule)"
+        }
         Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name",
         Rule::letter | Rule::promo_letter => "a piece letter",
         Rule::number => "a number",
         Rule::string => "a quoted string",
         Rule::square => "a square such as e4",
-        Rule::region | Rule::rank_term | Rule::ranks_term | Rule::file_term | Rule::files_term | Rule::all_term => {
+        Rule::region
+        | Rule::rank_term
+        | Rule::ranks_term
+        | Rule::file_term
+        | Rule::files_term
+        | Rule::all_term => {
             "squares (rank N, ranks A..B, file x, files x..y, all, a square or a zone)"
         }
         Rule::player_region => "`player: squares`",
@@ -92,7 +100,9 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         | Rule::en_passant_prop
         | Rule::promotes_prop
         | Rule::resets_prop
-        | Rule::value_prop => "a piece property (moves, royal, en-passant, promotes, resets-clock, value)",
+        | Rule::value_prop => {
+            "a piece property (moves, royal, en-passant, promotes, resets-clock, value)"
+        }
         Rule::blocks_prop | Rule::cleared_prop | Rule::crossed_prop => {
             "a terrain property (blocks, cleared-by, crossed-by)"
         }
@@ -102,6 +112,17 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         }
         Rule::result => "win, loss or draw",
         Rule::range => "`in LOW..HIGH`",
+        Rule::conditions
+        | Rule::condition
+        | Rule::height_cond
+        | Rule::closer_cond
+        | Rule::from_cond
+        | Rule::to_cond => "a condition (height > N, closer-to enemy PIECE, from ZONE, to ZONE)",
+        Rule::effects | Rule::effect | Rule::leave_effect | Rule::height_effect => {
+            "an effect (leave PIECE, height +N)"
+        }
+        Rule::compare => "a comparison (< <= > >= == !=)",
+        Rule::owner => "enemy or own",
         _ => return None,
     })
 }
@@ -140,6 +161,7 @@ fn decl(pair: Pair<Rule>) -> Decl {
     match rule {
         Rule::game_decl => Decl::Game(string(inner.next().unwrap())),
         Rule::setup_decl => Decl::Setup(string(inner.next().unwrap())),
+        Rule::pie_decl => Decl::PieRule(span),
         Rule::board_decl => {
             let first = inner.next().unwrap();
             let (name, files) = if first.as_rule() == Rule::ident {
@@ -148,12 +170,21 @@ fn decl(pair: Pair<Rule>) -> Decl {
                 (None, num(first))
             };
             let ranks = num(inner.next().unwrap());
-            Decl::Board(BoardDecl { name, files, ranks, span })
+            Decl::Board(BoardDecl {
+                name,
+                files,
+                ranks,
+                span,
+            })
         }
         Rule::players_decl => {
             let first = name(inner.next().unwrap());
             let second = name(inner.next().unwrap());
-            Decl::Players(PlayersDecl { first, second, span })
+            Decl::Players(PlayersDecl {
+                first,
+                second,
+                span,
+            })
         }
         Rule::param_decl => {
             let name = name(inner.next().unwrap());
@@ -162,7 +193,12 @@ fn decl(pair: Pair<Rule>) -> Decl {
                 let mut r = r.into_inner();
                 (num(r.next().unwrap()), num(r.next().unwrap()))
             });
-            Decl::Param(ParamDecl { name, value, range, span })
+            Decl::Param(ParamDecl {
+                name,
+                value,
+                range,
+                span,
+            })
         }
         Rule::zone_decl => {
             let name = name(inner.next().unwrap());
@@ -184,7 +220,14 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::terrain_decl => {
             let name = name(inner.next().unwrap());
             let letter = letter(inner.next().unwrap());
-            let mut t = TerrainDecl { name, letter, blocks: None, cleared_by: vec![], crossed_by: vec![], span };
+            let mut t = TerrainDecl {
+                name,
+                letter,
+                blocks: None,
+                cleared_by: vec![],
+                crossed_by: vec![],
+                span,
+            };
             for prop in inner {
                 match prop.as_rule() {
                     Rule::blocks_prop => {
@@ -212,14 +255,27 @@ fn decl(pair: Pair<Rule>) -> Decl {
             let name = name(inner.next().unwrap());
             let letter = letter(inner.next().unwrap());
             let props = inner.map(piece_prop).collect();
-            Decl::Piece(PieceDecl { name, letter, props, span })
+            Decl::Piece(PieceDecl {
+                name,
+                letter,
+                props,
+                span,
+            })
         }
         Rule::castle_decl => {
             let player = name(inner.next().unwrap());
             let right = letter(inner.next().unwrap());
             let mut sq = || name(inner.next().unwrap());
             let (king_from, king_to, rook_from, rook_to) = (sq(), sq(), sq(), sq());
-            Decl::Castle(CastleDecl { player, right, king_from, king_to, rook_from, rook_to, span })
+            Decl::Castle(CastleDecl {
+                player,
+                right,
+                king_from,
+                king_to,
+                rook_from,
+                rook_to,
+                span,
+            })
         }
         Rule::end_decl => {
             let rules = inner
@@ -232,9 +288,15 @@ fn decl(pair: Pair<Rule>) -> Decl {
                         Rule::checkmate => EndCondition::Checkmate,
                         Rule::stalemate => EndCondition::Stalemate,
                         Rule::no_moves => EndCondition::NoMoves,
-                        Rule::repetition => EndCondition::Repetition(num(c.into_inner().next().unwrap()).node),
-                        Rule::move_limit => EndCondition::MoveLimit(num(c.into_inner().next().unwrap()).node),
-                        Rule::captured => EndCondition::Captured(name(c.into_inner().next().unwrap())),
+                        Rule::repetition => {
+                            EndCondition::Repetition(num(c.into_inner().next().unwrap()).node)
+                        }
+                        Rule::move_limit => {
+                            EndCondition::MoveLimit(num(c.into_inner().next().unwrap()).node)
+                        }
+                        Rule::captured => {
+                            EndCondition::Captured(name(c.into_inner().next().unwrap()))
+                        }
                         _ => unreachable!("end condition"),
                     };
                     let res = r.next().unwrap();
@@ -256,7 +318,12 @@ fn decl(pair: Pair<Rule>) -> Decl {
 }
 
 fn piece_list(pair: Pair<Rule>) -> Vec<Name> {
-    pair.into_inner().next().unwrap().into_inner().map(name).collect()
+    pair.into_inner()
+        .next()
+        .unwrap()
+        .into_inner()
+        .map(name)
+        .collect()
 }
 
 fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
@@ -264,7 +331,21 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
     let rule = pair.as_rule();
     let mut inner = pair.into_inner();
     let prop = match rule {
-        Rule::moves_prop => PieceProp::Moves(string(inner.next().unwrap())),
+        Rule::moves_prop => {
+            let betza = string(inner.next().unwrap());
+            let (mut conditions, mut effects) = (Vec::new(), Vec::new());
+            for part in inner {
+                match part.as_rule() {
+                    Rule::conditions => conditions.extend(part.into_inner().map(condition)),
+                    _ => effects.extend(part.into_inner().map(effect)),
+                }
+            }
+            PieceProp::Moves {
+                betza,
+                conditions,
+                effects,
+            }
+        }
         Rule::royal_prop => PieceProp::Royal,
         Rule::en_passant_prop => PieceProp::EnPassant,
         Rule::resets_prop => PieceProp::ResetsClock,
@@ -279,6 +360,50 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
     Spanned::new(prop, span)
 }
 
+fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
+    let span = span_of(&pair);
+    let c = pair.into_inner().next().expect("a condition has one form");
+    let rule = c.as_rule();
+    let mut inner = c.into_inner();
+    let cond = match rule {
+        Rule::height_cond => {
+            let op = match inner.next().unwrap().as_str() {
+                "<" => Compare::Less,
+                "<=" => Compare::LessEq,
+                ">" => Compare::Greater,
+                ">=" => Compare::GreaterEq,
+                "==" => Compare::Equal,
+                _ => Compare::NotEqual,
+            };
+            Condition::Height(op, num(inner.next().unwrap()).node)
+        }
+        Rule::closer_cond => {
+            let enemy = inner.next().unwrap().as_str() == "enemy";
+            Condition::CloserTo {
+                enemy,
+                piece: name(inner.next().unwrap()),
+            }
+        }
+        Rule::from_cond => Condition::From(name(inner.next().unwrap())),
+        Rule::to_cond => Condition::To(name(inner.next().unwrap())),
+        _ => unreachable!("condition {rule:?}"),
+    };
+    Spanned::new(cond, span)
+}
+
+fn effect(pair: Pair<Rule>) -> Spanned<Effect> {
+    let span = span_of(&pair);
+    let e = pair.into_inner().next().expect("an effect has one form");
+    let rule = e.as_rule();
+    let mut inner = e.into_inner();
+    let eff = match rule {
+        Rule::leave_effect => Effect::Leave(name(inner.next().unwrap())),
+        Rule::height_effect => Effect::Height(num(inner.next().unwrap()).node),
+        _ => unreachable!("effect {rule:?}"),
+    };
+    Spanned::new(eff, span)
+}
+
 fn region(pair: Pair<Rule>) -> Region {
     pair.into_inner()
         .map(|t| {
@@ -288,13 +413,15 @@ fn region(pair: Pair<Rule>) -> Region {
             let mut inner = t.into_inner();
             let term = match rule {
                 Rule::rank_term => RegionTerm::Rank(num(inner.next().unwrap()).node),
-                Rule::ranks_term => {
-                    RegionTerm::Ranks(num(inner.next().unwrap()).node, num(inner.next().unwrap()).node)
-                }
+                Rule::ranks_term => RegionTerm::Ranks(
+                    num(inner.next().unwrap()).node,
+                    num(inner.next().unwrap()).node,
+                ),
                 Rule::file_term => RegionTerm::File(first_char(inner.next().unwrap())),
-                Rule::files_term => {
-                    RegionTerm::Files(first_char(inner.next().unwrap()), first_char(inner.next().unwrap()))
-                }
+                Rule::files_term => RegionTerm::Files(
+                    first_char(inner.next().unwrap()),
+                    first_char(inner.next().unwrap()),
+                ),
                 Rule::all_term => RegionTerm::All,
                 Rule::square => RegionTerm::Square(text),
                 Rule::zone_ref => RegionTerm::Zone(text),
