@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use super::Position;
 use super::position::Royals;
-use crate::rules::{EMPTY, NO_CELL, Rules, code, kind_of, side_of};
+use crate::rules::{Cell, Code, EMPTY, NO_CELL, Rules, code, kind_of, side_of};
 
 /// A mistake in a position string, at a byte offset inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -169,35 +169,20 @@ impl Position {
                             ));
                         };
                         let inner: String = chars[open + 1..close].iter().map(|c| c.1).collect();
-                        let inner_at = at + chars[open].0 + 1;
-                        let value = match inner.parse::<i64>() {
-                            Ok(v) => v,
-                            Err(_) => {
-                                let key = format!("{}.{inner}", rules.players[side].name);
-                                match rules.params.get(&key).or_else(|| rules.params.get(&inner)) {
-                                    Some(p) => p.value,
-                                    None => {
-                                        return Err(fen_err(
-                                            inner_at,
-                                            inner.len().max(1),
-                                            format!(
-                                                "`{inner}` is neither a height nor a parameter"
-                                            ),
-                                            "write a number (Q(20)) or a parameter the file declares (Q(height))",
-                                        ));
-                                    }
-                                }
+                        let mut part_at = at + chars[open].0 + 1;
+                        for part in inner.split(',') {
+                            let mut pc = part.chars();
+                            let single = pc.next().filter(|_| pc.next().is_none());
+                            // A terrain letter: the piece stands on that terrain.
+                            if let Some(t) = single
+                                .and_then(|c| rules.terrains.iter().position(|t| t.letter == c))
+                            {
+                                terrain[cell] = t as u8 + 1;
+                            } else {
+                                height[cell] = read_height(&rules, side, part, part_at)?;
                             }
-                        };
-                        if !(1..=255).contains(&value) {
-                            return Err(fen_err(
-                                inner_at,
-                                inner.len().max(1),
-                                format!("height {value} is not in 1..255"),
-                                "a stack is 1 to 255 high",
-                            ));
+                            part_at += part.len() + 1;
                         }
-                        height[cell] = value as u8;
                         k = close;
                     }
                 } else {
@@ -265,10 +250,19 @@ impl Position {
                             let c = &rules.castlings[ci];
                             let (k, r) = (board[c.king_from as usize], board[c.rook_from as usize]);
                             // A right whose pieces are not at home is dropped.
+                            let home = |cell: Cell, code: Code| {
+                                rules
+                                    .tables
+                                    .home
+                                    .get(cell as usize)
+                                    .is_none_or(|&h| h == code)
+                            };
                             if k != EMPTY
                                 && r != EMPTY
                                 && side_of(k) == c.side
                                 && side_of(r) == c.side
+                                && home(c.king_from, k)
+                                && home(c.rook_from, r)
                             {
                                 castling |= 1 << ci;
                             }
@@ -409,8 +403,21 @@ impl Position {
                             empty = 0;
                         }
                         s.push(ch);
-                        if c != EMPTY && self.height[cell] != 1 {
-                            s += &format!("({})", self.height[cell]);
+                        if c != EMPTY {
+                            let mut notes = Vec::new();
+                            if self.terrain[cell] != 0 {
+                                notes.push(
+                                    rules.terrains[self.terrain[cell] as usize - 1]
+                                        .letter
+                                        .to_string(),
+                                );
+                            }
+                            if self.height[cell] != 1 {
+                                notes.push(self.height[cell].to_string());
+                            }
+                            if !notes.is_empty() {
+                                s += &format!("({})", notes.join(","));
+                            }
                         }
                     }
                     None => empty += 1,
@@ -447,4 +454,34 @@ impl Position {
         }
         s
     }
+}
+
+/// A stack height written in a position string: a number, or a parameter's name.
+fn read_height(rules: &Rules, side: usize, text: &str, at: usize) -> Result<u8, FenError> {
+    let value = match text.parse::<i64>() {
+        Ok(v) => v,
+        Err(_) => {
+            let key = format!("{}.{text}", rules.players[side].name);
+            match rules.params.get(&key).or_else(|| rules.params.get(text)) {
+                Some(p) => p.value,
+                None => {
+                    return Err(fen_err(
+                        at,
+                        text.len().max(1),
+                        format!("`{text}` is neither a height, a terrain nor a parameter"),
+                        "write a height (Q(20)), a parameter the file declares (Q(height)) or the terrain the piece stands on (S(~))",
+                    ));
+                }
+            }
+        }
+    };
+    if !(1..=255).contains(&value) {
+        return Err(fen_err(
+            at,
+            text.len().max(1),
+            format!("height {value} is not in 1..255"),
+            "a stack is 1 to 255 high",
+        ));
+    }
+    Ok(value as u8)
 }

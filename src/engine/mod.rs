@@ -4,6 +4,7 @@
 //! bit.
 
 mod attack;
+pub mod explain;
 mod fen;
 mod movegen;
 mod notation;

@@ -22,10 +22,33 @@ enum Landing {
 
 /// What one call of the generator looks up once: the rules, and where the pieces that
 /// `closer-to` conditions measure from stand.
-struct Gen<'r> {
+pub(crate) struct Gen<'r> {
     rules: &'r Rules,
     located: [(Code, Cell); MAX_LOCATED],
     located_len: usize,
+}
+
+impl<'r> Gen<'r> {
+    pub(crate) fn new(pos: &Position, rules: &'r Rules) -> Self {
+        let t = &rules.tables;
+        let mut g = Gen {
+            rules,
+            located: [(EMPTY, NO_CELL); MAX_LOCATED],
+            located_len: 0,
+        };
+        if t.located_kinds != 0 {
+            for (cell, &c) in pos.board.iter().enumerate() {
+                if c != EMPTY
+                    && t.located_kinds >> kind_of(c) & 1 != 0
+                    && g.located_len < MAX_LOCATED
+                {
+                    g.located[g.located_len] = (c, cell as Cell);
+                    g.located_len += 1;
+                }
+            }
+        }
+        g
+    }
 }
 
 const MAX_LOCATED: usize = 16;
@@ -77,22 +100,7 @@ impl Position {
         let t = &rules.tables;
         let n = self.board.len();
         let us = self.side;
-        let mut g = Gen {
-            rules,
-            located: [(EMPTY, NO_CELL); MAX_LOCATED],
-            located_len: 0,
-        };
-        if t.located_kinds != 0 {
-            for (cell, &c) in self.board.iter().enumerate() {
-                if c != EMPTY
-                    && t.located_kinds >> kind_of(c) & 1 != 0
-                    && g.located_len < MAX_LOCATED
-                {
-                    g.located[g.located_len] = (c, cell as Cell);
-                    g.located_len += 1;
-                }
-            }
-        }
+        let g = Gen::new(self, rules);
         if rules.pie_rule
             && us == 1
             && self.fullmove == 1
@@ -263,36 +271,41 @@ impl Position {
 
     fn conditions_hold(&self, g: &Gen, comp: &CompInfo, m: Move) -> bool {
         let (start, len) = comp.conds;
-        let geo = &g.rules.geometry;
         g.rules.tables.conds[start as usize..(start + len) as usize]
             .iter()
-            .all(|cond| match *cond {
-                Cond::Height(op, n) => op.holds(self.height[m.from as usize] as i64, n),
-                Cond::From(z) => g.rules.zone_contains(z, self.side, m.from),
-                Cond::To(z) => g.rules.zone_contains(z, self.side, m.to),
-                Cond::CloserTo { enemy, kind } => {
-                    let target = code(kind, if enemy { self.side ^ 1 } else { self.side });
-                    let d2 = |a: Cell, b: Cell| {
-                        let (ca, cb) = (&geo.cells[a as usize], &geo.cells[b as usize]);
-                        let (dx, dy) = (
-                            ca.file as i64 - cb.file as i64,
-                            ca.rank as i64 - cb.rank as i64,
-                        );
-                        dx * dx + dy * dy
-                    };
-                    let nearest = |from: Cell| {
-                        g.located[..g.located_len]
-                            .iter()
-                            .filter(|(c, _)| *c == target)
-                            .map(|&(_, cell)| d2(from, cell))
-                            .min()
-                    };
-                    match (nearest(m.to), nearest(m.from)) {
-                        (Some(after), Some(before)) => after < before,
-                        _ => false,
-                    }
+            .all(|cond| self.condition_holds(g, cond, m))
+    }
+
+    /// Does one condition hold for the move `m`?
+    pub(crate) fn condition_holds(&self, g: &Gen, cond: &Cond, m: Move) -> bool {
+        let geo = &g.rules.geometry;
+        match *cond {
+            Cond::Height(op, n) => op.holds(self.height[m.from as usize] as i64, n),
+            Cond::From(z) => g.rules.zone_contains(z, self.side, m.from),
+            Cond::To(z) => g.rules.zone_contains(z, self.side, m.to),
+            Cond::CloserTo { enemy, kind } => {
+                let target = code(kind, if enemy { self.side ^ 1 } else { self.side });
+                let d2 = |a: Cell, b: Cell| {
+                    let (ca, cb) = (&geo.cells[a as usize], &geo.cells[b as usize]);
+                    let (dx, dy) = (
+                        ca.file as i64 - cb.file as i64,
+                        ca.rank as i64 - cb.rank as i64,
+                    );
+                    dx * dx + dy * dy
+                };
+                let nearest = |from: Cell| {
+                    g.located[..g.located_len]
+                        .iter()
+                        .filter(|(c, _)| *c == target)
+                        .map(|&(_, cell)| d2(from, cell))
+                        .min()
+                };
+                match (nearest(m.to), nearest(m.from)) {
+                    (Some(after), Some(before)) => after < before,
+                    _ => false,
                 }
-            })
+            }
+        }
     }
 
     fn castlings(&self, rules: &Rules, out: &mut Vec<Move>) {

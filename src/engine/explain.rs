@@ -1,0 +1,341 @@
+//! Why a move a user typed is not legal, in words: the REPL's answer to an illegal
+//! move, with the closest legal moves as suggestions.
+
+use super::movegen::Gen;
+use super::{Move, MoveKind, Position};
+use crate::rules::{Cell, Cond, EMPTY, Rules, kind_of, side_of};
+use crate::syntax::betza::Hop;
+
+/// The squares and promotion letter of a move as typed (`e7e8q`, `g1-g2`, `f12xg12`).
+pub fn split_move(rules: &Rules, text: &str) -> Option<(Cell, Cell, Option<char>)> {
+    let t: String = text.trim().chars().filter(|c| *c != '-').collect();
+    let geo = &rules.geometry;
+    let read_square = |s: &str| -> Option<(Cell, usize)> {
+        let mut end = 1;
+        let b = s.as_bytes();
+        if b.is_empty() || !b[0].is_ascii_lowercase() {
+            return None;
+        }
+        while end < b.len() && b[end].is_ascii_digit() {
+            end += 1;
+        }
+        geo.parse_square(&s[..end]).map(|c| (c, end))
+    };
+    let (from, used) = read_square(&t)?;
+    let mut rest = &t[used..];
+    if let Some(r) = rest.strip_prefix('x') {
+        if r.starts_with(|c: char| c.is_ascii_lowercase()) && read_square(r).is_some() {
+            rest = r;
+        }
+    }
+    let (to, used) = read_square(rest)?;
+    let tail = &rest[used..];
+    let promo = match tail.chars().count() {
+        0 => None,
+        1 => tail.chars().next(),
+        _ => return None,
+    };
+    Some((from, to, promo))
+}
+
+impl Position {
+    /// Explains why `text` is not a legal move here.
+    pub fn why_illegal(&mut self, text: &str) -> String {
+        let rules = self.rules.clone();
+        let us = self.side;
+        let me = &rules.players[us].name;
+        if text.trim() == "swap" {
+            return if !rules.pie_rule {
+                "this game has no pie rule, so there is no `swap`".into()
+            } else {
+                "`swap` (the pie rule) is allowed only instead of the second player's first move"
+                    .into()
+            };
+        }
+        let Some((from, to, promo)) = split_move(&rules, text) else {
+            return format!(
+                "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
+                self.legal_moves()
+                    .first()
+                    .map(|m| self.move_text(*m))
+                    .unwrap_or_else(|| "e2e4".into())
+            );
+        };
+        let geo = &rules.geometry;
+        let sq = |c: Cell| geo.name(c).to_string();
+        let piece = self.board[from as usize];
+        if piece == EMPTY {
+            return format!("there is no piece on {}", sq(from));
+        }
+        let kind = kind_of(piece);
+        let pname = &rules.pieces[kind].name;
+        if side_of(piece) != us {
+            return format!(
+                "the {pname} on {} is {}'s, and {me} is to move",
+                sq(from),
+                rules.players[us ^ 1].name
+            );
+        }
+        if self.decided_by_capture().is_some() {
+            return "the game is over".into();
+        }
+        let mut pseudo = Vec::new();
+        self.pseudo_moves(&mut pseudo);
+        let matching: Vec<Move> = pseudo
+            .iter()
+            .copied()
+            .filter(|m| m.from == from && m.to == to)
+            .collect();
+        if !matching.is_empty() {
+            let promos: Vec<char> = matching
+                .iter()
+                .filter(|m| m.promo != EMPTY)
+                .map(|m| rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase())
+                .collect();
+            if !promos.is_empty() {
+                let list: String = promos
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect::<Vec<_>>()
+                    .join(", ");
+                return match promo {
+                    None => format!(
+                        "the {pname} must promote there: add one of {list} (such as {}{}{})",
+                        sq(from),
+                        sq(to),
+                        promos[0]
+                    ),
+                    Some(p) => {
+                        format!("`{p}` is not a promotion choice here: choose one of {list}")
+                    }
+                };
+            }
+            if promo.is_some() {
+                return format!(
+                    "a {pname} does not promote on {}: leave the letter off",
+                    sq(to)
+                );
+            }
+            let royal = rules
+                .pieces
+                .iter()
+                .find(|p| p.royal)
+                .map(|p| p.name.as_str())
+                .unwrap_or("royal piece");
+            return if self.in_check(us) {
+                format!("{me} is in check, and this move leaves the {royal} attacked")
+            } else {
+                format!("it would leave {me}'s {royal} attacked")
+            };
+        }
+        if let Some(reason) = self.why_no_castling(from, to) {
+            return reason;
+        }
+        self.why_not_reachable(from, to).unwrap_or_else(|| {
+            format!(
+                "a {pname} does not move from {} to {} (its moves: {})",
+                sq(from),
+                sq(to),
+                rules.pieces[kind].betza
+            )
+        })
+    }
+
+    fn why_no_castling(&self, from: Cell, to: Cell) -> Option<String> {
+        let rules = &*self.rules;
+        let (i, c) = rules
+            .castlings
+            .iter()
+            .enumerate()
+            .find(|(_, c)| c.side == self.side && c.king_from == from && c.king_to == to)?;
+        let geo = &rules.geometry;
+        if self.castling >> i & 1 == 0 {
+            return Some(format!(
+                "castling {}{} is no longer allowed: the pieces have moved (right `{}` is gone)",
+                geo.name(from),
+                geo.name(to),
+                c.letter
+            ));
+        }
+        if let Some(&s) = c
+            .must_be_empty
+            .iter()
+            .find(|&&s| self.board[s as usize] != EMPTY || self.terrain[s as usize] != 0)
+        {
+            return Some(format!("castling needs {} to be empty", geo.name(s)));
+        }
+        if self.in_check(self.side) {
+            return Some("castling is not allowed while in check".into());
+        }
+        if let Some(&s) = c
+            .king_path
+            .iter()
+            .find(|&&s| self.attacked(s, self.side ^ 1))
+        {
+            return Some(format!(
+                "castling would take the king across or onto the attacked square {}",
+                geo.name(s)
+            ));
+        }
+        None
+    }
+
+    /// Walks the piece's moves that could reach `to` on an empty board, and says what
+    /// stops the first of them.
+    fn why_not_reachable(&self, from: Cell, to: Cell) -> Option<String> {
+        let rules = &*self.rules;
+        let t = &rules.tables;
+        let geo = &rules.geometry;
+        let n = self.board.len();
+        let piece = self.board[from as usize];
+        let kind = kind_of(piece);
+        let pname = &rules.pieces[kind].name;
+        let what = |c: Cell| -> String {
+            let p = self.board[c as usize];
+            if p != EMPTY {
+                let whose = if side_of(p) == self.side {
+                    "your"
+                } else {
+                    "the enemy"
+                };
+                format!(
+                    "{whose} {} on {}",
+                    rules.pieces[kind_of(p)].name,
+                    geo.name(c)
+                )
+            } else if self.terrain[c as usize] != 0 {
+                format!(
+                    "the {} on {}",
+                    rules.terrains[self.terrain[c as usize] as usize - 1].name,
+                    geo.name(c)
+                )
+            } else {
+                geo.name(c).to_string()
+            }
+        };
+        let (start, len) = t.step_index[piece as usize * n + from as usize];
+        let mut reasons = Vec::new();
+        for step in &t.steps[start as usize..(start + len) as usize] {
+            let comp = &t.comps[step.comp as usize];
+            let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+            let Some(k) = line.iter().position(|&c| c == to) else {
+                continue;
+            };
+            let reason = (|| {
+                if comp.initial && !self.unmoved[from as usize] {
+                    return format!("the {pname} may move so only as its first move");
+                }
+                if !step.rider {
+                    let path = &t.cells[step.path_first as usize
+                        ..step.path_first as usize + step.path_len as usize];
+                    if let Some(&b) = path.iter().find(|&&p| !self.passable(p, kind)) {
+                        return format!("the way is blocked by {}", what(b));
+                    }
+                } else if comp.hop == Hop::None {
+                    if let Some(&b) = line[..k].iter().find(|&&p| !self.passable(p, kind)) {
+                        return format!("the way is blocked by {}", what(b));
+                    }
+                } else {
+                    let screens = line[..k]
+                        .iter()
+                        .filter(|&&p| self.board[p as usize] != EMPTY)
+                        .count();
+                    if screens != 1 {
+                        return format!(
+                            "the {pname} must jump exactly one piece to go there, and finds {screens}"
+                        );
+                    }
+                }
+                let occupant = self.board[to as usize];
+                if self.terrain[to as usize] != 0 && occupant == EMPTY {
+                    let tr = &rules.terrains[self.terrain[to as usize] as usize - 1];
+                    if tr.cleared_by >> kind & 1 == 0
+                        && tr.crossed_by >> kind & 1 == 0
+                        && tr.blocks_landing
+                    {
+                        return format!(
+                            "a {pname} may not enter the {} on {}",
+                            tr.name,
+                            geo.name(to)
+                        );
+                    }
+                }
+                if occupant != EMPTY && side_of(occupant) == self.side {
+                    return format!("{} stands there", what(to));
+                }
+                if occupant != EMPTY && !comp.can_capture {
+                    return format!("a {pname} does not capture that way");
+                }
+                if occupant == EMPTY && !comp.can_move {
+                    return format!(
+                        "a {pname} only captures that way, and {} is empty",
+                        geo.name(to)
+                    );
+                }
+                let (cs, cl) = comp.conds;
+                let g = Gen::new(self, rules);
+                for cond in &t.conds[cs as usize..(cs + cl) as usize] {
+                    if !self.condition_holds(&g, cond, Move::new(from, to)) {
+                        return format!("that move needs {}", describe_condition(rules, cond));
+                    }
+                }
+                format!(
+                    "a {pname} may not move from {} to {} here",
+                    geo.name(from),
+                    geo.name(to)
+                )
+            })();
+            reasons.push(reason);
+        }
+        reasons.into_iter().next()
+    }
+
+    /// Legal moves close to what the user typed: from the same square, else to it.
+    pub fn suggestions(&mut self, text: &str) -> Vec<String> {
+        let moves = self.legal_moves();
+        let mut out: Vec<String> = Vec::new();
+        if let Some((from, to, _)) = split_move(&self.rules, text) {
+            out.extend(
+                moves
+                    .iter()
+                    .filter(|m| m.from == from)
+                    .map(|m| self.move_text(*m)),
+            );
+            if out.is_empty() {
+                out.extend(
+                    moves
+                        .iter()
+                        .filter(|m| m.to == to && m.kind != MoveKind::Swap)
+                        .map(|m| self.move_text(*m)),
+                );
+            }
+        }
+        out.sort();
+        out.truncate(8);
+        out
+    }
+}
+
+/// A condition in words, for messages and the rules summary.
+pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
+    match *cond {
+        Cond::Height(op, v) => {
+            let op = match op {
+                crate::syntax::ast::Compare::Less => "below",
+                crate::syntax::ast::Compare::LessEq => "at most",
+                crate::syntax::ast::Compare::Greater => "above",
+                crate::syntax::ast::Compare::GreaterEq => "at least",
+                crate::syntax::ast::Compare::Equal => "exactly",
+                crate::syntax::ast::Compare::NotEqual => "other than",
+            };
+            format!("a height {op} {v}")
+        }
+        Cond::CloserTo { enemy, kind } => format!(
+            "to end strictly closer to {} {}",
+            if enemy { "the enemy" } else { "your own" },
+            rules.pieces[kind].name
+        ),
+        Cond::From(z) => format!("to start in {}", rules.zones[z].name),
+        Cond::To(z) => format!("to end in {}", rules.zones[z].name),
+    }
+}
