@@ -6,10 +6,14 @@
 //! → [`engine`] (position, moves, make/unmake, outcome) → [`perft`].
 
 pub mod check;
+pub mod describe;
 pub mod diagnostic;
 pub mod engine;
+pub mod interrupt;
 pub mod perft;
+pub mod repl;
 pub mod rules;
+pub mod search;
 pub mod syntax;
 
 use std::sync::Arc;

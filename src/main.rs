@@ -31,6 +31,19 @@ enum Command {
         #[arg(required = true)]
         files: Vec<PathBuf>,
     },
+    /// Play a variant: an interactive session (type `help` inside).
+    Play {
+        file: PathBuf,
+        /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+        /// Start from this position string instead of the setup.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Seed of the computer player's random choices.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+    },
     /// Count the leaf nodes of the move tree, per first move (Stockfish's format).
     Perft {
         file: PathBuf,
@@ -65,6 +78,27 @@ fn main() -> ExitCode {
                 ExitCode::SUCCESS
             } else {
                 ExitCode::FAILURE
+            }
+        }
+        Command::Play {
+            file,
+            set,
+            fen,
+            seed,
+        } => {
+            let overrides = match parse_overrides(&set) {
+                Ok(o) => o,
+                Err(e) => {
+                    eprint!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            match varsand::repl::run(file, overrides, seed, fen) {
+                Ok(()) => ExitCode::SUCCESS,
+                Err(e) => {
+                    eprint!("{e}");
+                    ExitCode::FAILURE
+                }
             }
         }
         Command::Perft {

@@ -44,6 +44,9 @@ impl Perft {
             return out;
         }
         for m in pos.legal_moves() {
+            if crate::interrupt::requested() {
+                break;
+            }
             pos.make(m);
             let n = self.count(pos, depth - 1);
             pos.unmake();
@@ -61,6 +64,9 @@ fn count(pos: &mut Position, depth: usize, lists: &mut [Vec<Move>], verify: bool
         return list.len() as u64;
     }
     let mut total = 0;
+    if depth >= 3 && crate::interrupt::requested() {
+        return 0;
+    }
     for &m in list.iter() {
         if verify {
             let (before, hash) = (pos.fen(), pos.hash());

@@ -1,0 +1,259 @@
+//! The rules in words: what the REPL's `rules` command prints, so a designer can see
+//! how varsand read the file.
+
+use std::fmt::Write;
+
+use crate::engine::explain::describe_condition;
+use crate::rules::{Effect, EndRule, Outcome, Rules};
+use crate::syntax::betza::{BetzaMove, Hop};
+
+/// Words for one Betza move component.
+pub fn describe_move(b: &BetzaMove) -> String {
+    let (ax, ay) = b
+        .vectors
+        .first()
+        .map(|&(x, y)| (x.abs(), y.abs()))
+        .unwrap_or((0, 0));
+    let (lo, hi) = (ax.min(ay), ax.max(ay));
+    let shape = match (lo, hi) {
+        (0, 1) => "orthogonally".to_string(),
+        (1, 1) => "diagonally".to_string(),
+        (0, n) => format!("{n} squares orthogonally"),
+        (n, m) if n == m => format!("{n} squares diagonally"),
+        (1, 2) => "as a knight".to_string(),
+        (a, b) => format!("a ({a},{b}) leap"),
+    };
+    let all = crate::syntax::betza::symmetric(ax, ay).len() == b.vectors.len();
+    let mut dirs = Vec::new();
+    if !all {
+        if b.vectors.iter().any(|v| v.1 > 0) {
+            dirs.push("forward");
+        }
+        if b.vectors.iter().any(|v| v.1 == 0) {
+            dirs.push("sideways");
+        }
+        if b.vectors.iter().any(|v| v.1 < 0) {
+            dirs.push("backward");
+        }
+    }
+    let action = match (b.can_move, b.can_capture) {
+        (true, true) => "moves or captures",
+        (true, false) => "moves without capturing",
+        _ => "captures",
+    };
+    let mut s = if b.rider {
+        let range = if b.max_steps == 0 {
+            "any distance".to_string()
+        } else {
+            format!("up to {} steps", b.max_steps)
+        };
+        let step = if (lo, hi) == (0, 1) || (lo, hi) == (1, 1) {
+            shape
+        } else {
+            format!("in repeated {shape} leaps")
+        };
+        format!("{action} {range} {step}")
+    } else if (lo, hi) == (0, 1) || (lo, hi) == (1, 1) {
+        format!("{action} one step {shape}")
+    } else {
+        format!("{action} by a leap of {shape}")
+    };
+    if !dirs.is_empty() {
+        let _ = write!(s, ", {}", dirs.join(" and "));
+    }
+    match b.hop {
+        Hop::Cannon => s += ", jumping exactly one piece on the way",
+        Hop::Grasshopper => s += ", landing just beyond the one piece it jumps",
+        Hop::None => {}
+    }
+    if b.lame {
+        s += ", if the way is clear";
+    }
+    if b.initial {
+        s += ", only as its first move";
+    }
+    s
+}
+
+fn outcome(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win => "wins",
+        Outcome::Loss => "loses",
+        Outcome::Draw => "draws",
+    }
+}
+
+/// The whole rules summary.
+pub fn describe(rules: &Rules) -> String {
+    let mut s = String::new();
+    let geo = &rules.geometry;
+    let b = &geo.boards[0];
+    let _ = writeln!(
+        s,
+        "{} — a {}x{} board; {} plays the upper-case pieces, {} the lower-case.",
+        rules.name, b.files, b.ranks, rules.players[0].name, rules.players[1].name
+    );
+    let _ = writeln!(s, "\nPieces:");
+    for p in &rules.pieces {
+        let mut tags = Vec::new();
+        if p.royal {
+            tags.push("royal: may not be left attacked".to_string());
+        }
+        if let Some(v) = p.value {
+            tags.push(format!("value {v}"));
+        }
+        let tag = if tags.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", tags.join(", "))
+        };
+        let _ = writeln!(s, "  {} {}{} — \"{}\"", p.letter, p.name, tag, p.betza);
+        for c in &p.components {
+            let mut line = describe_move(&c.betza);
+            for cond in &c.conditions {
+                let _ = write!(line, "; needs {}", describe_condition(rules, cond));
+            }
+            for e in &c.effects {
+                match *e {
+                    Effect::Leave(k) => {
+                        let _ = write!(line, "; leaves a {} behind", rules.pieces[k].name);
+                    }
+                    Effect::Height(d) => {
+                        let _ = write!(line, "; its height changes by {d:+}");
+                    }
+                }
+            }
+            let _ = writeln!(s, "      {line}");
+        }
+        if p.en_passant {
+            let _ = writeln!(s, "      takes and may be taken en passant");
+        }
+        if let Some(pr) = &p.promotion {
+            let to: Vec<&str> = pr
+                .to
+                .iter()
+                .map(|&k| rules.pieces[k].name.as_str())
+                .collect();
+            let _ = writeln!(
+                s,
+                "      promotes on reaching {} to {}",
+                rules.zones[pr.zone].name,
+                to.join(", ")
+            );
+        }
+    }
+    if !rules.terrains.is_empty() {
+        let _ = writeln!(s, "\nTerrain:");
+        for t in &rules.terrains {
+            let mut blocks = Vec::new();
+            if t.blocks_passing {
+                blocks.push("passing");
+            }
+            if t.blocks_landing {
+                blocks.push("landing");
+            }
+            let names = |mask: u64| -> String {
+                let v: Vec<&str> = rules
+                    .pieces
+                    .iter()
+                    .enumerate()
+                    .filter(|(i, _)| mask >> i & 1 != 0)
+                    .map(|(_, p)| p.name.as_str())
+                    .collect();
+                v.join(", ")
+            };
+            let mut line = format!(
+                "  {} {} blocks {}",
+                t.letter,
+                t.name,
+                if blocks.is_empty() {
+                    "nothing".into()
+                } else {
+                    blocks.join(" and ")
+                }
+            );
+            if t.cleared_by != 0 {
+                let _ = write!(line, "; {} may enter it, clearing it", names(t.cleared_by));
+            }
+            if t.crossed_by != 0 {
+                let _ = write!(line, "; {} ignore it", names(t.crossed_by));
+            }
+            let _ = writeln!(s, "{line}");
+        }
+    }
+    if !rules.zones.is_empty() {
+        let _ = writeln!(s, "\nZones:");
+        for z in &rules.zones {
+            let list = |side: usize| -> String {
+                let cells: Vec<&str> = (0..geo.len())
+                    .filter(|&c| z.cells[side][c])
+                    .map(|c| geo.cells[c].name.as_str())
+                    .collect();
+                if cells.len() > 12 {
+                    format!("{} squares", cells.len())
+                } else {
+                    cells.join(" ")
+                }
+            };
+            if z.cells[0] == z.cells[1] {
+                let _ = writeln!(s, "  {}: {}", z.name, list(0));
+            } else {
+                let _ = writeln!(
+                    s,
+                    "  {}: {} {}; {} {}",
+                    z.name,
+                    rules.players[0].name,
+                    list(0),
+                    rules.players[1].name,
+                    list(1)
+                );
+            }
+        }
+    }
+    if !rules.castlings.is_empty() {
+        let _ = writeln!(s, "\nCastling:");
+        for c in &rules.castlings {
+            let _ = writeln!(
+                s,
+                "  {} ({}): {}{} with {}{}",
+                rules.players[c.side].name,
+                c.letter,
+                geo.name(c.king_from),
+                geo.name(c.king_to),
+                geo.name(c.rook_from),
+                geo.name(c.rook_to)
+            );
+        }
+    }
+    let _ = writeln!(s, "\nHow the game ends:");
+    for r in &rules.end_rules {
+        let line = match *r {
+            EndRule::Checkmate(o) => format!("a checkmated player {}", outcome(o)),
+            EndRule::Stalemate(o) => format!("a stalemated player {}", outcome(o)),
+            EndRule::NoMoves(o) => format!("a player with no legal move {}", outcome(o)),
+            EndRule::Repetition(k, _) => format!("the same position {k} times is a draw"),
+            EndRule::MoveLimit(k, _) => {
+                format!("{k} moves each without capture or progress is a draw")
+            }
+            EndRule::Captured(k, o) => format!(
+                "a player whose {} is captured {}",
+                rules.pieces[k].name,
+                outcome(o)
+            ),
+        };
+        let _ = writeln!(s, "  {line}");
+    }
+    if rules.pie_rule {
+        let _ = writeln!(
+            s,
+            "  pie rule: on the second player's first turn they may `swap` sides instead of moving"
+        );
+    }
+    if !rules.params.is_empty() {
+        let _ = writeln!(s, "\nParameters (change with `set NAME VALUE`):");
+        for (k, p) in &rules.params {
+            let _ = writeln!(s, "  {k} = {}", p.value);
+        }
+    }
+    s
+}

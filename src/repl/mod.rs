@@ -1,0 +1,815 @@
+//! Stage 6: the REPL. `varsand play FILE` loads a variant and reads commands: moves,
+//! `undo`, `reload` after editing the file, `go` for a computer move, and more
+//! (`help`). On a terminal it uses rustyline (history, tab completion); otherwise it
+//! reads standard input line by line, so scripts and tests can drive it.
+
+mod display;
+mod record;
+
+use std::cell::RefCell;
+use std::io::{BufRead, IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::rc::Rc;
+use std::sync::Arc;
+
+use crate::check::{self, Overrides};
+use crate::diagnostic::Problem;
+use crate::engine::{GameEnd, Position};
+use crate::perft::Perft;
+use crate::rules::Rules;
+use crate::search::{self, Rng};
+
+/// How many plies the computer plays in a row before it hands back the prompt.
+const MAX_AUTOPLAY: usize = 2000;
+
+/// The commands, with their aliases and help.
+const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
+    (
+        "help",
+        &["h", "?"],
+        "help [COMMAND]",
+        "list the commands, or explain one",
+    ),
+    ("board", &["b", "show"], "board", "draw the board"),
+    (
+        "moves",
+        &["m"],
+        "moves",
+        "list the legal moves, grouped by piece",
+    ),
+    ("undo", &["u", "back"], "undo", "take back the last move"),
+    ("redo", &[], "redo", "replay a move taken back"),
+    ("new", &["n", "restart"], "new", "start a new game"),
+    ("fen", &[], "fen", "print the position string"),
+    (
+        "position",
+        &["pos"],
+        "position STRING",
+        "set up a position from a position string",
+    ),
+    (
+        "rules",
+        &[],
+        "rules",
+        "the variant's rules in words: pieces, zones, how to win",
+    ),
+    (
+        "set",
+        &[],
+        "set NAME VALUE",
+        "change a parameter the file declares, and start anew",
+    ),
+    (
+        "reload",
+        &["r"],
+        "reload",
+        "re-read the rule file and replay the game under the new rules",
+    ),
+    (
+        "perft",
+        &[],
+        "perft DEPTH",
+        "count the move tree DEPTH plies deep (Ctrl-C stops it)",
+    ),
+    ("go", &["g"], "go", "let the computer make a move"),
+    (
+        "play",
+        &[],
+        "play white|black|both|none",
+        "choose which side the computer plays",
+    ),
+    (
+        "save",
+        &[],
+        "save FILE",
+        "save the game: the variant, its parameters and the moves",
+    ),
+    ("load", &[], "load FILE", "load a saved game"),
+    ("quit", &["q", "exit"], "quit", "leave (Ctrl-D too)"),
+];
+
+fn command_name(word: &str) -> Option<&'static str> {
+    COMMANDS
+        .iter()
+        .find(|(name, aliases, _, _)| *name == word || aliases.contains(&word))
+        .map(|c| c.0)
+}
+
+/// One game being played, with the rules it is played under.
+pub struct Session {
+    path: PathBuf,
+    overrides: Overrides,
+    rules: Arc<Rules>,
+    /// A start position other than the setup (`position`), if any.
+    start_fen: Option<String>,
+    pos: Position,
+    /// The moves played from the start, as typed.
+    record: Vec<String>,
+    redo: Vec<String>,
+    computer: [bool; 2],
+    color: bool,
+    rng: Rng,
+    out: Box<dyn Write>,
+}
+
+/// Renders diagnostics for the terminal or as plain text.
+pub fn render_problems(problems: &[Problem], path: &Path, source: &str, color: bool) -> String {
+    use miette::{GraphicalReportHandler, GraphicalTheme};
+    let theme = if color {
+        GraphicalTheme::unicode()
+    } else {
+        GraphicalTheme::unicode_nocolor()
+    };
+    let handler = GraphicalReportHandler::new_themed(theme);
+    let source: Arc<str> = Arc::from(source);
+    let mut out = String::new();
+    for p in problems {
+        let d = p
+            .clone()
+            .with_source(&path.display().to_string(), source.clone());
+        let _ = handler.render_report(&mut out, &d);
+    }
+    let n = problems.len();
+    out += &format!(
+        "{}: {n} problem{}\n",
+        path.display(),
+        if n == 1 { "" } else { "s" }
+    );
+    out
+}
+
+/// Reads and checks a rule file; the rendered diagnostics on failure.
+pub fn load_file(path: &Path, overrides: &Overrides, color: bool) -> Result<Arc<Rules>, String> {
+    let source = std::fs::read_to_string(path)
+        .map_err(|e| format!("cannot read {}: {e}\n", path.display()))?;
+    check::load(&source, overrides)
+        .map(Arc::new)
+        .map_err(|p| render_problems(&p, path, &source, color))
+}
+
+enum Flow {
+    Continue,
+    Quit,
+}
+
+impl Session {
+    pub fn new(
+        path: PathBuf,
+        overrides: Overrides,
+        color: bool,
+        seed: u64,
+        out: Box<dyn Write>,
+    ) -> Result<Self, String> {
+        let rules = load_file(&path, &overrides, color)?;
+        let pos = Position::start(rules.clone());
+        Ok(Self {
+            path,
+            overrides,
+            rules,
+            start_fen: None,
+            pos,
+            record: Vec::new(),
+            redo: Vec::new(),
+            computer: [false, false],
+            color,
+            rng: Rng::new(seed),
+            out,
+        })
+    }
+
+    fn say(&mut self, text: impl AsRef<str>) {
+        let _ = writeln!(self.out, "{}", text.as_ref());
+    }
+
+    fn show(&mut self) {
+        let board = display::render(&self.pos, self.color);
+        let status = display::status(&self.pos);
+        let _ = write!(self.out, "{board}");
+        self.say(status);
+        if let Some(end) = self.pos.outcome() {
+            self.announce(&end);
+        }
+    }
+
+    fn announce(&mut self, end: &GameEnd) {
+        let result = match end.winner {
+            Some(w) => format!("{} wins", self.rules.players[w].name),
+            None => "draw".to_string(),
+        };
+        self.say(format!(
+            "Game over: {result} ({}). `undo` or `new` to go on.",
+            end.reason
+        ));
+    }
+
+    /// The legal moves as text, for completion.
+    pub fn move_words(&mut self) -> Vec<String> {
+        let moves = self.pos.legal_moves();
+        moves.iter().map(|m| self.pos.move_text(*m)).collect()
+    }
+
+    fn greet(&mut self) {
+        let r = self.rules.clone();
+        let example = self.move_words().first().cloned().unwrap_or_default();
+        let text = format!(
+            "{} — {} ({} vs {}). Type a move such as {example}, or `help`.",
+            r.name,
+            self.path.display(),
+            r.players[0].name,
+            r.players[1].name
+        );
+        self.say(text);
+        self.show();
+    }
+
+    /// Runs one line of input.
+    fn execute(&mut self, line: &str) -> Flow {
+        let line = line.trim();
+        if line.is_empty() || line.starts_with('#') {
+            return Flow::Continue;
+        }
+        let (word, rest) = line
+            .split_once(char::is_whitespace)
+            .map(|(w, r)| (w, r.trim()))
+            .unwrap_or((line, ""));
+        let Some(cmd) = command_name(word) else {
+            self.user_move(line);
+            return Flow::Continue;
+        };
+        match cmd {
+            "help" => self.help(rest),
+            "board" => self.show(),
+            "moves" => self.list_moves(),
+            "undo" => match self.record.pop() {
+                Some(m) => {
+                    self.pos.unmake();
+                    self.redo.push(m);
+                    // Against the computer, take back its reply too.
+                    if self.computer[self.pos.side_to_move()] {
+                        if let Some(m) = self.record.pop() {
+                            self.pos.unmake();
+                            self.redo.push(m);
+                        }
+                    }
+                    self.show();
+                }
+                None => self.say("nothing to undo"),
+            },
+            "redo" => match self.redo.pop() {
+                Some(m) => {
+                    if self.pos.play(&m).is_ok() {
+                        self.record.push(m);
+                    }
+                    self.show();
+                }
+                None => self.say("nothing to redo"),
+            },
+            "new" => {
+                self.start_fen = None;
+                self.restart();
+            }
+            "fen" => {
+                let f = self.pos.fen();
+                self.say(f);
+            }
+            "position" => self.position(rest),
+            "rules" => {
+                let text = crate::describe::describe(&self.rules);
+                let _ = write!(self.out, "{text}");
+            }
+            "set" => self.set(rest),
+            "reload" => self.reload(),
+            "perft" => self.perft(rest),
+            "go" => {
+                if !self.computer_move() {
+                    self.say("no move to make: the game is over");
+                }
+            }
+            "play" => self.play(rest),
+            "save" => self.save(rest),
+            "load" => self.load(rest),
+            "quit" => return Flow::Quit,
+            _ => unreachable!("every command is handled"),
+        }
+        Flow::Continue
+    }
+
+    fn help(&mut self, topic: &str) {
+        if let Some(name) = command_name(topic) {
+            let (name, aliases, usage, text) = COMMANDS.iter().find(|c| c.0 == name).unwrap();
+            let aka = if aliases.is_empty() {
+                String::new()
+            } else {
+                format!(" (also {})", aliases.join(", "))
+            };
+            self.say(format!("{usage}{aka}: {text}"));
+            let _ = name;
+            return;
+        }
+        if !topic.is_empty() {
+            self.say(format!("no command `{topic}`"));
+        }
+        self.say("Type a move (e2e4, e7e8q, g1-g2, f12xg12, swap) or a command:");
+        for (_, aliases, usage, text) in COMMANDS {
+            let aka = if aliases.is_empty() {
+                String::new()
+            } else {
+                format!(" [{}]", aliases.join(" "))
+            };
+            self.say(format!("  {:<28} {text}{aka}", usage));
+        }
+    }
+
+    fn list_moves(&mut self) {
+        let moves = self.pos.legal_moves();
+        if moves.is_empty() {
+            self.say("no legal moves");
+            return;
+        }
+        let rules = self.rules.clone();
+        let mut groups: Vec<(String, Vec<String>)> = Vec::new();
+        for m in moves {
+            let label = if m.from == crate::rules::NO_CELL {
+                "pie rule".to_string()
+            } else {
+                let p = self.pos.piece_at(m.from);
+                format!(
+                    "{} {}",
+                    rules.pieces[crate::rules::kind_of(p)].name,
+                    rules.geometry.name(m.from)
+                )
+            };
+            let text = self.pos.move_text(m);
+            match groups.iter_mut().find(|g| g.0 == label) {
+                Some(g) => g.1.push(text),
+                None => groups.push((label, vec![text])),
+            }
+        }
+        let total: usize = groups.iter().map(|g| g.1.len()).sum();
+        for (label, mut list) in groups {
+            list.sort();
+            self.say(format!("  {label:<14} {}", list.join(" ")));
+        }
+        self.say(format!("{total} legal moves"));
+    }
+
+    fn ended(&mut self) -> Option<GameEnd> {
+        self.pos.outcome()
+    }
+
+    fn user_move(&mut self, text: &str) {
+        if let Some(end) = self.ended() {
+            self.say(format!(
+                "the game is over ({}): `undo` or `new` to go on",
+                end.reason
+            ));
+            return;
+        }
+        match self.pos.parse_move(text) {
+            Ok(m) => {
+                let text = self.pos.move_text(m);
+                self.pos.make(m);
+                self.record.push(text);
+                self.redo.clear();
+                self.show();
+                self.autoplay();
+            }
+            Err(_) => {
+                let why = self.pos.why_illegal(text);
+                self.say(format!("illegal: {why}"));
+                let near = self.pos.suggestions(text);
+                if !near.is_empty() {
+                    self.say(format!("legal moves nearby: {}", near.join(" ")));
+                }
+            }
+        }
+    }
+
+    /// The computer plays its sides until a person is to move or the game ends.
+    fn autoplay(&mut self) {
+        let mut n = 0;
+        crate::interrupt::clear();
+        while self.computer[self.pos.side_to_move()] && self.ended().is_none() && n < MAX_AUTOPLAY {
+            if crate::interrupt::requested() {
+                self.say("interrupted");
+                break;
+            }
+            self.computer_move();
+            n += 1;
+        }
+    }
+
+    /// One computer move; false when there is none.
+    fn computer_move(&mut self) -> bool {
+        if self.ended().is_some() {
+            return false;
+        }
+        let Some(m) = search::simple_move(&mut self.pos, &mut self.rng) else {
+            return false;
+        };
+        let text = self.pos.move_text(m);
+        self.pos.make(m);
+        self.record.push(text.clone());
+        self.redo.clear();
+        let side = self.rules.players[self.pos.side_to_move() ^ 1].name.clone();
+        self.say(format!("{side} plays {text}"));
+        self.show();
+        true
+    }
+
+    fn play(&mut self, who: &str) {
+        self.computer = match who {
+            "white" | "first" => [true, false],
+            "black" | "second" => [false, true],
+            "both" => [true, true],
+            "none" => [false, false],
+            other => {
+                let p = &self.rules.players;
+                if other == p[0].name {
+                    [true, false]
+                } else if other == p[1].name {
+                    [false, true]
+                } else {
+                    self.say(format!(
+                        "play what? write `play {}`, `play {}`, `play both` or `play none`",
+                        p[0].name, p[1].name
+                    ));
+                    return;
+                }
+            }
+        };
+        let who = match self.computer {
+            [true, true] => "both sides".to_string(),
+            [false, false] => "neither side".to_string(),
+            [w, _] => self.rules.players[usize::from(!w)].name.clone(),
+        };
+        self.say(format!("the computer plays {who}"));
+        self.autoplay();
+    }
+
+    fn restart(&mut self) {
+        let pos = match &self.start_fen {
+            Some(f) => Position::from_fen(self.rules.clone(), f)
+                .unwrap_or_else(|_| Position::start(self.rules.clone())),
+            None => Position::start(self.rules.clone()),
+        };
+        self.pos = pos;
+        self.record.clear();
+        self.redo.clear();
+        self.show();
+        self.autoplay();
+    }
+
+    fn position(&mut self, fen: &str) {
+        if fen.is_empty() {
+            self.say("position what? give a position string, such as the one `fen` prints");
+            return;
+        }
+        match Position::from_fen(self.rules.clone(), fen) {
+            Ok(_) => {
+                self.start_fen = Some(fen.to_string());
+                self.restart();
+            }
+            Err(e) => {
+                self.say(format!("bad position string: {}", e.message));
+                self.say(format!(
+                    "  {fen}\n  {}{} {}",
+                    " ".repeat(e.offset),
+                    "^".repeat(e.len.max(1)),
+                    e.help
+                ));
+            }
+        }
+    }
+
+    fn set(&mut self, args: &str) {
+        let mut parts = args.split_whitespace();
+        let (Some(name), Some(value)) = (parts.next(), parts.next()) else {
+            let names: Vec<String> = self.rules.params.keys().cloned().collect();
+            self.say(if names.is_empty() {
+                "this variant declares no parameters".to_string()
+            } else {
+                format!("set NAME VALUE; parameters: {}", names.join(", "))
+            });
+            return;
+        };
+        let name = name.trim_end_matches('=');
+        let base = name.rsplit('.').next().unwrap_or(name);
+        if !self.rules.params.contains_key(base) {
+            let names: Vec<String> = self.rules.params.keys().cloned().collect();
+            self.say(if names.is_empty() {
+                format!("this variant declares no parameters, so there is no `{name}`")
+            } else {
+                format!(
+                    "no parameter `{name}`; this variant has: {}",
+                    names.join(", ")
+                )
+            });
+            return;
+        }
+        let Ok(value) = value.parse::<i64>() else {
+            self.say(format!("`{value}` is not a whole number"));
+            return;
+        };
+        let mut overrides = self.overrides.clone();
+        overrides.insert(name.to_string(), value);
+        match load_file(&self.path, &overrides, self.color) {
+            Ok(rules) => {
+                self.overrides = overrides;
+                self.rules = rules;
+                self.say(format!("{name} = {value}; a new game starts"));
+                self.start_fen = None;
+                self.restart();
+            }
+            Err(e) => {
+                let _ = write!(self.out, "{e}");
+                self.say("the parameter was not changed");
+            }
+        }
+    }
+
+    /// Re-reads the rule file and replays the game under the new rules.
+    fn reload(&mut self) {
+        let rules = match load_file(&self.path, &self.overrides, self.color) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = write!(self.out, "{e}");
+                self.say("reload failed: the old rules and the game are kept");
+                return;
+            }
+        };
+        let mut pos = match &self.start_fen {
+            Some(f) => match Position::from_fen(rules.clone(), f) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.say(format!("reload failed: the start position no longer reads ({}); the old rules and game are kept", e.message));
+                    return;
+                }
+            },
+            None => Position::start(rules.clone()),
+        };
+        let mut kept = Vec::new();
+        let mut stopped = None;
+        for (i, m) in self.record.iter().enumerate() {
+            match pos.parse_move(m) {
+                Ok(mv) => {
+                    pos.make(mv);
+                    kept.push(m.clone());
+                }
+                Err(_) => {
+                    stopped = Some((i, m.clone(), pos.why_illegal(m)));
+                    break;
+                }
+            }
+        }
+        self.rules = rules;
+        self.pos = pos;
+        let total = self.record.len();
+        self.record = kept;
+        self.redo.clear();
+        self.say(format!("reloaded {}", self.path.display()));
+        if let Some((i, m, why)) = stopped {
+            self.say(format!(
+                "move {} ({m}) is illegal under the new rules: {why}; the game stops before it ({} of {total} moves replayed)",
+                i + 1,
+                i
+            ));
+        } else if total > 0 {
+            self.say(format!("all {total} moves replayed"));
+        }
+        self.show();
+    }
+
+    fn perft(&mut self, arg: &str) {
+        let Ok(depth) = arg.parse::<usize>() else {
+            self.say("perft DEPTH, such as perft 4");
+            return;
+        };
+        crate::interrupt::clear();
+        let start = std::time::Instant::now();
+        let mut perft = Perft::new();
+        let divide = perft.divide(&mut self.pos, depth);
+        if crate::interrupt::requested() {
+            crate::interrupt::clear();
+            self.say("perft interrupted");
+            return;
+        }
+        let total: u64 = if depth == 0 {
+            1
+        } else {
+            divide.iter().map(|d| d.1).sum()
+        };
+        for (m, n) in &divide {
+            self.say(format!("{m}: {n}"));
+        }
+        let secs = start.elapsed().as_secs_f64();
+        self.say(format!("\nNodes searched: {total}"));
+        if self.color {
+            self.say(format!(
+                "({secs:.2} s, {:.0} nodes/s)",
+                total as f64 / secs.max(1e-9)
+            ));
+        }
+    }
+
+    fn save(&mut self, file: &str) {
+        if file.is_empty() {
+            self.say("save FILE, such as save game.txt");
+            return;
+        }
+        let ended = self.ended();
+        let text = record::write(
+            &self.path,
+            &self.overrides,
+            self.start_fen.as_deref(),
+            &self.record,
+            &self.rules,
+            ended.as_ref(),
+        );
+        match std::fs::write(file, text) {
+            Ok(()) => self.say(format!("saved {} moves to {file}", self.record.len())),
+            Err(e) => self.say(format!("cannot write {file}: {e}")),
+        }
+    }
+
+    fn load(&mut self, file: &str) {
+        let text = match std::fs::read_to_string(file) {
+            Ok(t) => t,
+            Err(e) => {
+                self.say(format!("cannot read {file}: {e}"));
+                return;
+            }
+        };
+        let game = match record::read(&text) {
+            Ok(g) => g,
+            Err(e) => {
+                self.say(format!("{file}: {e}"));
+                return;
+            }
+        };
+        let mut variant = PathBuf::from(&game.variant);
+        if !variant.exists() {
+            if let Some(dir) = Path::new(file).parent() {
+                variant = dir.join(&game.variant);
+            }
+        }
+        let rules = match load_file(&variant, &game.overrides, self.color) {
+            Ok(r) => r,
+            Err(e) => {
+                let _ = write!(self.out, "{e}");
+                self.say("load failed: the current game is kept");
+                return;
+            }
+        };
+        let mut pos = match &game.fen {
+            Some(f) => match Position::from_fen(rules.clone(), f) {
+                Ok(p) => p,
+                Err(e) => {
+                    self.say(format!("load failed: bad position string: {}", e.message));
+                    return;
+                }
+            },
+            None => Position::start(rules.clone()),
+        };
+        for (i, m) in game.moves.iter().enumerate() {
+            if let Err(e) = pos.play(m) {
+                self.say(format!(
+                    "load failed at move {} ({m}): {e}; the current game is kept",
+                    i + 1
+                ));
+                return;
+            }
+        }
+        self.path = variant;
+        self.overrides = game.overrides;
+        self.rules = rules;
+        self.start_fen = game.fen;
+        self.pos = pos;
+        self.record = game.moves;
+        self.redo.clear();
+        self.say(format!("loaded {} moves from {file}", self.record.len()));
+        self.show();
+    }
+}
+
+/// Completion of commands, file names and legal moves.
+struct Helper {
+    words: Rc<RefCell<Vec<String>>>,
+    files: rustyline::completion::FilenameCompleter,
+}
+
+impl rustyline::completion::Completer for Helper {
+    type Candidate = rustyline::completion::Pair;
+    fn complete(
+        &self,
+        line: &str,
+        pos: usize,
+        ctx: &rustyline::Context<'_>,
+    ) -> rustyline::Result<(usize, Vec<Self::Candidate>)> {
+        let head = &line[..pos];
+        if head.starts_with("load ") || head.starts_with("save ") {
+            return self.files.complete(line, pos, ctx);
+        }
+        let start = head.rfind(' ').map(|i| i + 1).unwrap_or(0);
+        let prefix = &head[start..];
+        let mut out: Vec<Self::Candidate> = Vec::new();
+        let mut push = |w: &str| {
+            if w.starts_with(prefix) {
+                out.push(rustyline::completion::Pair {
+                    display: w.to_string(),
+                    replacement: w.to_string(),
+                });
+            }
+        };
+        if start == 0 {
+            for c in COMMANDS {
+                push(c.0);
+            }
+        }
+        for w in self.words.borrow().iter() {
+            push(w);
+        }
+        Ok((start, out))
+    }
+}
+
+impl rustyline::hint::Hinter for Helper {
+    type Hint = String;
+}
+impl rustyline::highlight::Highlighter for Helper {}
+impl rustyline::validate::Validator for Helper {}
+impl rustyline::Helper for Helper {}
+
+fn history_path() -> Option<PathBuf> {
+    let base = std::env::var_os("XDG_DATA_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".local/share")))?;
+    let dir = base.join("varsand");
+    std::fs::create_dir_all(&dir).ok()?;
+    Some(dir.join("history.txt"))
+}
+
+/// Runs the REPL on standard input until `quit` or end of input.
+pub fn run(
+    path: PathBuf,
+    overrides: Overrides,
+    seed: u64,
+    fen: Option<String>,
+) -> Result<(), String> {
+    let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
+    let color = tty && std::env::var_os("NO_COLOR").is_none();
+    let mut session = Session::new(path, overrides, color, seed, Box::new(std::io::stdout()))?;
+    if let Some(f) = fen {
+        session.position(&f);
+    } else {
+        session.greet();
+    }
+    crate::interrupt::install();
+    if !tty {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else { break };
+            if let Flow::Quit = session.execute(&line) {
+                break;
+            }
+        }
+        return Ok(());
+    }
+    let words = Rc::new(RefCell::new(session.move_words()));
+    let config = rustyline::Config::builder()
+        .completion_type(rustyline::CompletionType::List)
+        .auto_add_history(true)
+        .build();
+    let mut editor: rustyline::Editor<Helper, rustyline::history::DefaultHistory> =
+        rustyline::Editor::with_config(config).map_err(|e| e.to_string())?;
+    editor.set_helper(Some(Helper {
+        words: words.clone(),
+        files: rustyline::completion::FilenameCompleter::new(),
+    }));
+    let history = history_path();
+    if let Some(h) = &history {
+        let _ = editor.load_history(h);
+    }
+    loop {
+        *words.borrow_mut() = session.move_words();
+        let prompt = format!(
+            "{}> ",
+            session.rules.players[session.pos.side_to_move()].name
+        );
+        match editor.readline(&prompt) {
+            Ok(line) => {
+                if let Flow::Quit = session.execute(&line) {
+                    break;
+                }
+            }
+            Err(rustyline::error::ReadlineError::Interrupted) => {
+                println!("(Ctrl-C: type `quit` or press Ctrl-D to leave)");
+            }
+            Err(_) => break,
+        }
+    }
+    if let Some(h) = &history {
+        let _ = editor.save_history(h);
+    }
+    Ok(())
+}

@@ -1,0 +1,116 @@
+//! Saved games: a PGN-like text with headers naming the rule file, its parameters and
+//! any start position, then the moves.
+//!
+//! ```text
+//! [Variant "variants/chess.var"]
+//! [Set "height=8"]
+//! [FEN "..."]
+//! [Result "1-0"]
+//!
+//! 1. e2e4 e7e5 2. g1f3 1-0
+//! ```
+
+use std::path::Path;
+
+use crate::check::Overrides;
+use crate::engine::GameEnd;
+use crate::rules::Rules;
+
+pub struct SavedGame {
+    pub variant: String,
+    pub overrides: Overrides,
+    pub fen: Option<String>,
+    pub moves: Vec<String>,
+}
+
+pub fn write(
+    variant: &Path,
+    overrides: &Overrides,
+    fen: Option<&str>,
+    moves: &[String],
+    rules: &Rules,
+    end: Option<&GameEnd>,
+) -> String {
+    let mut s = format!(
+        "[Game \"{}\"]\n[Variant \"{}\"]\n",
+        rules.name,
+        variant.display()
+    );
+    for (k, v) in overrides {
+        s += &format!("[Set \"{k}={v}\"]\n");
+    }
+    if let Some(f) = fen {
+        s += &format!("[FEN \"{f}\"]\n");
+    }
+    let result = match end {
+        None => "*",
+        Some(GameEnd {
+            winner: Some(0), ..
+        }) => "1-0",
+        Some(GameEnd {
+            winner: Some(_), ..
+        }) => "0-1",
+        Some(GameEnd { winner: None, .. }) => "1/2-1/2",
+    };
+    s += &format!("[Result \"{result}\"]\n\n");
+    let mut line = String::new();
+    for (i, m) in moves.iter().enumerate() {
+        if i % 2 == 0 {
+            line += &format!("{}. ", i / 2 + 1);
+        }
+        line += m;
+        line.push(' ');
+    }
+    line += result;
+    s += &line;
+    s.push('\n');
+    s
+}
+
+pub fn read(text: &str) -> Result<SavedGame, String> {
+    let mut game = SavedGame {
+        variant: String::new(),
+        overrides: Overrides::new(),
+        fen: None,
+        moves: Vec::new(),
+    };
+    for line in text.lines().map(str::trim) {
+        if let Some(h) = line.strip_prefix('[') {
+            let h = h.trim_end_matches(']');
+            let (key, value) = h
+                .split_once(' ')
+                .ok_or_else(|| format!("bad header `{line}`"))?;
+            let value = value.trim().trim_matches('"').to_string();
+            match key {
+                "Variant" => game.variant = value,
+                "FEN" => game.fen = Some(value),
+                "Set" => {
+                    let (k, v) = value
+                        .split_once('=')
+                        .ok_or_else(|| format!("bad Set header `{line}`: write NAME=VALUE"))?;
+                    let v = v.parse::<i64>().map_err(|_| {
+                        format!("bad Set header `{line}`: the value is not a number")
+                    })?;
+                    game.overrides.insert(k.to_string(), v);
+                }
+                _ => {}
+            }
+            continue;
+        }
+        for word in line.split_whitespace() {
+            let is_number = word
+                .trim_end_matches('.')
+                .chars()
+                .all(|c| c.is_ascii_digit())
+                && word.ends_with('.');
+            if is_number || matches!(word, "*" | "1-0" | "0-1" | "1/2-1/2") {
+                continue;
+            }
+            game.moves.push(word.to_string());
+        }
+    }
+    if game.variant.is_empty() {
+        return Err("no [Variant \"FILE\"] header: which rule file does the game use?".into());
+    }
+    Ok(game)
+}
