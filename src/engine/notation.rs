@@ -45,7 +45,8 @@ impl Position {
 
 /// Lower-cases the squares and drops the separators of `g1-g2` and `f12xg12`.
 fn normalise(text: &str) -> String {
-    let t = text.trim();
+    let t: String = text.split_whitespace().collect();
+    let t = if t.contains('@') { t } else { t.to_lowercase() };
     let bytes: Vec<char> = t.chars().collect();
     let mut out = String::new();
     for (i, &c) in bytes.iter().enumerate() {
