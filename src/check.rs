@@ -9,8 +9,8 @@ use crate::diagnostic::{Problem, closest};
 use crate::engine::Position;
 use crate::rules::Effect as RulesEffect;
 use crate::rules::{
-    Castling, Component, Cond, EndRule, Geometry, MAX_PIECE_TYPES, Outcome, Param, PieceType,
-    Player, Promotion, Rules, Tables, Terrain, Zone,
+    Castling, Component, Cond, EndRule, Flight, FlipRule, Geometry, MAX_PIECE_TYPES, Outcome,
+    Param, PieceType, Player, Promotion, Rules, Tables, Terrain, Zone,
 };
 use crate::syntax::ast::*;
 use crate::syntax::{self, betza};
@@ -39,7 +39,8 @@ fn outcome(r: GameResult) -> Outcome {
     match r {
         GameResult::Win => Outcome::Win,
         GameResult::Loss => Outcome::Loss,
-        GameResult::Draw => Outcome::Draw,
+        // `illegal` applies only to stalemate, where it is read separately.
+        GameResult::Draw | GameResult::Illegal => Outcome::Draw,
     }
 }
 
@@ -72,6 +73,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     let mut params: IndexMap<String, Param> = IndexMap::new();
     let mut setups: Vec<&Spanned<String>> = Vec::new();
     let mut pie_rule = false;
+    let mut counters: Vec<String> = Vec::new();
     for d in &file.decls {
         match d {
             Decl::Game(g) => {
@@ -84,17 +86,6 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 name = Some(g.node.clone());
             }
             Decl::Board(b) => {
-                if board_span.is_some() {
-                    ck.report(
-                        Problem::new(
-                            "varsand::several-boards",
-                            b.span,
-                            "a second board is not supported yet",
-                        )
-                        .help("declare one board: `board FILES x RANKS`"),
-                    );
-                    continue;
-                }
                 let mut ok = true;
                 for (v, what, max) in [(&b.files, "files", 26), (&b.ranks, "ranks", 99)] {
                     if v.node < 1 || v.node > max {
@@ -106,10 +97,73 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                         ok = false;
                     }
                 }
-                board_span = Some(b.span);
+                let cells = (b.files.node.max(0) * b.ranks.node.max(0)) as usize;
+                if ok && !b.squares.is_empty() && b.squares.len() != cells {
+                    ck.report(
+                        Problem::new(
+                            "varsand::square-names",
+                            b.span,
+                            format!(
+                                "{} square names for a board of {cells} squares",
+                                b.squares.len()
+                            ),
+                        )
+                        .help("name every square, in the order a1, b1, ..., a2, ..."),
+                    );
+                    ok = false;
+                }
+                for sq in &b.squares {
+                    if geometry.parse_square(&sq.node).is_some()
+                        || b.squares.iter().filter(|x| x.node == sq.node).count() > 1
+                    {
+                        ck.report(
+                            Problem::new(
+                                "varsand::duplicate-square",
+                                sq.span,
+                                format!("square name `{}` is used twice", sq.node),
+                            )
+                            .label("named already")
+                            .help("every square of every board needs its own name"),
+                        );
+                        ok = false;
+                    }
+                }
+                let bname = b
+                    .name
+                    .as_ref()
+                    .map(|n| n.node.clone())
+                    .unwrap_or_else(|| format!("board{}", geometry.boards.len() + 1));
+                if let Some(n) = &b.name {
+                    if geometry.boards.iter().any(|x| x.name == n.node) {
+                        ck.report(
+                            Problem::new(
+                                "varsand::duplicate-board",
+                                n.span,
+                                format!("board `{}` is declared twice", n.node),
+                            )
+                            .help("give each board its own name"),
+                        );
+                        ok = false;
+                    }
+                }
+                if board_span.is_some() && b.name.is_none() {
+                    ck.report(
+                        Problem::new("varsand::board-name", b.span, "a side board needs a name")
+                            .help("write `board NAME FILES x RANKS`, such as `board cloud 2 x 1 squares c1 c2`"),
+                    );
+                    ok = false;
+                }
+                if board_span.is_none() {
+                    board_span = Some(b.span);
+                }
                 if ok {
-                    let bname = b.name.as_ref().map(|n| n.node.as_str()).unwrap_or("main");
-                    geometry.add_board(bname, b.files.node as usize, b.ranks.node as usize);
+                    let names: Vec<String> = b.squares.iter().map(|s| s.node.clone()).collect();
+                    geometry.add_board(
+                        &bname,
+                        b.files.node as usize,
+                        b.ranks.node as usize,
+                        &names,
+                    );
                 }
             }
             Decl::Players(p) => {
@@ -163,6 +217,20 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 );
             }
             Decl::Setup(s) => setups.push(s),
+            Decl::Counter(c) => {
+                if counters.contains(&c.node) {
+                    ck.report(
+                        Problem::new(
+                            "varsand::duplicate-counter",
+                            c.span,
+                            format!("counter `{}` is declared twice", c.node),
+                        )
+                        .help("keep one `counter` line"),
+                    );
+                } else {
+                    counters.push(c.node.clone());
+                }
+            }
             Decl::PieRule(span) => {
                 if pie_rule {
                     ck.report(
@@ -395,8 +463,32 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
 
     // ---- pieces -------------------------------------------------------------------
     let mut pieces: Vec<PieceType> = Vec::new();
-    let mut letters: HashMap<char, &Name> = HashMap::new();
+    // Letters are unique per player, whatever their case (a piece owned by one player
+    // shares letters only with the pieces that player has).
+    let mut letters: [HashMap<char, &Name>; 2] = [HashMap::new(), HashMap::new()];
     for p in &piece_decls {
+        let owner = match &p.owner {
+            None => None,
+            Some(o) => match player_index(&o.node) {
+                Some(i) => Some(i),
+                None => {
+                    ck.report(
+                        Problem::new(
+                            "varsand::unknown-player",
+                            o.span,
+                            format!("no player is named `{}`", o.node),
+                        )
+                        .label("unknown player")
+                        .help(did_you_mean(
+                            &o.node,
+                            player_names(),
+                            "player",
+                        )),
+                    );
+                    None
+                }
+            },
+        };
         let letter = p.letter.node;
         if !letter.is_ascii_alphabetic() {
             ck.report(
@@ -409,7 +501,11 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             );
         }
         let up = letter.to_ascii_uppercase();
-        if let Some(other) = letters.get(&up) {
+        let sides: Vec<usize> = match owner {
+            Some(o) => vec![o],
+            None => vec![0, 1],
+        };
+        if let Some(other) = sides.iter().find_map(|&s| letters[s].get(&up)) {
             ck.report(
                 Problem::new(
                     "varsand::duplicate-letter",
@@ -420,7 +516,29 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 .help("each piece needs its own letter, whatever its case"),
             );
         } else {
-            letters.insert(up, &p.name);
+            for &s in &sides {
+                letters[s].insert(up, &p.name);
+            }
+        }
+        if let Some(o) = owner {
+            let expected = if o == 0 {
+                letter.to_ascii_uppercase()
+            } else {
+                letter.to_ascii_lowercase()
+            };
+            if letter != expected {
+                ck.report(
+                    Problem::new(
+                        "varsand::owner-letter-case",
+                        p.letter.span,
+                        format!(
+                            "a piece of {} is written `{expected}`, not `{letter}`",
+                            players[o].name
+                        ),
+                    )
+                    .help("the first player's pieces are upper case, the second's lower case"),
+                );
+            }
         }
         let mut piece = PieceType {
             name: p.name.node.clone(),
@@ -432,6 +550,10 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             betza: String::new(),
             components: Vec::new(),
             promotion: None,
+            owner,
+            flies: false,
+            flips_to: None,
+            exits_from: None,
         };
         for prop in &p.props {
             match &prop.node {
@@ -447,11 +569,13 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                         piece.betza.push_str(&s.node);
                         let conds: Vec<Cond> = conditions
                             .iter()
-                            .filter_map(|c| resolve_condition(&mut ck, c, &zones, &resolve_piece))
+                            .filter_map(|c| {
+                                resolve_condition(&mut ck, c, &zones, &counters, &resolve_piece)
+                            })
                             .collect();
                         let effs: Vec<RulesEffect> = effects
                             .iter()
-                            .filter_map(|e| resolve_effect(&mut ck, e, &resolve_piece))
+                            .filter_map(|e| resolve_effect(&mut ck, e, &counters, &resolve_piece))
                             .collect();
                         piece
                             .components
@@ -475,6 +599,9 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 PieceProp::EnPassant => piece.en_passant = true,
                 PieceProp::ResetsClock => piece.resets_clock = true,
                 PieceProp::Value(v) => piece.value = Some(v.node),
+                PieceProp::Flies => piece.flies = true,
+                PieceProp::FlipsTo(other) => piece.flips_to = resolve_piece(&mut ck, other),
+                PieceProp::ExitsFrom(z) => piece.exits_from = resolve_zone(&mut ck, z, &zones),
                 PieceProp::Promotes { zone, to } => {
                     let zi = zones.iter().position(|z| z.name == zone.node);
                     if zi.is_none() {
@@ -532,7 +659,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     for d in &file.decls {
         let Decl::Terrain(t) = d else { continue };
         let l = t.letter.node;
-        if let Some(owner) = letters.get(&l.to_ascii_uppercase()) {
+        if let Some(owner) = letters.iter().find_map(|m| m.get(&l.to_ascii_uppercase())) {
             ck.report(
                 Problem::new(
                     "varsand::terrain-letter",
@@ -574,6 +701,134 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             cleared_by,
             crossed_by,
         });
+    }
+
+    // ---- two faces: a flip goes both ways -----------------------------------------------
+    for (i, d) in piece_decls.iter().enumerate() {
+        let Some(other) = pieces[i].flips_to else {
+            continue;
+        };
+        match pieces[other].flips_to {
+            None => pieces[other].flips_to = Some(i),
+            Some(back) if back != i => {
+                let span = d
+                    .props
+                    .iter()
+                    .find(|p| matches!(p.node, PieceProp::FlipsTo(_)))
+                    .map(|p| p.span)
+                    .unwrap_or(d.span);
+                ck.report(
+                    Problem::new(
+                        "varsand::flip-pair",
+                        span,
+                        format!(
+                            "`{}` flips to `{}`, which flips to `{}`",
+                            pieces[i].name, pieces[other].name, pieces[back].name
+                        ),
+                    )
+                    .help("a two-faced piece has two faces: each flips to the other"),
+                );
+            }
+            _ => {}
+        }
+        if pieces[i].owner != pieces[other].owner {
+            ck.report(
+                Problem::new(
+                    "varsand::flip-owner",
+                    d.span,
+                    format!(
+                        "`{}` and its other face `{}` belong to different players",
+                        pieces[i].name, pieces[other].name
+                    ),
+                )
+                .help("give both faces the same `for PLAYER`"),
+            );
+        }
+    }
+
+    // ---- flight, flips, drops -------------------------------------------------------
+    let mut flights = Vec::new();
+    let mut flip_rules: [Option<FlipRule>; 2] = [None, None];
+    let mut drop_zone = None;
+    for d in &file.decls {
+        match d {
+            Decl::Flight(f) => {
+                let from = region_cells(&mut ck, &f.from, &geometry, &zones, None);
+                let to = region_cells(&mut ck, &f.to, &geometry, &zones, None);
+                flights.push(Flight {
+                    from,
+                    to,
+                    same_colour: f.same_colour,
+                });
+            }
+            Decl::Flip(f) => {
+                let Some(side) = player_index(&f.player.node) else {
+                    ck.report(
+                        Problem::new(
+                            "varsand::unknown-player",
+                            f.player.span,
+                            format!("no player is named `{}`", f.player.node),
+                        )
+                        .label("unknown player")
+                        .help(did_you_mean(
+                            &f.player.node,
+                            player_names(),
+                            "player",
+                        )),
+                    );
+                    continue;
+                };
+                let zone = resolve_zone(&mut ck, &f.zone, &zones);
+                let needs = match &f.needs {
+                    None => None,
+                    Some((p, z)) => {
+                        match (resolve_piece(&mut ck, p), resolve_zone(&mut ck, z, &zones)) {
+                            (Some(p), Some(z)) => Some((p, z)),
+                            _ => continue,
+                        }
+                    }
+                };
+                if flip_rules[side].is_some() {
+                    ck.report(
+                        Problem::new(
+                            "varsand::duplicate-flip",
+                            f.span,
+                            format!("{} has two flip rules", f.player.node),
+                        )
+                        .help("keep one `flip` line per player"),
+                    );
+                }
+                if let Some(zone) = zone {
+                    flip_rules[side] = Some(FlipRule { zone, needs });
+                }
+            }
+            Decl::Drop(dd) => {
+                if drop_zone.is_some() {
+                    ck.report(
+                        Problem::new("varsand::duplicate-drop", dd.span, "a second drop rule")
+                            .help("keep one `drop in ZONE` line; make the zone per player"),
+                    );
+                }
+                drop_zone = resolve_zone(&mut ck, &dd.zone, &zones);
+            }
+            _ => {}
+        }
+    }
+    if pieces.iter().any(|p| p.flips_to.is_some()) && flip_rules.iter().all(Option::is_none) {
+        let d = piece_decls
+            .iter()
+            .zip(&pieces)
+            .find(|(_, p)| p.flips_to.is_some())
+            .map(|(d, _)| d.span)
+            .unwrap_or(end_of_file);
+        ck.report(
+            Problem::new(
+                "varsand::no-flip-rule",
+                d,
+                "pieces have two faces, but no player may flip them",
+            )
+            .help("add `flip PLAYER in ZONE` (optionally `if own PIECE in ZONE`)"),
+        );
     }
 
     // ---- castling -----------------------------------------------------------------
@@ -665,11 +920,23 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
 
     // ---- end rules ----------------------------------------------------------------
     let mut end_rules = Vec::new();
+    let mut stalemate_illegal = false;
     let any_royal = pieces.iter().any(|p| p.royal);
     for d in &file.decls {
         let Decl::End(e) = d else { continue };
         for r in &e.rules {
             let res = outcome(r.result.node);
+            if r.result.node == GameResult::Illegal {
+                if r.condition.node == EndCondition::Stalemate {
+                    stalemate_illegal = true;
+                } else {
+                    ck.report(
+                        Problem::new("varsand::illegal-result", r.result.span, "only `stalemate` can be `illegal`")
+                            .help("`stalemate illegal` forbids a move that leaves the opponent without a move; other rules end in win, loss or draw"),
+                    );
+                }
+                continue;
+            }
             let rule = match &r.condition.node {
                 EndCondition::Checkmate => {
                     if !any_royal && !pieces.is_empty() {
@@ -713,6 +980,25 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                     Some(k) => EndRule::Captured(k, res),
                     None => continue,
                 },
+                EndCondition::Exited(p) => match resolve_piece(&mut ck, p) {
+                    Some(k) => {
+                        if pieces[k].exits_from.is_none() {
+                            ck.report(
+                                Problem::new(
+                                    "varsand::never-exits",
+                                    p.span,
+                                    format!("`{}` never leaves the board", p.node),
+                                )
+                                .help(format!(
+                                    "give it an exit: `exits from ZONE` in piece {}",
+                                    p.node
+                                )),
+                            );
+                        }
+                        EndRule::Exited(k, res)
+                    }
+                    None => continue,
+                },
             };
             end_rules.push(rule);
         }
@@ -753,6 +1039,11 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         end_rules,
         params,
         pie_rule,
+        flights,
+        flip_rules,
+        drop_zone,
+        counters,
+        stalemate_illegal,
         setup: String::new(),
         tables: Tables::default(),
     };
@@ -785,10 +1076,52 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     Ok(rules)
 }
 
+fn resolve_zone(ck: &mut Checker, z: &Name, zones: &[Zone]) -> Option<usize> {
+    let found = zones.iter().position(|x| x.name == z.node);
+    if found.is_none() {
+        ck.report(
+            Problem::new(
+                "varsand::unknown-zone",
+                z.span,
+                format!("no zone is named `{}`", z.node),
+            )
+            .label("unknown zone")
+            .help(did_you_mean(
+                &z.node,
+                zones.iter().map(|x| x.name.as_str()),
+                "zone",
+            )),
+        );
+    }
+    found
+}
+
+fn resolve_counter(ck: &mut Checker, c: &Name, counters: &[String]) -> Option<usize> {
+    let found = counters.iter().position(|x| *x == c.node);
+    if found.is_none() {
+        ck.report(
+            Problem::new(
+                "varsand::unknown-counter",
+                c.span,
+                format!("no counter is named `{}`", c.node),
+            )
+            .label("unknown counter")
+            .help(
+                match closest(&c.node, counters.iter().map(|s| s.as_str())) {
+                    Some(x) => format!("did you mean `{x}`?"),
+                    None => format!("declare it: `counter {}`", c.node),
+                },
+            ),
+        );
+    }
+    found
+}
+
 fn resolve_condition(
     ck: &mut Checker,
     c: &Spanned<Condition>,
     zones: &[Zone],
+    counters: &[String],
     resolve_piece: &dyn Fn(&mut Checker, &Name) -> Option<usize>,
 ) -> Option<Cond> {
     let zone = |ck: &mut Checker, z: &Name| match zones.iter().position(|x| x.name == z.node) {
@@ -818,15 +1151,21 @@ fn resolve_condition(
         },
         Condition::From(z) => Cond::From(zone(ck, z)?),
         Condition::To(z) => Cond::To(zone(ck, z)?),
+        Condition::Counter(name, op, n) => {
+            Cond::Counter(resolve_counter(ck, name, counters)?, *op, *n)
+        }
     })
 }
 
 fn resolve_effect(
     ck: &mut Checker,
     e: &Spanned<Effect>,
+    counters: &[String],
     resolve_piece: &dyn Fn(&mut Checker, &Name) -> Option<usize>,
 ) -> Option<RulesEffect> {
     Some(match &e.node {
+        Effect::Stay => RulesEffect::Stay,
+        Effect::Counter(name, d) => RulesEffect::Counter(resolve_counter(ck, name, counters)?, *d),
         Effect::Leave(p) => RulesEffect::Leave(resolve_piece(ck, p)?),
         Effect::Height(d) => {
             if d.abs() > 255 {
@@ -928,12 +1267,31 @@ fn region_cells(
                 ranks - 1,
                 &mut set,
             ),
-            RegionTerm::All => set.iter_mut().for_each(|c| *c = true),
+            RegionTerm::All => geo.board_cells(0).for_each(|c| set[c] = true),
+            RegionTerm::Board(name) => match geo.boards.iter().position(|b| &b.name == name) {
+                Some(b) => geo.board_cells(b).for_each(|c| set[c] = true),
+                None => ck.report(
+                    Problem::new(
+                        "varsand::unknown-board",
+                        term.span,
+                        format!("no board is named `{name}`"),
+                    )
+                    .label("unknown board")
+                    .help(did_you_mean(
+                        name,
+                        geo.boards.iter().map(|b| b.name.as_str()),
+                        "board",
+                    )),
+                ),
+            },
             RegionTerm::Square(s) => match geo.parse_square(s) {
                 Some(c) => set[c as usize] = true,
                 None => ck.report(off_board(&Spanned::new(s.clone(), term.span), geo)),
             },
             RegionTerm::Zone(z) => match zones.iter().find(|x| &x.name == z) {
+                None if geo.parse_square(z).is_some() => {
+                    set[geo.parse_square(z).unwrap() as usize] = true
+                }
                 Some(zone) => {
                     for (i, v) in set.iter_mut().enumerate() {
                         *v |= match side {

@@ -121,6 +121,10 @@ pub fn describe(rules: &Rules) -> String {
                     Effect::Height(d) => {
                         let _ = write!(line, "; its height changes by {d:+}");
                     }
+                    Effect::Stay => line += "; captures without moving",
+                    Effect::Counter(i, d) => {
+                        let _ = write!(line, "; {} changes by {d:+}", rules.counters[i]);
+                    }
                 }
             }
             let _ = writeln!(s, "      {line}");
@@ -240,8 +244,19 @@ pub fn describe(rules: &Rules) -> String {
                 rules.pieces[k].name,
                 outcome(o)
             ),
+            EndRule::Exited(k, o) => format!(
+                "a player whose {} leaves the board {}",
+                rules.pieces[k].name,
+                outcome(o)
+            ),
         };
         let _ = writeln!(s, "  {line}");
+    }
+    if rules.stalemate_illegal {
+        let _ = writeln!(
+            s,
+            "  a move that leaves the opponent stalemated is illegal (unless every move would)"
+        );
     }
     if rules.pie_rule {
         let _ = writeln!(

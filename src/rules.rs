@@ -46,26 +46,45 @@ pub struct CellInfo {
     pub file: usize,
     pub rank: usize,
     pub name: String,
+    /// Boards are checkered with a1 dark.
+    pub dark: bool,
 }
 
+/// The boards of a game. The first is the main board, where pieces step, leap and
+/// slide; the others (side boards such as clouds) are reached only by declared move
+/// kinds such as flight.
 #[derive(Debug, Clone, Default)]
 pub struct Geometry {
     pub boards: Vec<Board>,
     pub cells: Vec<CellInfo>,
+    names: std::collections::HashMap<String, Cell>,
 }
 
 impl Geometry {
-    pub fn add_board(&mut self, name: &str, files: usize, ranks: usize) {
+    /// Adds a board; its squares are named `a1`.. unless `names` gives them, in the
+    /// order a1, b1, ..., a2, ...
+    pub fn add_board(&mut self, name: &str, files: usize, ranks: usize, names: &[String]) {
         let board = self.boards.len();
         let first_cell = self.cells.len();
         for rank in 0..ranks {
             for file in 0..files {
-                let name = format!("{}{}", file_letter(file), rank + 1);
+                let i = rank * files + file;
+                let plain = format!("{}{}", file_letter(file), rank + 1);
+                // Side boards without their own names prefix the board's name.
+                let name = names.get(i).cloned().unwrap_or_else(|| {
+                    if board == 0 {
+                        plain
+                    } else {
+                        format!("{name}_{plain}")
+                    }
+                });
+                self.names.insert(name.clone(), self.cells.len() as Cell);
                 self.cells.push(CellInfo {
                     board,
                     file,
                     rank,
                     name,
+                    dark: (file + rank) % 2 == 0,
                 });
             }
         }
@@ -75,6 +94,11 @@ impl Geometry {
             ranks,
             first_cell,
         });
+    }
+    /// The cells of one board.
+    pub fn board_cells(&self, board: usize) -> std::ops::Range<usize> {
+        let b = &self.boards[board];
+        b.first_cell..b.first_cell + b.files * b.ranks
     }
     pub fn len(&self) -> usize {
         self.cells.len()
@@ -96,20 +120,7 @@ impl Geometry {
     }
     /// The cell a user names, such as `e4` or `f12`.
     pub fn parse_square(&self, name: &str) -> Option<Cell> {
-        let mut chars = name.chars();
-        let f = chars.next()?;
-        if !f.is_ascii_lowercase() {
-            return None;
-        }
-        let digits = chars.as_str();
-        if digits.is_empty()
-            || !digits.chars().all(|c| c.is_ascii_digit())
-            || digits.starts_with('0')
-        {
-            return None;
-        }
-        let rank: i32 = digits.parse().ok()?;
-        self.cell_at(0, f as i32 - 'a' as i32, rank - 1)
+        self.names.get(name).copied()
     }
     pub fn name(&self, cell: Cell) -> &str {
         &self.cells[cell as usize].name
@@ -147,6 +158,8 @@ pub enum Cond {
     },
     From(usize),
     To(usize),
+    /// The mover's counter number `.0` compared with a number.
+    Counter(usize, Compare, i64),
 }
 
 /// An effect of a move, resolved.
@@ -156,6 +169,10 @@ pub enum Effect {
     Leave(usize),
     /// The mover's height changes by this much.
     Height(i64),
+    /// Captures without moving.
+    Stay,
+    /// The mover's counter number `.0` changes by `.1`.
+    Counter(usize, i64),
 }
 
 #[derive(Debug, Clone)]
@@ -176,6 +193,30 @@ pub struct PieceType {
     pub betza: String,
     pub components: Vec<Component>,
     pub promotion: Option<Promotion>,
+    /// The only player who has this piece, if one (its letter's case then tells).
+    pub owner: Option<usize>,
+    /// May fly (see [`Flight`]).
+    pub flies: bool,
+    /// The other face of a two-faced piece.
+    pub flips_to: Option<usize>,
+    /// It may leave the board from this zone.
+    pub exits_from: Option<usize>,
+}
+
+/// Fliers may move from `from` squares to empty `to` squares, never capturing.
+#[derive(Debug, Clone)]
+pub struct Flight {
+    pub from: Vec<bool>,
+    pub to: Vec<bool>,
+    pub same_colour: bool,
+}
+
+/// When a player's two-faced pieces may flip.
+#[derive(Debug, Clone)]
+pub struct FlipRule {
+    pub zone: usize,
+    /// Needs one's own piece of this kind in this zone.
+    pub needs: Option<(usize, usize)>,
 }
 
 #[derive(Debug, Clone)]
@@ -226,6 +267,7 @@ pub enum EndRule {
     Repetition(u32, Outcome),
     MoveLimit(u32, Outcome),
     Captured(usize, Outcome),
+    Exited(usize, Outcome),
 }
 
 #[derive(Debug, Clone)]
@@ -249,6 +291,14 @@ pub struct Rules {
     pub params: IndexMap<String, Param>,
     /// The second player may swap sides instead of making their first move.
     pub pie_rule: bool,
+    pub flights: Vec<Flight>,
+    pub flip_rules: [Option<FlipRule>; 2],
+    /// Pieces in hand are placed on the empty squares of this zone.
+    pub drop_zone: Option<usize>,
+    /// Names of the per-player counters.
+    pub counters: Vec<String>,
+    /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
+    pub stalemate_illegal: bool,
     pub setup: String,
     pub tables: Tables,
 }
@@ -264,6 +314,8 @@ pub struct CompInfo {
     pub sets_ep: bool,
     /// It may capture onto an en-passant square.
     pub takes_ep: bool,
+    /// It captures without moving.
+    pub stays: bool,
     /// Its conditions, (start, len) in `Tables::conds`.
     pub conds: (u16, u16),
     /// Its effects: 0 for none, else 1 + an index into `Tables::effects`.
@@ -329,6 +381,12 @@ pub struct Tables {
     pub located_kinds: u64,
     /// How many of each piece code the setup has.
     pub home_counts: Vec<u16>,
+    /// Flight targets per cell: (start, len) into `cells`.
+    pub flight_index: Vec<(u32, u32)>,
+    /// Drop squares per side.
+    pub drop_cells: [Vec<Cell>; 2],
+    /// Flip-zone squares per side.
+    pub flip_cells: [Vec<Cell>; 2],
 }
 
 #[derive(Debug, Clone, Default)]
@@ -343,6 +401,12 @@ pub struct Zobrist {
     /// Per `cell * 256 + height`, for pieces whose height is not 1.
     pub height: Vec<u64>,
     pub swapped: u64,
+    /// Per `(side * kinds + kind) * 64 + count in hand`.
+    pub hand: Vec<u64>,
+    /// Per `(side * counters + counter) * 64 + value` (values folded into 0..64).
+    pub counter: Vec<u64>,
+    /// Per `side * kinds + kind` that has left the board.
+    pub exited: Vec<u64>,
 }
 
 struct SplitMix(u64);
@@ -361,10 +425,28 @@ impl Rules {
         self.geometry.len()
     }
 
-    /// The piece type whose letter is `c` (either case).
+    /// The piece type and side a position string's letter stands for: upper case for
+    /// the first player, lower case for the second.
+    pub fn piece_by_letter(&self, c: char) -> Option<(usize, usize)> {
+        if !c.is_ascii_alphabetic() {
+            return None;
+        }
+        let side = usize::from(c.is_ascii_lowercase());
+        self.kind_for(side, c).map(|k| (k, side))
+    }
+
+    /// The first piece type whose letter is `c`, in either case, whoever owns it.
     pub fn kind_by_letter(&self, c: char) -> Option<usize> {
         let up = c.to_ascii_uppercase();
         self.pieces.iter().position(|p| p.letter == up)
+    }
+
+    /// The piece type of `side` whose letter is `c`, in either case.
+    pub fn kind_for(&self, side: usize, c: char) -> Option<usize> {
+        let up = c.to_ascii_uppercase();
+        self.pieces
+            .iter()
+            .position(|p| p.letter == up && p.owner.is_none_or(|o| o == side))
     }
 
     /// The letter of a piece code: upper case for the first player.
@@ -405,6 +487,7 @@ impl Rules {
                     t.effects.len() as u16
                 };
                 t.comps.push(CompInfo {
+                    stays: c.effects.contains(&Effect::Stay),
                     conds: (cond_start, c.conditions.len() as u16),
                     effects,
                     can_move: b.can_move,
@@ -443,7 +526,7 @@ impl Rules {
             for side in 0..2 {
                 let flip = if side == 0 { 1 } else { -1 };
                 let code = code(kind, side) as usize;
-                for from in 0..n as Cell {
+                for from in geo.board_cells(0).map(|c| c as Cell) {
                     let start = t.steps.len() as u32;
                     for (ci, c) in p.components.iter().enumerate() {
                         let b = &c.betza;
@@ -591,6 +674,41 @@ impl Rules {
             t.castle_mask[c.king_from as usize] |= 1 << i;
             t.castle_mask[c.rook_from as usize] |= 1 << i;
         }
+        // Flight targets, per cell.
+        t.flight_index = vec![(0, 0); n];
+        for from in 0..n {
+            let start = t.cells.len() as u32;
+            for f in &self.flights {
+                if !f.from[from] {
+                    continue;
+                }
+                for to in 0..n {
+                    let colour_ok = !f.same_colour || geo.cells[to].dark == geo.cells[from].dark;
+                    if f.to[to]
+                        && to != from
+                        && colour_ok
+                        && !t.cells[start as usize..].contains(&(to as Cell))
+                    {
+                        t.cells.push(to as Cell);
+                    }
+                }
+            }
+            t.flight_index[from] = (start, t.cells.len() as u32 - start);
+        }
+        for side in 0..2 {
+            if let Some(z) = self.drop_zone {
+                t.drop_cells[side] = (0..n)
+                    .filter(|&c| self.zones[z].cells[side][c])
+                    .map(|c| c as Cell)
+                    .collect();
+            }
+            if let Some(f) = &self.flip_rules[side] {
+                t.flip_cells[side] = (0..n)
+                    .filter(|&c| self.zones[f.zone].cells[side][c])
+                    .map(|c| c as Cell)
+                    .collect();
+            }
+        }
         t.royal_kinds = self
             .pieces
             .iter()
@@ -608,6 +726,12 @@ impl Rules {
         z.ep = (0..n).map(|_| rng.next()).collect();
         z.height = (0..n * 256).map(|_| rng.next()).collect();
         z.swapped = rng.next();
+        let kinds = self.pieces.len();
+        z.hand = (0..2 * kinds * 64).map(|_| rng.next()).collect();
+        z.counter = (0..2 * self.counters.len() * 64)
+            .map(|_| rng.next())
+            .collect();
+        z.exited = (0..2 * kinds).map(|_| rng.next()).collect();
         self.tables = t;
     }
 }

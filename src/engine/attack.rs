@@ -1,8 +1,9 @@
 //! "Is this square attacked?", answered from the reverse tables: from the target
 //! outward, along the leaps and lines by which a piece could capture on it.
 
-use super::Position;
-use crate::rules::{Cell, kind_of, side_of};
+use super::movegen::Gen;
+use super::{Move, Position};
+use crate::rules::{Cell, code, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
 pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
@@ -55,6 +56,73 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
                     }
                     break;
                 }
+            }
+        }
+    }
+    // A two-faced piece that may flip attacks as its other face too.
+    if !t.flip_cells[by].is_empty() && pos.flip_allowed(by) {
+        for &from in &t.flip_cells[by] {
+            let c = board[from as usize];
+            if c == 0 || side_of(c) != by {
+                continue;
+            }
+            if let Some(other) = pos.rules.pieces[kind_of(c)].flips_to {
+                if captures_on(pos, from, code(other, by), cell) {
+                    return true;
+                }
+            }
+        }
+    }
+    false
+}
+
+/// Could the piece on `from`, moving as `face`, capture on `target`? Walks its moves
+/// forward; used where the reverse tables do not apply.
+fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell) -> bool {
+    let rules = &*pos.rules;
+    let t = &rules.tables;
+    let n = pos.board.len();
+    let kind = kind_of(face);
+    let g = Gen::new(pos, rules);
+    let (start, len) = t.step_index[face as usize * n + from as usize];
+    for step in &t.steps[start as usize..(start + len) as usize] {
+        let comp = &t.comps[step.comp as usize];
+        if !comp.can_capture || (comp.initial && !pos.unmoved[from as usize]) {
+            continue;
+        }
+        let (cs, cl) = comp.conds;
+        if !t.conds[cs as usize..(cs + cl) as usize]
+            .iter()
+            .all(|c| pos.condition_holds(&g, c, Move::new(from, target)))
+        {
+            continue;
+        }
+        let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+        if !step.rider {
+            let path = &t.cells
+                [step.path_first as usize..step.path_first as usize + step.path_len as usize];
+            if line[0] == target && path.iter().all(|&p| pos.passable(p, kind)) {
+                return true;
+            }
+            continue;
+        }
+        let mut screened = comp.hop == Hop::None;
+        for &sq in line {
+            if sq == target {
+                if screened {
+                    return true;
+                }
+                break;
+            }
+            if pos.board[sq as usize] != 0 {
+                if screened {
+                    break;
+                }
+                screened = true;
+            } else if !pos.passable(sq, kind) {
+                break;
+            } else if comp.hop == Hop::Grasshopper && screened {
+                break;
             }
         }
     }

@@ -76,7 +76,7 @@ impl Position {
                 rules.players[us ^ 1].name
             );
         }
-        if self.decided_by_capture().is_some() {
+        if self.decided().is_some() {
             return "the game is over".into();
         }
         let mut pseudo = Vec::new();
@@ -319,17 +319,7 @@ impl Position {
 /// A condition in words, for messages and the rules summary.
 pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
     match *cond {
-        Cond::Height(op, v) => {
-            let op = match op {
-                crate::syntax::ast::Compare::Less => "below",
-                crate::syntax::ast::Compare::LessEq => "at most",
-                crate::syntax::ast::Compare::Greater => "above",
-                crate::syntax::ast::Compare::GreaterEq => "at least",
-                crate::syntax::ast::Compare::Equal => "exactly",
-                crate::syntax::ast::Compare::NotEqual => "other than",
-            };
-            format!("a height {op} {v}")
-        }
+        Cond::Height(op, v) => format!("a height {} {v}", op_words(op)),
         Cond::CloserTo { enemy, kind } => format!(
             "to end strictly closer to {} {}",
             if enemy { "the enemy" } else { "your own" },
@@ -337,5 +327,18 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
         ),
         Cond::From(z) => format!("to start in {}", rules.zones[z].name),
         Cond::To(z) => format!("to end in {}", rules.zones[z].name),
+        Cond::Counter(i, op, v) => format!("{} {} {v}", rules.counters[i], op_words(op)),
+    }
+}
+
+fn op_words(op: crate::syntax::ast::Compare) -> &'static str {
+    use crate::syntax::ast::Compare;
+    match op {
+        Compare::Less => "below",
+        Compare::LessEq => "at most",
+        Compare::Greater => "above",
+        Compare::GreaterEq => "at least",
+        Compare::Equal => "exactly",
+        Compare::NotEqual => "other than",
     }
 }

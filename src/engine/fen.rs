@@ -1,9 +1,16 @@
 //! Position strings: FEN for chess and a FEN-like line for every variant.
 //!
-//! `<ranks> <side> <castling> <en passant> <halfmove> <fullmove>`: ranks from the top,
-//! separated by `/`; a digit run counts empty squares (`12` on a wide board); a
-//! piece letter is upper case for the first player; a terrain letter stands for
-//! itself. The last four fields may be left out (4- and 6-field FEN both work).
+//! `<boards>[<hand>] <side> <castling> <en passant> <halfmove> <fullmove> [extras]`
+//!
+//! - Each board's ranks from the top, separated by `/`; the main board first, side
+//!   boards after it, each behind a `|`. A digit run counts empty squares (`12` on a
+//!   wide board); a piece letter is upper case for the first player; a terrain letter
+//!   stands for itself; brackets after a piece give its height and the terrain under it
+//!   (`Q(20)`, `S(~)`).
+//! - `[...]` after the boards lists the pieces in hand (`[PPNppn]`, or with counts
+//!   `[3P2p]`).
+//! - The last four fields may be left out (4- and 6-field FEN both work); after them
+//!   come `swapped` (the pie rule was used) and counters as `NAME=FIRST/SECOND`.
 
 use std::sync::Arc;
 
@@ -48,6 +55,230 @@ impl std::fmt::Display for FenError {
 
 impl std::error::Error for FenError {}
 
+/// What the board field holds.
+struct Placement {
+    board: Vec<Code>,
+    height: Vec<u8>,
+    terrain: Vec<u8>,
+}
+
+fn letters_help(rules: &Rules) -> String {
+    let letters: String = rules
+        .pieces
+        .iter()
+        .map(|p| p.letter)
+        .chain(rules.terrains.iter().map(|t| t.letter))
+        .collect();
+    format!(
+        "letters of this game: {letters} (lower case for {})",
+        rules.players[1].name
+    )
+}
+
+/// Reads one board's ranks into the placement.
+fn read_board(
+    rules: &Rules,
+    board: usize,
+    text: &str,
+    at: usize,
+    p: &mut Placement,
+) -> Result<(), FenError> {
+    let geo = &rules.geometry;
+    let b = &geo.boards[board];
+    // Name the board only when there are several.
+    let of = if geo.boards.len() == 1 {
+        String::new()
+    } else {
+        format!(" of {}", b.name)
+    };
+    let the_board = if geo.boards.len() == 1 {
+        "the board".to_string()
+    } else {
+        format!("board {}", b.name)
+    };
+    let rows: Vec<&str> = text.split('/').collect();
+    if rows.len() != b.ranks {
+        return Err(fen_err(
+            at,
+            text.len().max(1),
+            format!("{} ranks given, {the_board} has {}", rows.len(), b.ranks),
+            "separate the ranks with `/`, the top rank first",
+        ));
+    }
+    let mut at = at;
+    for (i, row) in rows.iter().enumerate() {
+        let rank = b.ranks - 1 - i;
+        let mut file = 0usize;
+        let chars: Vec<(usize, char)> = row.char_indices().collect();
+        let mut k = 0;
+        let wide = |file: usize| format!("rank {}{of} is wider than {} files", rank + 1, file);
+        while k < chars.len() {
+            let (off, ch) = chars[k];
+            let here = at + off;
+            if ch.is_ascii_digit() {
+                let start = k;
+                let mut num = 0usize;
+                while k < chars.len() && chars[k].1.is_ascii_digit() {
+                    num = num
+                        .saturating_mul(10)
+                        .saturating_add(chars[k].1 as usize - '0' as usize);
+                    k += 1;
+                }
+                if num == 0 {
+                    return Err(fen_err(
+                        here,
+                        k - start,
+                        "an empty-square count of 0",
+                        "count empty squares from 1",
+                    ));
+                }
+                file = file.saturating_add(num);
+                if file > b.files {
+                    return Err(fen_err(
+                        here,
+                        k - start,
+                        wide(b.files),
+                        "count the squares of each rank",
+                    ));
+                }
+                continue;
+            }
+            if file >= b.files {
+                return Err(fen_err(
+                    here,
+                    1,
+                    wide(b.files),
+                    "count the squares of each rank",
+                ));
+            }
+            let cell = geo.cell_at(board, file as i32, rank as i32).unwrap() as usize;
+            if let Some(t) = rules.terrains.iter().position(|t| t.letter == ch) {
+                p.terrain[cell] = t as u8 + 1;
+            } else if let Some((kind, side)) = rules.piece_by_letter(ch) {
+                p.board[cell] = code(kind, side);
+                p.height[cell] = 1;
+                // Brackets: the stack's height (or a parameter) and the terrain under it.
+                if chars.get(k + 1).is_some_and(|c| c.1 == '(') {
+                    let open = k + 1;
+                    let Some(close) = chars[open..]
+                        .iter()
+                        .position(|c| c.1 == ')')
+                        .map(|i| open + i)
+                    else {
+                        return Err(fen_err(
+                            at + chars[open].0,
+                            row.len() - chars[open].0,
+                            "`(` without `)`",
+                            "write a stack's height as Q(20)",
+                        ));
+                    };
+                    let inner: String = chars[open + 1..close].iter().map(|c| c.1).collect();
+                    let mut part_at = at + chars[open].0 + 1;
+                    for part in inner.split(',') {
+                        let mut pc = part.chars();
+                        let single = pc.next().filter(|_| pc.next().is_none());
+                        if let Some(t) =
+                            single.and_then(|c| rules.terrains.iter().position(|t| t.letter == c))
+                        {
+                            p.terrain[cell] = t as u8 + 1;
+                        } else {
+                            p.height[cell] = read_height(rules, side, part, part_at)?;
+                        }
+                        part_at += part.len() + 1;
+                    }
+                    k = close;
+                }
+            } else {
+                return Err(fen_err(
+                    here,
+                    ch.len_utf8(),
+                    format!("`{ch}` is neither a piece nor a terrain of this game"),
+                    letters_help(rules),
+                ));
+            }
+            file += 1;
+            k += 1;
+        }
+        if file != b.files {
+            return Err(fen_err(
+                at,
+                row.len().max(1),
+                format!(
+                    "rank {}{of} has {} squares, {the_board} has {} files",
+                    rank + 1,
+                    file,
+                    b.files
+                ),
+                "count the squares of each rank",
+            ));
+        }
+        at += row.len() + 1;
+    }
+    Ok(())
+}
+
+/// A stack height written in a position string: a number, or a parameter's name.
+fn read_height(rules: &Rules, side: usize, text: &str, at: usize) -> Result<u8, FenError> {
+    let value = match text.parse::<i64>() {
+        Ok(v) => v,
+        Err(_) => {
+            let key = format!("{}.{text}", rules.players[side].name);
+            match rules.params.get(&key).or_else(|| rules.params.get(text)) {
+                Some(p) => p.value,
+                None => {
+                    return Err(fen_err(
+                        at,
+                        text.len().max(1),
+                        format!("`{text}` is neither a height, a terrain nor a parameter"),
+                        "write a height (Q(20)), a parameter the file declares (Q(height)) or the terrain the piece stands on (S(~))",
+                    ));
+                }
+            }
+        }
+    };
+    if !(1..=255).contains(&value) {
+        return Err(fen_err(
+            at,
+            text.len().max(1),
+            format!("height {value} is not in 1..255"),
+            "a stack is 1 to 255 high",
+        ));
+    }
+    Ok(value as u8)
+}
+
+/// Reads the pieces in hand: letters, each optionally after a count (`[3P2p]`).
+fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u8]) -> Result<(), FenError> {
+    let kinds = rules.pieces.len();
+    let mut count = 0usize;
+    for (i, ch) in text.char_indices() {
+        if ch.is_ascii_digit() {
+            count = count * 10 + (ch as usize - '0' as usize);
+            continue;
+        }
+        let Some((kind, side)) = rules.piece_by_letter(ch) else {
+            return Err(fen_err(
+                at + i,
+                1,
+                format!("`{ch}` is not a piece of this game"),
+                letters_help(rules),
+            ));
+        };
+        let n = hand[side * kinds + kind] as usize + count.max(1);
+        if n > 63 {
+            return Err(fen_err(
+                at + i,
+                1,
+                "more than 63 of one piece in hand",
+                "a hand holds at most 63 of each piece",
+            ));
+        }
+        hand[side * kinds + kind] = n as u8;
+        count = 0;
+    }
+    Ok(())
+}
+
 impl Position {
     /// The start position of the rules.
     pub fn start(rules: Arc<Rules>) -> Position {
@@ -67,12 +298,13 @@ impl Position {
         is_setup: bool,
     ) -> Result<Position, FenError> {
         let geo = &rules.geometry;
-        let b = &geo.boards[0];
         let n = geo.len();
-        let mut board = vec![EMPTY; n];
-        let mut height = vec![0u8; n];
-        let mut terrain = vec![0u8; n];
-        // Fields with their offsets.
+        let kinds = rules.pieces.len();
+        let mut p = Placement {
+            board: vec![EMPTY; n],
+            height: vec![0; n],
+            terrain: vec![0; n],
+        };
         let mut fields: Vec<(usize, &str)> = Vec::new();
         let mut pos = 0;
         for part in fen.split(' ') {
@@ -81,7 +313,7 @@ impl Position {
             }
             pos += part.len() + 1;
         }
-        let Some(&(board_at, placement)) = fields.first() else {
+        let Some(&(board_at, mut placement)) = fields.first() else {
             return Err(fen_err(
                 0,
                 fen.len(),
@@ -89,143 +321,45 @@ impl Position {
                 "write the ranks from the top, such as 8/8/... w",
             ));
         };
-        let rows: Vec<&str> = placement.split('/').collect();
-        if rows.len() != b.ranks {
+        let mut hand = vec![0u8; 2 * kinds];
+        if let Some(open) = placement.find('[') {
+            let Some(inner) = placement[open + 1..].strip_suffix(']') else {
+                return Err(fen_err(
+                    board_at + open,
+                    placement.len() - open,
+                    "`[` without a closing `]`",
+                    "the pieces in hand are written in brackets after the boards: [PPn]",
+                ));
+            };
+            read_hand(&rules, inner, board_at + open + 1, &mut hand)?;
+            placement = &placement[..open];
+        }
+        let parts: Vec<&str> = placement.split('|').collect();
+        if parts.len() != geo.boards.len() {
             return Err(fen_err(
                 board_at,
                 placement.len(),
-                format!("{} ranks given, the board has {}", rows.len(), b.ranks),
-                "separate the ranks with `/`, the top rank first",
+                format!(
+                    "{} board{} given, the game has {}",
+                    parts.len(),
+                    if parts.len() == 1 { "" } else { "s" },
+                    geo.boards.len()
+                ),
+                "write the main board, then each side board after a `|`",
             ));
         }
         let mut at = board_at;
-        for (i, row) in rows.iter().enumerate() {
-            let rank = b.ranks - 1 - i;
-            let mut file = 0usize;
-            let chars: Vec<(usize, char)> = row.char_indices().collect();
-            let mut k = 0;
-            while k < chars.len() {
-                let (off, ch) = chars[k];
-                let here = at + off;
-                if ch.is_ascii_digit() {
-                    let mut num = 0usize;
-                    let start = k;
-                    while k < chars.len() && chars[k].1.is_ascii_digit() {
-                        num = num
-                            .saturating_mul(10)
-                            .saturating_add(chars[k].1 as usize - '0' as usize);
-                        k += 1;
-                    }
-                    if num == 0 {
-                        return Err(fen_err(
-                            here,
-                            k - start,
-                            "an empty-square count of 0",
-                            "count empty squares from 1",
-                        ));
-                    }
-                    file = file.saturating_add(num);
-                    if file > b.files {
-                        return Err(fen_err(
-                            here,
-                            k - start,
-                            format!("rank {} is wider than {} files", rank + 1, b.files),
-                            "count the squares of each rank",
-                        ));
-                    }
-                    continue;
-                }
-                if file >= b.files {
-                    return Err(fen_err(
-                        here,
-                        1,
-                        format!("rank {} is wider than {} files", rank + 1, b.files),
-                        "count the squares of each rank",
-                    ));
-                }
-                let cell = geo.cell_at(0, file as i32, rank as i32).unwrap() as usize;
-                if let Some(t) = rules.terrains.iter().position(|t| t.letter == ch) {
-                    terrain[cell] = t as u8 + 1;
-                } else if let Some(kind) = rules
-                    .kind_by_letter(ch)
-                    .filter(|_| ch.is_ascii_alphabetic())
-                {
-                    let side = usize::from(ch.is_ascii_lowercase());
-                    board[cell] = code(kind, side);
-                    height[cell] = 1;
-                    // A stack: `Q(20)`, or `Q(height)` to read a parameter.
-                    if chars.get(k + 1).is_some_and(|c| c.1 == '(') {
-                        let open = k + 1;
-                        let Some(close) = chars[open..]
-                            .iter()
-                            .position(|c| c.1 == ')')
-                            .map(|i| open + i)
-                        else {
-                            return Err(fen_err(
-                                at + chars[open].0,
-                                row.len() - chars[open].0,
-                                "`(` without `)`",
-                                "write a stack's height as Q(20)",
-                            ));
-                        };
-                        let inner: String = chars[open + 1..close].iter().map(|c| c.1).collect();
-                        let mut part_at = at + chars[open].0 + 1;
-                        for part in inner.split(',') {
-                            let mut pc = part.chars();
-                            let single = pc.next().filter(|_| pc.next().is_none());
-                            // A terrain letter: the piece stands on that terrain.
-                            if let Some(t) = single
-                                .and_then(|c| rules.terrains.iter().position(|t| t.letter == c))
-                            {
-                                terrain[cell] = t as u8 + 1;
-                            } else {
-                                height[cell] = read_height(&rules, side, part, part_at)?;
-                            }
-                            part_at += part.len() + 1;
-                        }
-                        k = close;
-                    }
-                } else {
-                    let letters: String = rules
-                        .pieces
-                        .iter()
-                        .map(|p| p.letter)
-                        .chain(rules.terrains.iter().map(|t| t.letter))
-                        .collect();
-                    return Err(fen_err(
-                        here,
-                        ch.len_utf8(),
-                        format!("`{ch}` is neither a piece nor a terrain of this game"),
-                        format!(
-                            "letters of this game: {letters} (lower case for {})",
-                            rules.players[1].name
-                        ),
-                    ));
-                }
-                file += 1;
-                k += 1;
-            }
-            if file != b.files {
-                return Err(fen_err(
-                    at,
-                    row.len().max(1),
-                    format!(
-                        "rank {} has {} squares, the board has {} files",
-                        rank + 1,
-                        file,
-                        b.files
-                    ),
-                    "count the squares of each rank",
-                ));
-            }
-            at += row.len() + 1;
+        for (i, part) in parts.iter().enumerate() {
+            read_board(&rules, i, part, at, &mut p)?;
+            at += part.len() + 1;
         }
+        let board = p.board;
         let mut side = 0;
         if let Some(&(off, s)) = fields.get(1) {
             side = match rules
                 .players
                 .iter()
-                .position(|p| s.len() == 1 && s.starts_with(p.letter))
+                .position(|pl| s.len() == 1 && s.starts_with(pl.letter))
             {
                 Some(i) => i,
                 None => {
@@ -323,27 +457,47 @@ impl Position {
             }
         }
         let mut swapped = false;
-        if let Some(&(off, s)) = fields.get(6) {
+        let mut counters = vec![0i32; 2 * rules.counters.len()];
+        for &(off, s) in fields.iter().skip(6) {
             if s == "swapped" && rules.pie_rule {
                 swapped = true;
-            } else {
-                return Err(fen_err(
-                    off,
-                    s.len(),
-                    format!("unexpected `{s}`"),
-                    "after the six fields of FEN only `swapped` may follow (the pie rule was used)",
-                ));
+                continue;
+            }
+            let counter = s.split_once('=').and_then(|(name, v)| {
+                let i = rules.counters.iter().position(|c| c == name)?;
+                let (a, b) = v.split_once('/')?;
+                Some((i, a.parse::<i32>().ok()?, b.parse::<i32>().ok()?))
+            });
+            match counter {
+                Some((i, a, b)) => {
+                    counters[i] = a;
+                    counters[rules.counters.len() + i] = b;
+                }
+                None => {
+                    let names: Vec<String> =
+                        rules.counters.iter().map(|c| format!("{c}=N/N")).collect();
+                    let mut allowed = names.join(", ");
+                    if rules.pie_rule {
+                        allowed = if allowed.is_empty() {
+                            "swapped".into()
+                        } else {
+                            format!("swapped, {allowed}")
+                        };
+                    }
+                    return Err(fen_err(
+                        off,
+                        s.len(),
+                        format!("unexpected `{s}`"),
+                        if allowed.is_empty() {
+                            "a position string has at most six fields".to_string()
+                        } else {
+                            format!("after the six fields of FEN may follow: {allowed}")
+                        },
+                    ));
+                }
             }
         }
-        if let Some(&(off, s)) = fields.get(7) {
-            return Err(fen_err(
-                off,
-                fen.len() - off,
-                format!("unexpected `{s}`"),
-                "a position string has at most seven fields",
-            ));
-        }
-        let mut counts = vec![0u16; 1 + 2 * rules.pieces.len()];
+        let mut counts = vec![0u16; 1 + 2 * kinds];
         let mut royals = Royals::default();
         let mut unmoved = vec![false; n];
         for (cell, &c) in board.iter().enumerate() {
@@ -359,9 +513,9 @@ impl Position {
         let mut p = Position {
             rules: rules.clone(),
             board,
-            height,
+            height: p.height,
             swapped,
-            terrain,
+            terrain: p.terrain,
             unmoved,
             side,
             castling,
@@ -372,22 +526,24 @@ impl Position {
             hash: 0,
             royals,
             counts,
+            hand,
+            counters,
+            exited: [0; 2],
             history: Vec::new(),
         };
         p.hash = p.compute_hash();
         Ok(p)
     }
 
-    /// The position string.
-    pub fn fen(&self) -> String {
+    fn board_text(&self, board: usize) -> String {
         let rules = &*self.rules;
         let geo = &rules.geometry;
-        let b = &geo.boards[0];
+        let b = &geo.boards[board];
         let mut s = String::new();
         for rank in (0..b.ranks).rev() {
             let mut empty = 0;
             for file in 0..b.files {
-                let cell = geo.cell_at(0, file as i32, rank as i32).unwrap() as usize;
+                let cell = geo.cell_at(board, file as i32, rank as i32).unwrap() as usize;
                 let c = self.board[cell];
                 let sym = if c != EMPTY {
                     Some(rules.code_letter(c))
@@ -396,31 +552,30 @@ impl Position {
                 } else {
                     None
                 };
-                match sym {
-                    Some(ch) => {
-                        if empty > 0 {
-                            s += &empty.to_string();
-                            empty = 0;
-                        }
-                        s.push(ch);
-                        if c != EMPTY {
-                            let mut notes = Vec::new();
-                            if self.terrain[cell] != 0 {
-                                notes.push(
-                                    rules.terrains[self.terrain[cell] as usize - 1]
-                                        .letter
-                                        .to_string(),
-                                );
-                            }
-                            if self.height[cell] != 1 {
-                                notes.push(self.height[cell].to_string());
-                            }
-                            if !notes.is_empty() {
-                                s += &format!("({})", notes.join(","));
-                            }
-                        }
+                let Some(ch) = sym else {
+                    empty += 1;
+                    continue;
+                };
+                if empty > 0 {
+                    s += &empty.to_string();
+                    empty = 0;
+                }
+                s.push(ch);
+                if c != EMPTY {
+                    let mut notes = Vec::new();
+                    if self.terrain[cell] != 0 {
+                        notes.push(
+                            rules.terrains[self.terrain[cell] as usize - 1]
+                                .letter
+                                .to_string(),
+                        );
                     }
-                    None => empty += 1,
+                    if self.height[cell] != 1 {
+                        notes.push(self.height[cell].to_string());
+                    }
+                    if !notes.is_empty() {
+                        s += &format!("({})", notes.join(","));
+                    }
                 }
             }
             if empty > 0 {
@@ -429,6 +584,28 @@ impl Position {
             if rank > 0 {
                 s.push('/');
             }
+        }
+        s
+    }
+
+    /// The position string.
+    pub fn fen(&self) -> String {
+        let rules = &*self.rules;
+        let geo = &rules.geometry;
+        let boards: Vec<String> = (0..geo.boards.len()).map(|b| self.board_text(b)).collect();
+        let mut s = boards.join("|");
+        if rules.drop_zone.is_some() || self.hand.iter().any(|&h| h > 0) {
+            s.push('[');
+            let kinds = rules.pieces.len();
+            for side in 0..2 {
+                for kind in 0..kinds {
+                    let n = self.hand[side * kinds + kind];
+                    for _ in 0..n {
+                        s.push(rules.code_letter(code(kind, side)));
+                    }
+                }
+            }
+            s.push(']');
         }
         s.push(' ');
         s.push(rules.players[self.side].letter);
@@ -452,36 +629,10 @@ impl Position {
         if self.swapped {
             s += " swapped";
         }
+        let nc = rules.counters.len();
+        for (i, name) in rules.counters.iter().enumerate() {
+            s += &format!(" {name}={}/{}", self.counters[i], self.counters[nc + i]);
+        }
         s
     }
-}
-
-/// A stack height written in a position string: a number, or a parameter's name.
-fn read_height(rules: &Rules, side: usize, text: &str, at: usize) -> Result<u8, FenError> {
-    let value = match text.parse::<i64>() {
-        Ok(v) => v,
-        Err(_) => {
-            let key = format!("{}.{text}", rules.players[side].name);
-            match rules.params.get(&key).or_else(|| rules.params.get(text)) {
-                Some(p) => p.value,
-                None => {
-                    return Err(fen_err(
-                        at,
-                        text.len().max(1),
-                        format!("`{text}` is neither a height, a terrain nor a parameter"),
-                        "write a height (Q(20)), a parameter the file declares (Q(height)) or the terrain the piece stands on (S(~))",
-                    ));
-                }
-            }
-        }
-    };
-    if !(1..=255).contains(&value) {
-        return Err(fen_err(
-            at,
-            text.len().max(1),
-            format!("height {value} is not in 1..255"),
-            "a stack is 1 to 255 high",
-        ));
-    }
-    Ok(value as u8)
 }

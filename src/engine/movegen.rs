@@ -20,6 +20,13 @@ enum Landing {
     Blocked,
 }
 
+fn new_move(from: Cell, to: Cell, becomes: Code) -> Move {
+    Move {
+        promo: becomes,
+        ..Move::new(from, to)
+    }
+}
+
 /// What one call of the generator looks up once: the rules, and where the pieces that
 /// `closer-to` conditions measure from stand.
 pub(crate) struct Gen<'r> {
@@ -115,6 +122,7 @@ impl Position {
                 ..Move::new(NO_CELL, NO_CELL)
             });
         }
+        let may_flip = rules.flip_rules[us].is_some() && self.flip_allowed(us);
         for from in 0..n {
             let c = self.board[from];
             if c == EMPTY || side_of(c) != us {
@@ -122,69 +130,12 @@ impl Position {
             }
             let kind = kind_of(c);
             let first_move = out.len();
-            let (start, len) = t.step_index[c as usize * n + from];
-            for step in &t.steps[start as usize..(start + len) as usize] {
-                let comp = &t.comps[step.comp as usize];
-                if comp.initial && !self.unmoved[from] {
-                    continue;
-                }
-                let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
-                if !step.rider {
-                    let path = &t.cells[step.path_first as usize
-                        ..step.path_first as usize + step.path_len as usize];
-                    if !path.iter().all(|&p| self.passable(p, kind)) {
-                        continue;
-                    }
-                    let to = line[0];
-                    match self.landing(to, kind) {
-                        Landing::Open | Landing::Last => {
-                            self.land(&g, comp, from as Cell, to, kind, path, out)
-                        }
-                        Landing::Clear => {
-                            if comp.can_move && self.board[to as usize] == EMPTY {
-                                self.push(&g, comp, Move::new(from as Cell, to), kind, out);
-                            }
-                        }
-                        Landing::Pass | Landing::Blocked => {}
-                    }
-                    continue;
-                }
-                let mut screened = comp.hop == Hop::None;
-                for &to in line {
-                    let occupant = self.board[to as usize];
-                    if !screened {
-                        // Before the screen: empty squares are passed, the first piece is
-                        // the screen, blocking terrain ends the line.
-                        if occupant != EMPTY {
-                            screened = true;
-                        } else if !self.passable(to, kind) {
-                            break;
-                        }
-                        continue;
-                    }
-                    match self.landing(to, kind) {
-                        Landing::Open => {
-                            self.land(&g, comp, from as Cell, to, kind, &[], out);
-                            if occupant != EMPTY || comp.hop == Hop::Grasshopper {
-                                break;
-                            }
-                        }
-                        Landing::Last => {
-                            self.land(&g, comp, from as Cell, to, kind, &[], out);
-                            break;
-                        }
-                        Landing::Clear => {
-                            if comp.can_move && occupant == EMPTY {
-                                self.push(&g, comp, Move::new(from as Cell, to), kind, out);
-                            }
-                            break;
-                        }
-                        Landing::Pass => {
-                            if occupant != EMPTY || comp.hop == Hop::Grasshopper {
-                                break;
-                            }
-                        }
-                        Landing::Blocked => break,
+            self.piece_moves(&g, from as Cell, c, EMPTY, out);
+            if may_flip {
+                if let Some(other) = rules.pieces[kind].flips_to {
+                    if t.flip_cells[us].contains(&(from as Cell)) {
+                        let face = code(other, us);
+                        self.piece_moves(&g, from as Cell, face, face, out);
                     }
                 }
             }
@@ -192,7 +143,145 @@ impl Position {
                 Self::dedup_tail(out, first_move);
             }
         }
+        if rules.drop_zone.is_some() {
+            let kinds = rules.pieces.len();
+            for kind in 0..kinds {
+                if self.hand[us * kinds + kind] == 0 {
+                    continue;
+                }
+                for &to in &t.drop_cells[us] {
+                    if self.board[to as usize] == EMPTY
+                        && matches!(self.landing(to, kind), Landing::Open | Landing::Last)
+                    {
+                        out.push(Move {
+                            kind: MoveKind::Drop,
+                            aux: kind as Cell,
+                            ..Move::new(NO_CELL, to)
+                        });
+                    }
+                }
+            }
+        }
         self.castlings(rules, out);
+    }
+
+    /// May `side` flip its two-faced pieces now (its flip rule's condition holds)?
+    pub(crate) fn flip_allowed(&self, side: usize) -> bool {
+        let Some(rule) = &self.rules.flip_rules[side] else {
+            return false;
+        };
+        match rule.needs {
+            None => true,
+            Some((kind, zone)) => {
+                let c = code(kind, side);
+                self.counts[c as usize] > 0
+                    && self
+                        .board
+                        .iter()
+                        .enumerate()
+                        .any(|(cell, &b)| b == c && self.rules.zones[zone].cells[side][cell])
+            }
+        }
+    }
+
+    /// The moves of the piece on `from` as if it were `face`; a move that turns it
+    /// into `face` (a flip) carries `becomes`, else `becomes` is [`EMPTY`].
+    fn piece_moves(&self, g: &Gen, from: Cell, face: Code, becomes: Code, out: &mut Vec<Move>) {
+        let rules = g.rules;
+        let t = &rules.tables;
+        let n = self.board.len();
+        let f = from as usize;
+        let kind = kind_of(face);
+        let (start, len) = t.step_index[face as usize * n + f];
+        for step in &t.steps[start as usize..(start + len) as usize] {
+            let comp = &t.comps[step.comp as usize];
+            if comp.initial && !self.unmoved[f] {
+                continue;
+            }
+            let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+            let new = |to: Cell| Move {
+                promo: becomes,
+                ..Move::new(from, to)
+            };
+            if !step.rider {
+                let path = &t.cells
+                    [step.path_first as usize..step.path_first as usize + step.path_len as usize];
+                if !path.iter().all(|&p| self.passable(p, kind)) {
+                    continue;
+                }
+                let to = line[0];
+                match self.landing(to, kind) {
+                    Landing::Open | Landing::Last => self.land(g, comp, new(to), kind, path, out),
+                    Landing::Clear => {
+                        if comp.can_move && self.board[to as usize] == EMPTY {
+                            self.push(g, comp, new(to), kind, out);
+                        }
+                    }
+                    Landing::Pass | Landing::Blocked => {}
+                }
+                continue;
+            }
+            let mut screened = comp.hop == Hop::None;
+            for &to in line {
+                let occupant = self.board[to as usize];
+                if !screened {
+                    // Before the screen: empty squares are passed, the first piece is
+                    // the screen, blocking terrain ends the line.
+                    if occupant != EMPTY {
+                        screened = true;
+                    } else if !self.passable(to, kind) {
+                        break;
+                    }
+                    continue;
+                }
+                match self.landing(to, kind) {
+                    Landing::Open => {
+                        self.land(g, comp, new(to), kind, &[], out);
+                        if occupant != EMPTY || comp.hop == Hop::Grasshopper {
+                            break;
+                        }
+                    }
+                    Landing::Last => {
+                        self.land(g, comp, new(to), kind, &[], out);
+                        break;
+                    }
+                    Landing::Clear => {
+                        if comp.can_move && occupant == EMPTY {
+                            self.push(g, comp, new(to), kind, out);
+                        }
+                        break;
+                    }
+                    Landing::Pass => {
+                        if occupant != EMPTY || comp.hop == Hop::Grasshopper {
+                            break;
+                        }
+                    }
+                    Landing::Blocked => break,
+                }
+            }
+        }
+        let piece = &rules.pieces[kind];
+        if piece.flies {
+            let (start, len) = t.flight_index[f];
+            for &to in &t.cells[start as usize..(start + len) as usize] {
+                if self.board[to as usize] == EMPTY
+                    && matches!(self.landing(to, kind), Landing::Open | Landing::Last)
+                {
+                    out.push(Move {
+                        kind: MoveKind::Flight,
+                        ..new_move(from, to, becomes)
+                    });
+                }
+            }
+        }
+        if let Some(zone) = piece.exits_from {
+            if becomes == EMPTY && rules.zone_contains(zone, self.side, from) {
+                out.push(Move {
+                    kind: MoveKind::Exit,
+                    ..Move::new(from, NO_CELL)
+                });
+            }
+        }
     }
 
     /// Drops repeats among the moves of one piece whose components overlap (`KW`).
@@ -209,40 +298,53 @@ impl Position {
 
     /// A landing on an open square: a move, a capture, or an en-passant capture.
     #[inline]
-    #[allow(clippy::too_many_arguments)]
     fn land(
         &self,
         g: &Gen,
         comp: &CompInfo,
-        from: Cell,
-        to: Cell,
+        m: Move,
         kind: usize,
         path: &[Cell],
         out: &mut Vec<Move>,
     ) {
-        let occupant = self.board[to as usize];
+        let occupant = self.board[m.to as usize];
         if occupant == EMPTY {
             if comp.can_move {
-                let mut m = Move::new(from, to);
+                let mut m = m;
                 if comp.sets_ep {
                     m.kind = MoveKind::DoubleStep;
                     m.aux = path[0];
                 }
                 self.push(g, comp, m, kind, out);
             }
-            if comp.takes_ep && to == self.ep && self.ep_victim != NO_CELL {
+            if comp.takes_ep && m.to == self.ep && self.ep_victim != NO_CELL {
                 let victim = self.board[self.ep_victim as usize];
                 if victim != EMPTY && side_of(victim) != self.side {
-                    let m = Move {
-                        kind: MoveKind::EnPassant,
-                        aux: self.ep_victim,
-                        ..Move::new(from, to)
-                    };
-                    self.push(g, comp, m, kind, out);
+                    self.push(
+                        g,
+                        comp,
+                        Move {
+                            kind: MoveKind::EnPassant,
+                            aux: self.ep_victim,
+                            ..m
+                        },
+                        kind,
+                        out,
+                    );
                 }
             }
         } else if comp.can_capture && side_of(occupant) != self.side {
-            self.push(g, comp, Move::new(from, to), kind, out);
+            let kind_now = if comp.stays { MoveKind::Rifle } else { m.kind };
+            self.push(
+                g,
+                comp,
+                Move {
+                    kind: kind_now,
+                    ..m
+                },
+                kind,
+                out,
+            );
         }
     }
 
@@ -255,15 +357,17 @@ impl Position {
             return;
         }
         m.effects = comp.effects;
-        if let Some(p) = &rules.pieces[kind].promotion {
-            if rules.zone_contains(p.zone, self.side, m.to) {
-                for &k in &p.to {
-                    out.push(Move {
-                        promo: code(k, self.side),
-                        ..m
-                    });
+        if m.promo == EMPTY {
+            if let Some(p) = &rules.pieces[kind].promotion {
+                if rules.zone_contains(p.zone, self.side, m.to) {
+                    for &k in &p.to {
+                        out.push(Move {
+                            promo: code(k, self.side),
+                            ..m
+                        });
+                    }
+                    return;
                 }
-                return;
             }
         }
         out.push(m);
@@ -283,6 +387,7 @@ impl Position {
             Cond::Height(op, n) => op.holds(self.height[m.from as usize] as i64, n),
             Cond::From(z) => g.rules.zone_contains(z, self.side, m.from),
             Cond::To(z) => g.rules.zone_contains(z, self.side, m.to),
+            Cond::Counter(i, op, n) => op.holds(self.counter(self.side, i) as i64, n),
             Cond::CloserTo { enemy, kind } => {
                 let target = code(kind, if enemy { self.side ^ 1 } else { self.side });
                 let d2 = |a: Cell, b: Cell| {
@@ -346,11 +451,11 @@ impl Position {
     #[inline]
     pub fn is_legal(&mut self, m: Move) -> bool {
         let us = self.side;
-        if self.royals.count[us] == 0 {
+        if self.rules.tables.royal_kinds == 0 {
             return true;
         }
         self.make(m);
-        let ok = !self.in_check(us);
+        let ok = self.royals.count[us] == 0 || !self.in_check(us);
         self.unmake();
         ok
     }
@@ -358,12 +463,38 @@ impl Position {
     /// Every legal move, appended to `out` (which is cleared first).
     pub fn legal_moves_into(&mut self, out: &mut Vec<Move>) {
         out.clear();
-        if self.decided_by_capture().is_some() {
+        if self.decided().is_some() {
             return;
         }
         self.pseudo_moves(out);
-        if self.royals.count[self.side] != 0 {
+        if self.rules.tables.royal_kinds != 0 {
             out.retain(|&m| self.is_legal(m));
+        }
+        if self.rules.stalemate_illegal && !out.is_empty() {
+            self.forbid_stalemating(out);
+        }
+    }
+
+    /// Sittuyin's rule: a move that leaves the opponent without a legal move while not
+    /// in check is illegal, unless every move would; a move that ends the game stands.
+    fn forbid_stalemating(&mut self, moves: &mut Vec<Move>) {
+        let mut reply = Vec::new();
+        let keep: Vec<Move> = moves
+            .iter()
+            .copied()
+            .filter(|&m| {
+                self.make(m);
+                let ok = self.decided().is_some() || self.in_check(self.side) || {
+                    reply.clear();
+                    self.pseudo_moves(&mut reply);
+                    reply.iter().any(|&r| self.is_legal(r))
+                };
+                self.unmake();
+                ok
+            })
+            .collect();
+        if !keep.is_empty() {
+            *moves = keep;
         }
     }
 

@@ -2,32 +2,45 @@
 //! game-site forms `g1-g2` and `f12xg12` accepted too.
 
 use super::outcome::NoMove;
-use super::{Move, Position};
-use crate::rules::{EMPTY, kind_of};
+use super::{Move, MoveKind, Position};
+use crate::rules::{EMPTY, code, kind_of};
 
 impl Position {
-    /// The text of a move.
+    /// The text of a move: `e2e4`, `e7e8q` (promotion, or a flip to the lettered
+    /// face), `P@c2` (a piece from the hand), `c8off` (leaving the board), `d4e5!` (a
+    /// capture without moving), `swap` (the pie rule).
     pub fn move_text(&self, m: Move) -> String {
-        if m.kind == super::MoveKind::Swap {
-            return "swap".into();
-        }
-        let geo = &self.rules.geometry;
-        let mut s = format!("{}{}", geo.name(m.from), geo.name(m.to));
+        let rules = &*self.rules;
+        let geo = &rules.geometry;
+        let mut s = match m.kind {
+            MoveKind::Swap => return "swap".into(),
+            MoveKind::Drop => {
+                return format!(
+                    "{}@{}",
+                    rules.code_letter(code(m.aux as usize, self.side)),
+                    geo.name(m.to)
+                );
+            }
+            MoveKind::Exit => return format!("{}off", geo.name(m.from)),
+            _ => format!("{}{}", geo.name(m.from), geo.name(m.to)),
+        };
         if m.promo != EMPTY {
-            s.push(
-                self.rules.pieces[kind_of(m.promo)]
-                    .letter
-                    .to_ascii_lowercase(),
-            );
+            s.push(rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase());
+        }
+        if m.kind == MoveKind::Rifle {
+            s.push('!');
         }
         s
     }
 
     /// Finds the legal move a user typed.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, NoMove> {
-        let norm = normalise(text);
+        let norm = normalise(text).to_lowercase();
         let moves = self.legal_moves();
-        if let Some(m) = moves.iter().find(|&&m| self.move_text(m) == norm) {
+        if let Some(m) = moves
+            .iter()
+            .find(|&&m| self.move_text(m).to_lowercase() == norm)
+        {
             return Ok(*m);
         }
         Err(NoMove {

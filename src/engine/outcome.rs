@@ -35,23 +35,38 @@ fn result_for(side: usize, o: Outcome) -> Option<usize> {
 }
 
 impl Position {
-    /// A `captured PIECE` rule that has taken effect: the side that lost its piece, and
-    /// the result for it. Ends the game at once, so no moves follow.
-    pub(crate) fn decided_by_capture(&self) -> Option<(usize, usize, Outcome)> {
-        for rule in &self.rules.end_rules {
-            if let EndRule::Captured(kind, o) = *rule {
-                for side in 0..2 {
-                    let c = code(kind, side);
-                    let had = self
-                        .rules
-                        .tables
-                        .home_counts
-                        .get(c as usize)
-                        .is_some_and(|&n| n > 0);
-                    if had && self.counts[c as usize] == 0 {
-                        return Some((side, kind, o));
+    /// A `captured PIECE` or `exited PIECE` rule that has taken effect: the side it is
+    /// about, the piece, the result for that side, and whether the piece exited. Ends
+    /// the game at once, so no moves follow.
+    pub(crate) fn decided(&self) -> Option<(usize, usize, Outcome, bool)> {
+        let rules = &*self.rules;
+        let kinds = rules.pieces.len();
+        for rule in &rules.end_rules {
+            match *rule {
+                EndRule::Captured(kind, o) => {
+                    for side in 0..2 {
+                        let c = code(kind, side);
+                        let had = rules
+                            .tables
+                            .home_counts
+                            .get(c as usize)
+                            .is_some_and(|&n| n > 0);
+                        if had
+                            && self.counts[c as usize] == 0
+                            && self.hand[side * kinds + kind] == 0
+                        {
+                            return Some((side, kind, o, false));
+                        }
                     }
                 }
+                EndRule::Exited(kind, o) => {
+                    for side in 0..2 {
+                        if self.exited[side] >> kind & 1 != 0 {
+                            return Some((side, kind, o, true));
+                        }
+                    }
+                }
+                _ => {}
             }
         }
         None
@@ -61,10 +76,15 @@ impl Position {
     pub fn outcome(&mut self) -> Option<GameEnd> {
         let rules = self.rules.clone();
         let name = |s: usize| rules.players[s].name.clone();
-        if let Some((side, kind, o)) = self.decided_by_capture() {
+        if let Some((side, kind, o, exited)) = self.decided() {
+            let what = if exited {
+                "left the board"
+            } else {
+                "was captured"
+            };
             return Some(GameEnd {
                 winner: result_for(side, o),
-                reason: format!("{}'s {} was captured", name(side), rules.pieces[kind].name),
+                reason: format!("{}'s {} {what}", name(side), rules.pieces[kind].name),
             });
         }
         let us = self.side;

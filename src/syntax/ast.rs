@@ -59,11 +59,17 @@ pub enum Decl {
     Setup(Spanned<String>),
     /// The second player may take over the first player's side on their first turn.
     PieRule(Span),
+    Flight(FlightDecl),
+    Flip(FlipDecl),
+    Drop(DropDecl),
+    Counter(Name),
 }
 
 #[derive(Debug, Clone)]
 pub struct BoardDecl {
     pub name: Option<Name>,
+    /// Names for the squares, a1, b1, ... in order (for small side boards).
+    pub squares: Vec<Name>,
     pub files: Spanned<i64>,
     pub ranks: Spanned<i64>,
     pub span: Span,
@@ -110,6 +116,30 @@ pub enum RegionTerm {
     All,
     Square(String),
     Zone(String),
+    Board(String),
+}
+
+#[derive(Debug, Clone)]
+pub struct FlightDecl {
+    pub from: Region,
+    pub to: Region,
+    pub same_colour: bool,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct FlipDecl {
+    pub player: Name,
+    pub zone: Name,
+    /// Flipping needs one's own piece of this kind in this zone.
+    pub needs: Option<(Name, Name)>,
+    pub span: Span,
+}
+
+#[derive(Debug, Clone)]
+pub struct DropDecl {
+    pub zone: Name,
+    pub span: Span,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -133,6 +163,8 @@ pub struct TerrainDecl {
 pub struct PieceDecl {
     pub name: Name,
     pub letter: Spanned<char>,
+    /// The only player who has this piece, if one.
+    pub owner: Option<Name>,
     pub props: Vec<Spanned<PieceProp>>,
     pub span: Span,
 }
@@ -154,6 +186,9 @@ pub enum PieceProp {
     },
     ResetsClock,
     Value(Spanned<i64>),
+    Flies,
+    FlipsTo(Name),
+    ExitsFrom(Name),
 }
 
 #[derive(Debug, Clone)]
@@ -187,6 +222,7 @@ pub enum EndCondition {
     Repetition(i64),
     MoveLimit(i64),
     Captured(Name),
+    Exited(Name),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -194,6 +230,8 @@ pub enum GameResult {
     Win,
     Loss,
     Draw,
+    /// `stalemate illegal`: a move that would cause it may not be made.
+    Illegal,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -230,6 +268,8 @@ pub enum Condition {
     From(Name),
     /// The move ends in a zone.
     To(Name),
+    /// The mover's counter compared with a number.
+    Counter(Name, Compare, i64),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -238,4 +278,8 @@ pub enum Effect {
     Leave(Name),
     /// The moving piece's height changes by this much.
     Height(i64),
+    /// The piece captures without moving (a rifle capture).
+    Stay,
+    /// The mover's counter changes by this much.
+    Counter(Name, i64),
 }

@@ -162,6 +162,36 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::game_decl => Decl::Game(string(inner.next().unwrap())),
         Rule::setup_decl => Decl::Setup(string(inner.next().unwrap())),
         Rule::pie_decl => Decl::PieRule(span),
+        Rule::counter_decl => Decl::Counter(name(inner.next().unwrap())),
+        Rule::drop_decl => Decl::Drop(DropDecl {
+            zone: name(inner.next().unwrap()),
+            span,
+        }),
+        Rule::flight_decl => {
+            let from = region(inner.next().unwrap());
+            let to = region(inner.next().unwrap());
+            let same_colour = inner.next().is_some();
+            Decl::Flight(FlightDecl {
+                from,
+                to,
+                same_colour,
+                span,
+            })
+        }
+        Rule::flip_decl => {
+            let player = name(inner.next().unwrap());
+            let zone = name(inner.next().unwrap());
+            let needs = inner.next().map(|n| {
+                let mut n = n.into_inner();
+                (name(n.next().unwrap()), name(n.next().unwrap()))
+            });
+            Decl::Flip(FlipDecl {
+                player,
+                zone,
+                needs,
+                span,
+            })
+        }
         Rule::board_decl => {
             let first = inner.next().unwrap();
             let (name, files) = if first.as_rule() == Rule::ident {
@@ -170,8 +200,13 @@ fn decl(pair: Pair<Rule>) -> Decl {
                 (None, num(first))
             };
             let ranks = num(inner.next().unwrap());
+            let squares = inner
+                .next()
+                .map(|sq| sq.into_inner().map(self::name).collect())
+                .unwrap_or_default();
             Decl::Board(BoardDecl {
                 name,
+                squares,
                 files,
                 ranks,
                 span,
@@ -254,10 +289,19 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::piece_decl => {
             let name = name(inner.next().unwrap());
             let letter = letter(inner.next().unwrap());
-            let props = inner.map(piece_prop).collect();
+            let mut owner = None;
+            let mut props = Vec::new();
+            for p in inner {
+                if p.as_rule() == Rule::owner_clause {
+                    owner = Some(self::name(p.into_inner().next().unwrap()));
+                } else {
+                    props.push(piece_prop(p));
+                }
+            }
             Decl::Piece(PieceDecl {
                 name,
                 letter,
+                owner,
                 props,
                 span,
             })
@@ -297,12 +341,14 @@ fn decl(pair: Pair<Rule>) -> Decl {
                         Rule::captured => {
                             EndCondition::Captured(name(c.into_inner().next().unwrap()))
                         }
+                        Rule::exited => EndCondition::Exited(name(c.into_inner().next().unwrap())),
                         _ => unreachable!("end condition"),
                     };
                     let res = r.next().unwrap();
                     let result = match res.as_str() {
                         "win" => GameResult::Win,
                         "loss" => GameResult::Loss,
+                        "illegal" => GameResult::Illegal,
                         _ => GameResult::Draw,
                     };
                     EndRuleDecl {
@@ -349,6 +395,9 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
         Rule::royal_prop => PieceProp::Royal,
         Rule::en_passant_prop => PieceProp::EnPassant,
         Rule::resets_prop => PieceProp::ResetsClock,
+        Rule::flies_prop => PieceProp::Flies,
+        Rule::flips_prop => PieceProp::FlipsTo(name(inner.next().unwrap())),
+        Rule::exits_prop => PieceProp::ExitsFrom(name(inner.next().unwrap())),
         Rule::value_prop => PieceProp::Value(num(inner.next().unwrap())),
         Rule::promotes_prop => {
             let zone = name(inner.next().unwrap());
@@ -367,14 +416,7 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
     let mut inner = c.into_inner();
     let cond = match rule {
         Rule::height_cond => {
-            let op = match inner.next().unwrap().as_str() {
-                "<" => Compare::Less,
-                "<=" => Compare::LessEq,
-                ">" => Compare::Greater,
-                ">=" => Compare::GreaterEq,
-                "==" => Compare::Equal,
-                _ => Compare::NotEqual,
-            };
+            let op = compare(inner.next().unwrap().as_str());
             Condition::Height(op, num(inner.next().unwrap()).node)
         }
         Rule::closer_cond => {
@@ -386,9 +428,25 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
         }
         Rule::from_cond => Condition::From(name(inner.next().unwrap())),
         Rule::to_cond => Condition::To(name(inner.next().unwrap())),
+        Rule::counter_cond => {
+            let counter = name(inner.next().unwrap());
+            let op = compare(inner.next().unwrap().as_str());
+            Condition::Counter(counter, op, num(inner.next().unwrap()).node)
+        }
         _ => unreachable!("condition {rule:?}"),
     };
     Spanned::new(cond, span)
+}
+
+fn compare(op: &str) -> Compare {
+    match op {
+        "<" => Compare::Less,
+        "<=" => Compare::LessEq,
+        ">" => Compare::Greater,
+        ">=" => Compare::GreaterEq,
+        "==" => Compare::Equal,
+        _ => Compare::NotEqual,
+    }
 }
 
 fn effect(pair: Pair<Rule>) -> Spanned<Effect> {
@@ -399,6 +457,11 @@ fn effect(pair: Pair<Rule>) -> Spanned<Effect> {
     let eff = match rule {
         Rule::leave_effect => Effect::Leave(name(inner.next().unwrap())),
         Rule::height_effect => Effect::Height(num(inner.next().unwrap()).node),
+        Rule::stay_effect => Effect::Stay,
+        Rule::counter_effect => {
+            let counter = name(inner.next().unwrap());
+            Effect::Counter(counter, num(inner.next().unwrap()).node)
+        }
         _ => unreachable!("effect {rule:?}"),
     };
     Spanned::new(eff, span)
@@ -425,6 +488,7 @@ fn region(pair: Pair<Rule>) -> Region {
                 Rule::all_term => RegionTerm::All,
                 Rule::square => RegionTerm::Square(text),
                 Rule::zone_ref => RegionTerm::Zone(text),
+                Rule::board_term => RegionTerm::Board(name(inner.next().unwrap()).node),
                 _ => unreachable!("region term {rule:?}"),
             };
             Spanned::new(term, span)
