@@ -9,31 +9,13 @@ use crate::syntax::betza::{BetzaMove, Hop};
 
 /// Words for one Betza move component.
 pub fn describe_move(b: &BetzaMove) -> String {
-    let (ax, ay) = b
-        .vectors
-        .first()
-        .map(|&(x, y)| (x.abs(), y.abs()))
-        .unwrap_or((0, 0));
-    let (lo, hi) = (ax.min(ay), ax.max(ay));
-    let shape = match (lo, hi) {
-        (0, 1) => "orthogonally".to_string(),
-        (1, 1) => "diagonally".to_string(),
-        (0, n) => format!("{n} squares orthogonally"),
-        (n, m) if n == m => format!("{n} squares diagonally"),
-        (1, 2) => "as a knight".to_string(),
-        (a, b) => format!("a ({a},{b}) leap"),
-    };
-    let all = crate::syntax::betza::symmetric(ax, ay).len() == b.vectors.len();
-    let mut dirs = Vec::new();
-    if !all {
-        if b.vectors.iter().any(|v| v.1 > 0) {
-            dirs.push("forward");
-        }
-        if b.vectors.iter().any(|v| v.1 == 0) {
-            dirs.push("sideways");
-        }
-        if b.vectors.iter().any(|v| v.1 < 0) {
-            dirs.push("backward");
+    // Group the directions by the shape of the step (a king has two shapes).
+    let mut shapes: Vec<((i8, i8), Vec<(i8, i8)>)> = Vec::new();
+    for &(x, y) in &b.vectors {
+        let key = (x.abs().min(y.abs()), x.abs().max(y.abs()));
+        match shapes.iter_mut().find(|s| s.0 == key) {
+            Some(s) => s.1.push((x, y)),
+            None => shapes.push((key, vec![(x, y)])),
         }
     }
     let action = match (b.can_move, b.can_capture) {
@@ -41,26 +23,11 @@ pub fn describe_move(b: &BetzaMove) -> String {
         (true, false) => "moves without capturing",
         _ => "captures",
     };
-    let mut s = if b.rider {
-        let range = if b.max_steps == 0 {
-            "any distance".to_string()
-        } else {
-            format!("up to {} steps", b.max_steps)
-        };
-        let step = if (lo, hi) == (0, 1) || (lo, hi) == (1, 1) {
-            shape
-        } else {
-            format!("in repeated {shape} leaps")
-        };
-        format!("{action} {range} {step}")
-    } else if (lo, hi) == (0, 1) || (lo, hi) == (1, 1) {
-        format!("{action} one step {shape}")
-    } else {
-        format!("{action} by a leap of {shape}")
-    };
-    if !dirs.is_empty() {
-        let _ = write!(s, ", {}", dirs.join(" and "));
-    }
+    let parts: Vec<String> = shapes
+        .iter()
+        .map(|(k, vs)| shape_words(*k, vs, b))
+        .collect();
+    let mut s = format!("{action} {}", parts.join(", or "));
     match b.hop {
         Hop::Cannon => s += ", jumping exactly one piece on the way",
         Hop::Grasshopper => s += ", landing just beyond the one piece it jumps",
@@ -71,6 +38,47 @@ pub fn describe_move(b: &BetzaMove) -> String {
     }
     if b.initial {
         s += ", only as its first move";
+    }
+    s
+}
+
+fn shape_words((lo, hi): (i8, i8), vectors: &[(i8, i8)], b: &BetzaMove) -> String {
+    let line = match (lo, hi) {
+        (0, 1) => Some("orthogonally"),
+        (1, 1) => Some("diagonally"),
+        _ => None,
+    };
+    let mut s = match (line, b.rider) {
+        (Some(l), true) if b.max_steps == 0 => format!("any distance {l}"),
+        (Some(l), true) => format!("up to {} squares {l}", b.max_steps),
+        (Some(l), false) => format!("one step {l}"),
+        (None, rider) => {
+            let leap = match (lo, hi) {
+                (1, 2) => "a knight's leap".to_string(),
+                (0, n) => format!("a leap of {n} squares orthogonally"),
+                (n, m) if n == m => format!("a leap of {n} squares diagonally"),
+                (a, b) => format!("a ({a},{b}) leap"),
+            };
+            if rider {
+                format!("repeated {leap}s in a line")
+            } else {
+                leap
+            }
+        }
+    };
+    let all = crate::syntax::betza::symmetric(lo, hi).len() == vectors.len();
+    if !all {
+        let mut dirs = Vec::new();
+        if vectors.iter().any(|v| v.1 > 0) {
+            dirs.push("forward");
+        }
+        if vectors.iter().any(|v| v.1 == 0) {
+            dirs.push("sideways");
+        }
+        if vectors.iter().any(|v| v.1 < 0) {
+            dirs.push("backward");
+        }
+        s += &format!(" ({})", dirs.join(" and "));
     }
     s
 }

@@ -33,6 +33,20 @@ impl Position {
         s
     }
 
+    /// The text of the last move made, if any.
+    pub fn last_move_text(&self) -> Option<String> {
+        let m = self.last_move()?;
+        if m.kind == MoveKind::Drop {
+            let rules = &*self.rules;
+            return Some(format!(
+                "{}@{}",
+                rules.code_letter(self.board[m.to as usize]),
+                rules.geometry.name(m.to)
+            ));
+        }
+        Some(self.move_text(m))
+    }
+
     /// Finds the legal move a user typed.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, NoMove> {
         let norm = normalise(text).to_lowercase();

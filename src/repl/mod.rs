@@ -330,7 +330,11 @@ impl Session {
         let mut groups: Vec<(String, Vec<String>)> = Vec::new();
         for m in moves {
             let label = if m.from == crate::rules::NO_CELL {
-                "pie rule".to_string()
+                if m.kind == crate::engine::MoveKind::Drop {
+                    "in hand".to_string()
+                } else {
+                    "pie rule".to_string()
+                }
             } else {
                 let p = self.pos.piece_at(m.from);
                 format!(
@@ -511,7 +515,16 @@ impl Session {
             self.say(format!("`{value}` is not a whole number"));
             return;
         };
+        let p = &self.rules.params[base];
+        if value < p.min || value > p.max {
+            self.say(format!("{name} must be in {}..{}", p.min, p.max));
+            return;
+        }
         let mut overrides = self.overrides.clone();
+        if base == name {
+            // A common value replaces the per-player ones.
+            overrides.retain(|k, _| k.rsplit('.').next() != Some(base));
+        }
         overrides.insert(name.to_string(), value);
         match load_file(&self.path, &overrides, self.color) {
             Ok(rules) => {
@@ -618,8 +631,10 @@ impl Session {
             return;
         }
         let ended = self.ended();
+        // The rule file's absolute path, so the game loads from any directory.
+        let variant = std::fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
         let text = record::write(
-            &self.path,
+            &variant,
             &self.overrides,
             self.start_fen.as_deref(),
             &self.record,
@@ -627,12 +642,22 @@ impl Session {
             ended.as_ref(),
         );
         match std::fs::write(file, text) {
-            Ok(()) => self.say(format!("saved {} moves to {file}", self.record.len())),
+            Ok(()) => {
+                let n = self.record.len();
+                self.say(format!(
+                    "saved {n} move{} to {file}",
+                    if n == 1 { "" } else { "s" }
+                ))
+            }
             Err(e) => self.say(format!("cannot write {file}: {e}")),
         }
     }
 
     fn load(&mut self, file: &str) {
+        if file.is_empty() {
+            self.say("load FILE, such as load game.txt");
+            return;
+        }
         let text = match std::fs::read_to_string(file) {
             Ok(t) => t,
             Err(e) => {
@@ -713,21 +738,28 @@ impl rustyline::completion::Completer for Helper {
         let start = head.rfind(' ').map(|i| i + 1).unwrap_or(0);
         let prefix = &head[start..];
         let mut out: Vec<Self::Candidate> = Vec::new();
-        let mut push = |w: &str| {
-            if w.starts_with(prefix) {
-                out.push(rustyline::completion::Pair {
-                    display: w.to_string(),
-                    replacement: w.to_string(),
-                });
-            }
-        };
         if start == 0 {
             for c in COMMANDS {
-                push(c.0);
+                if c.0.starts_with(prefix) {
+                    // Commands that take an argument complete with a space after them.
+                    let takes_arg = c.2.contains(' ');
+                    let word = if takes_arg {
+                        format!("{} ", c.0)
+                    } else {
+                        c.0.to_string()
+                    };
+                    out.push(rustyline::completion::Pair {
+                        display: c.0.to_string(),
+                        replacement: word,
+                    });
+                }
             }
         }
-        for w in self.words.borrow().iter() {
-            push(w);
+        for w in self.words.borrow().iter().filter(|w| w.starts_with(prefix)) {
+            out.push(rustyline::completion::Pair {
+                display: w.clone(),
+                replacement: w.clone(),
+            });
         }
         Ok((start, out))
     }
@@ -760,10 +792,17 @@ pub fn run(
     let color = tty && std::env::var_os("NO_COLOR").is_none();
     let mut session = Session::new(path, overrides, color, seed, Box::new(std::io::stdout()))?;
     if let Some(f) = fen {
-        session.position(&f);
-    } else {
-        session.greet();
+        if let Err(e) = Position::from_fen(session.rules.clone(), &f) {
+            return Err(format!("error: bad --fen: {e}\n"));
+        }
+        session.start_fen = Some(f);
+        session.pos = Position::from_fen(
+            session.rules.clone(),
+            session.start_fen.as_deref().unwrap_or_default(),
+        )
+        .map_err(|e| e.to_string())?;
     }
+    session.greet();
     crate::interrupt::install();
     if !tty {
         let stdin = std::io::stdin();
