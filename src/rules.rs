@@ -385,6 +385,13 @@ pub struct Tables {
     pub flight_index: Vec<(u32, u32)>,
     /// Drop squares per side.
     pub drop_cells: [Vec<Cell>; 2],
+    /// Bit `target * cells + between` is set when a piece on `between` may stand
+    /// between `target` and a piece that could capture there (on a rider's line or
+    /// a lame leaper's path). Moving a piece off every such square cannot expose a
+    /// royal piece, unless hoppers or flips exist (see `fast_legality`).
+    pub between: Vec<u64>,
+    /// Whether legality may skip make/unmake for moves off the lines to the royal.
+    pub fast_legality: bool,
     /// Flip-zone squares per side.
     pub flip_cells: [Vec<Cell>; 2],
 }
@@ -674,6 +681,26 @@ impl Rules {
             t.castle_mask[c.king_from as usize] |= 1 << i;
             t.castle_mask[c.rook_from as usize] |= 1 << i;
         }
+        // Squares between a target and its attackers, for the legality fast path.
+        t.between = vec![0; (n * n).div_ceil(64)];
+        let mut hoppers = false;
+        for step in &t.steps {
+            let comp = &t.comps[step.comp as usize];
+            if !comp.can_capture {
+                continue;
+            }
+            hoppers |= comp.hop != Hop::None;
+            let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+            let path = &t.cells
+                [step.path_first as usize..step.path_first as usize + step.path_len as usize];
+            for (j, &target) in line.iter().enumerate() {
+                for &b in line[..j].iter().chain(path) {
+                    let bit = target as usize * n + b as usize;
+                    t.between[bit / 64] |= 1 << (bit % 64);
+                }
+            }
+        }
+        t.fast_legality = !hoppers && self.flip_rules.iter().all(Option::is_none);
         // Flight targets, per cell.
         t.flight_index = vec![(0, 0); n];
         for from in 0..n {

@@ -447,6 +447,30 @@ impl Position {
         }
     }
 
+    /// When the side to move is not in check: is `m` sure to leave its royal pieces
+    /// unattacked, without playing it? True for a move by a non-royal piece (that
+    /// stays non-royal) from a square on no line to a royal piece; a placement; and
+    /// the like. En passant removes a second piece, so it is always played out.
+    #[inline]
+    fn cannot_expose(&self, m: Move) -> bool {
+        let t = &self.rules.tables;
+        let royal = |c: Code| c != EMPTY && t.royal_kinds >> kind_of(c) & 1 != 0;
+        match m.kind {
+            MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap => return false,
+            MoveKind::Drop => return t.royal_kinds >> m.aux & 1 == 0,
+            _ => {}
+        }
+        if royal(self.board[m.from as usize]) || royal(m.promo) {
+            return false;
+        }
+        let n = self.board.len();
+        let from = m.from as usize;
+        !self.royals.of(self.side).iter().any(|&k| {
+            let bit = k as usize * n + from;
+            t.between[bit / 64] >> (bit % 64) & 1 != 0
+        })
+    }
+
     /// Is the position after `m` legal for the side that played it?
     #[inline]
     pub fn is_legal(&mut self, m: Move) -> bool {
@@ -468,7 +492,12 @@ impl Position {
         }
         self.pseudo_moves(out);
         if self.rules.tables.royal_kinds != 0 {
-            out.retain(|&m| self.is_legal(m));
+            let us = self.side;
+            if self.rules.tables.fast_legality && self.royals.count[us] != 0 && !self.in_check(us) {
+                out.retain(|&m| self.cannot_expose(m) || self.is_legal(m));
+            } else {
+                out.retain(|&m| self.is_legal(m));
+            }
         }
         if self.rules.stalemate_illegal && !out.is_empty() {
             self.forbid_stalemating(out);
