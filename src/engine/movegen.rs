@@ -504,6 +504,30 @@ impl Position {
         }
     }
 
+    /// Does the side to move have a legal move (by every rule but Sittuyin's)? Tries
+    /// one placement from the hand first, which usually settles it at once.
+    fn has_legal_move(&mut self, scratch: &mut Vec<Move>) -> bool {
+        let rules = self.rules.clone();
+        let kinds = rules.pieces.len();
+        let us = self.side;
+        if rules.drop_zone.is_some() {
+            if let Some(kind) = (0..kinds).find(|&k| self.hand[us * kinds + k] != 0) {
+                let free = rules.tables.drop_cells[us].iter().copied().find(|&c| self.board[c as usize] == EMPTY && self.terrain[c as usize] == 0);
+                if let Some(to) = free {
+                    if self.is_legal(Move { kind: MoveKind::Drop, aux: kind as Cell, ..Move::new(NO_CELL, to) }) {
+                        return true;
+                    }
+                }
+            }
+        }
+        scratch.clear();
+        self.pseudo_moves(scratch);
+        let moves = std::mem::take(scratch);
+        let any = moves.iter().any(|&r| self.is_legal(r));
+        *scratch = moves;
+        any
+    }
+
     /// Sittuyin's rule: a move that leaves the opponent without a legal move while not
     /// in check is illegal, unless every move would; a move that ends the game stands.
     fn forbid_stalemating(&mut self, moves: &mut Vec<Move>) {
@@ -513,11 +537,7 @@ impl Position {
             .copied()
             .filter(|&m| {
                 self.make(m);
-                let ok = self.decided().is_some() || self.in_check(self.side) || {
-                    reply.clear();
-                    self.pseudo_moves(&mut reply);
-                    reply.iter().any(|&r| self.is_legal(r))
-                };
+                let ok = self.decided().is_some() || self.in_check(self.side) || self.has_legal_move(&mut reply);
                 self.unmake();
                 ok
             })
