@@ -133,18 +133,18 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                     .as_ref()
                     .map(|n| n.node.clone())
                     .unwrap_or_else(|| format!("board{}", geometry.boards.len() + 1));
-                if let Some(n) = &b.name {
-                    if geometry.boards.iter().any(|x| x.name == n.node) {
-                        ck.report(
-                            Problem::new(
-                                "varsand::duplicate-board",
-                                n.span,
-                                format!("board `{}` is declared twice", n.node),
-                            )
-                            .help("give each board its own name"),
-                        );
-                        ok = false;
-                    }
+                if let Some(n) = &b.name
+                    && geometry.boards.iter().any(|x| x.name == n.node)
+                {
+                    ck.report(
+                        Problem::new(
+                            "varsand::duplicate-board",
+                            n.span,
+                            format!("board `{}` is declared twice", n.node),
+                        )
+                        .help("give each board its own name"),
+                    );
+                    ok = false;
                 }
                 if board_span.is_some() && b.name.is_none() {
                     ck.report(

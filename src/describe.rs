@@ -10,7 +10,8 @@ use crate::syntax::betza::{BetzaMove, Hop};
 /// Words for one Betza move component.
 pub fn describe_move(b: &BetzaMove) -> String {
     // Group the directions by the shape of the step (a king has two shapes).
-    let mut shapes: Vec<((i8, i8), Vec<(i8, i8)>)> = Vec::new();
+    type Shape = ((i8, i8), Vec<(i8, i8)>);
+    let mut shapes: Vec<Shape> = Vec::new();
     for &(x, y) in &b.vectors {
         let key = (x.abs().min(y.abs()), x.abs().max(y.abs()));
         match shapes.iter_mut().find(|s| s.0 == key) {

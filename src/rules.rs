@@ -335,6 +335,9 @@ pub struct Step {
     pub path_len: u16,
 }
 
+/// A line toward a target being collected: direction, range, hop, piece kinds.
+type RayEntry = (i32, i32, u16, Hop, u64);
+
 /// A leap that would capture on the target square from `from`.
 #[derive(Debug, Clone, Copy)]
 pub struct LeapAttack {
@@ -527,8 +530,7 @@ impl Rules {
         t.step_index = vec![(0, 0); ncodes * n];
         // Reverse attack entries, collected per attacker side and target cell.
         let mut leaps: [Vec<Vec<LeapAttack>>; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
-        let mut rays: [Vec<Vec<(i32, i32, u16, Hop, u64)>>; 2] =
-            [vec![Vec::new(); n], vec![Vec::new(); n]];
+        let mut rays: [Vec<Vec<RayEntry>>; 2] = [vec![Vec::new(); n], vec![Vec::new(); n]];
         for (kind, p) in self.pieces.iter().enumerate() {
             for side in 0..2 {
                 let flip = if side == 0 { 1 } else { -1 };
@@ -742,7 +744,7 @@ impl Rules {
             .enumerate()
             .filter(|(_, p)| p.royal)
             .fold(0, |m, (i, _)| m | 1 << i);
-        let mut rng = SplitMix(0x5EED_0F_7A75_A4D);
+        let mut rng = SplitMix(0x0005_EED0_F7A7_5A4D);
         let z = &mut t.zobrist;
         z.piece = (0..ncodes * n)
             .map(|i| if i < n { 0 } else { rng.next() })

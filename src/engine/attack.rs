@@ -66,10 +66,10 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
             if c == 0 || side_of(c) != by {
                 continue;
             }
-            if let Some(other) = pos.rules.pieces[kind_of(c)].flips_to {
-                if captures_on(pos, from, code(other, by), cell) {
-                    return true;
-                }
+            if let Some(other) = pos.rules.pieces[kind_of(c)].flips_to
+                && captures_on(pos, from, code(other, by), cell)
+            {
+                return true;
             }
         }
     }
@@ -119,9 +119,7 @@ fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell) -> bool {
                     break;
                 }
                 screened = true;
-            } else if !pos.passable(sq, kind) {
-                break;
-            } else if comp.hop == Hop::Grasshopper && screened {
+            } else if !pos.passable(sq, kind) || (comp.hop == Hop::Grasshopper && screened) {
                 break;
             }
         }

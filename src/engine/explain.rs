@@ -23,10 +23,11 @@ pub fn split_move(rules: &Rules, text: &str) -> Option<(Cell, Cell, Option<char>
     };
     let (from, used) = read_square(&t)?;
     let mut rest = &t[used..];
-    if let Some(r) = rest.strip_prefix('x') {
-        if r.starts_with(|c: char| c.is_ascii_lowercase()) && read_square(r).is_some() {
-            rest = r;
-        }
+    if let Some(r) = rest.strip_prefix('x')
+        && r.starts_with(|c: char| c.is_ascii_lowercase())
+        && read_square(r).is_some()
+    {
+        rest = r;
     }
     let (to, used) = read_square(rest)?;
     let tail = &rest[used..];

@@ -376,70 +376,71 @@ impl Position {
             };
         }
         let mut castling = 0u32;
-        if let Some(&(off, s)) = fields.get(2) {
-            if s != "-" {
-                for (i, ch) in s.char_indices() {
-                    match rules.castlings.iter().position(|c| c.letter == ch) {
-                        Some(ci) => {
-                            let c = &rules.castlings[ci];
-                            let (k, r) = (board[c.king_from as usize], board[c.rook_from as usize]);
-                            // A right whose pieces are not at home is dropped.
-                            let home = |cell: Cell, code: Code| {
-                                rules
-                                    .tables
-                                    .home
-                                    .get(cell as usize)
-                                    .is_none_or(|&h| h == code)
-                            };
-                            if k != EMPTY
-                                && r != EMPTY
-                                && side_of(k) == c.side
-                                && side_of(r) == c.side
-                                && home(c.king_from, k)
-                                && home(c.rook_from, r)
-                            {
-                                castling |= 1 << ci;
-                            }
+        if let Some(&(off, s)) = fields.get(2)
+            && s != "-"
+        {
+            for (i, ch) in s.char_indices() {
+                match rules.castlings.iter().position(|c| c.letter == ch) {
+                    Some(ci) => {
+                        let c = &rules.castlings[ci];
+                        let (k, r) = (board[c.king_from as usize], board[c.rook_from as usize]);
+                        // A right whose pieces are not at home is dropped.
+                        let home = |cell: Cell, code: Code| {
+                            rules
+                                .tables
+                                .home
+                                .get(cell as usize)
+                                .is_none_or(|&h| h == code)
+                        };
+                        if k != EMPTY
+                            && r != EMPTY
+                            && side_of(k) == c.side
+                            && side_of(r) == c.side
+                            && home(c.king_from, k)
+                            && home(c.rook_from, r)
+                        {
+                            castling |= 1 << ci;
                         }
-                        None => {
-                            let known: String = rules.castlings.iter().map(|c| c.letter).collect();
-                            return Err(fen_err(
-                                off + i,
-                                ch.len_utf8(),
-                                format!("`{ch}` is not a castling right of this game"),
-                                if known.is_empty() {
-                                    "this game has no castling: write -".to_string()
-                                } else {
-                                    format!("rights are {known}, or -")
-                                },
-                            ));
-                        }
+                    }
+                    None => {
+                        let known: String = rules.castlings.iter().map(|c| c.letter).collect();
+                        return Err(fen_err(
+                            off + i,
+                            ch.len_utf8(),
+                            format!("`{ch}` is not a castling right of this game"),
+                            if known.is_empty() {
+                                "this game has no castling: write -".to_string()
+                            } else {
+                                format!("rights are {known}, or -")
+                            },
+                        ));
                     }
                 }
             }
         }
         let (mut ep, mut ep_victim) = (NO_CELL, NO_CELL);
-        if let Some(&(off, s)) = fields.get(3) {
-            if s != "-" {
-                match geo.parse_square(s) {
-                    Some(cell) => {
-                        // The piece that passed stands one step beyond, in its own forward direction.
-                        let dy = if side == 0 { -1 } else { 1 };
-                        if let Some(v) = geo.offset(cell, 0, dy) {
-                            if board[v as usize] != EMPTY && side_of(board[v as usize]) != side {
-                                ep = cell;
-                                ep_victim = v;
-                            }
-                        }
+        if let Some(&(off, s)) = fields.get(3)
+            && s != "-"
+        {
+            match geo.parse_square(s) {
+                Some(cell) => {
+                    // The piece that passed stands one step beyond, in its own forward direction.
+                    let dy = if side == 0 { -1 } else { 1 };
+                    if let Some(v) = geo.offset(cell, 0, dy)
+                        && board[v as usize] != EMPTY
+                        && side_of(board[v as usize]) != side
+                    {
+                        ep = cell;
+                        ep_victim = v;
                     }
-                    None => {
-                        return Err(fen_err(
-                            off,
-                            s.len(),
-                            format!("`{s}` is not a square"),
-                            "write the en-passant square, such as e3, or -",
-                        ));
-                    }
+                }
+                None => {
+                    return Err(fen_err(
+                        off,
+                        s.len(),
+                        format!("`{s}` is not a square"),
+                        "write the en-passant square, such as e3, or -",
+                    ));
                 }
             }
         }

@@ -131,13 +131,12 @@ impl Position {
             let kind = kind_of(c);
             let first_move = out.len();
             self.piece_moves(&g, from as Cell, c, EMPTY, out);
-            if may_flip {
-                if let Some(other) = rules.pieces[kind].flips_to {
-                    if t.flip_cells[us].contains(&(from as Cell)) {
-                        let face = code(other, us);
-                        self.piece_moves(&g, from as Cell, face, face, out);
-                    }
-                }
+            if may_flip
+                && let Some(other) = rules.pieces[kind].flips_to
+                && t.flip_cells[us].contains(&(from as Cell))
+            {
+                let face = code(other, us);
+                self.piece_moves(&g, from as Cell, face, face, out);
             }
             if t.overlapping_kinds >> kind & 1 != 0 {
                 Self::dedup_tail(out, first_move);
@@ -274,13 +273,14 @@ impl Position {
                 }
             }
         }
-        if let Some(zone) = piece.exits_from {
-            if becomes == EMPTY && rules.zone_contains(zone, self.side, from) {
-                out.push(Move {
-                    kind: MoveKind::Exit,
-                    ..Move::new(from, NO_CELL)
-                });
-            }
+        if let Some(zone) = piece.exits_from
+            && becomes == EMPTY
+            && rules.zone_contains(zone, self.side, from)
+        {
+            out.push(Move {
+                kind: MoveKind::Exit,
+                ..Move::new(from, NO_CELL)
+            });
         }
     }
 
@@ -357,18 +357,17 @@ impl Position {
             return;
         }
         m.effects = comp.effects;
-        if m.promo == EMPTY {
-            if let Some(p) = &rules.pieces[kind].promotion {
-                if rules.zone_contains(p.zone, self.side, m.to) {
-                    for &k in &p.to {
-                        out.push(Move {
-                            promo: code(k, self.side),
-                            ..m
-                        });
-                    }
-                    return;
-                }
+        if m.promo == EMPTY
+            && let Some(p) = &rules.pieces[kind].promotion
+            && rules.zone_contains(p.zone, self.side, m.to)
+        {
+            for &k in &p.to {
+                out.push(Move {
+                    promo: code(k, self.side),
+                    ..m
+                });
             }
+            return;
         }
         out.push(m);
     }
@@ -510,14 +509,21 @@ impl Position {
         let rules = self.rules.clone();
         let kinds = rules.pieces.len();
         let us = self.side;
-        if rules.drop_zone.is_some() {
-            if let Some(kind) = (0..kinds).find(|&k| self.hand[us * kinds + k] != 0) {
-                let free = rules.tables.drop_cells[us].iter().copied().find(|&c| self.board[c as usize] == EMPTY && self.terrain[c as usize] == 0);
-                if let Some(to) = free {
-                    if self.is_legal(Move { kind: MoveKind::Drop, aux: kind as Cell, ..Move::new(NO_CELL, to) }) {
-                        return true;
-                    }
-                }
+        if rules.drop_zone.is_some()
+            && let Some(kind) = (0..kinds).find(|&k| self.hand[us * kinds + k] != 0)
+        {
+            let free = rules.tables.drop_cells[us]
+                .iter()
+                .copied()
+                .find(|&c| self.board[c as usize] == EMPTY && self.terrain[c as usize] == 0);
+            if let Some(to) = free
+                && self.is_legal(Move {
+                    kind: MoveKind::Drop,
+                    aux: kind as Cell,
+                    ..Move::new(NO_CELL, to)
+                })
+            {
+                return true;
             }
         }
         scratch.clear();
@@ -537,7 +543,9 @@ impl Position {
             .copied()
             .filter(|&m| {
                 self.make(m);
-                let ok = self.decided().is_some() || self.in_check(self.side) || self.has_legal_move(&mut reply);
+                let ok = self.decided().is_some()
+                    || self.in_check(self.side)
+                    || self.has_legal_move(&mut reply);
                 self.unmake();
                 ok
             })

@@ -163,11 +163,11 @@ pub fn render(pos: &Position, color: bool) -> String {
     let mut out = String::new();
     for (i, line) in lines.iter().enumerate() {
         out += line;
-        if i >= 1 {
-            if let Some(extra) = side.get(i - 1) {
-                out += "    ";
-                out += extra;
-            }
+        if i >= 1
+            && let Some(extra) = side.get(i - 1)
+        {
+            out += "    ";
+            out += extra;
         }
         out.push('\n');
     }

@@ -245,11 +245,11 @@ impl Session {
                     self.pos.unmake();
                     self.redo.push(m);
                     // Against the computer, take back its reply too.
-                    if self.computer[self.pos.side_to_move()] {
-                        if let Some(m) = self.record.pop() {
-                            self.pos.unmake();
-                            self.redo.push(m);
-                        }
+                    if self.computer[self.pos.side_to_move()]
+                        && let Some(m) = self.record.pop()
+                    {
+                        self.pos.unmake();
+                        self.redo.push(m);
                     }
                     self.show();
                 }
@@ -673,10 +673,10 @@ impl Session {
             }
         };
         let mut variant = PathBuf::from(&game.variant);
-        if !variant.exists() {
-            if let Some(dir) = Path::new(file).parent() {
-                variant = dir.join(&game.variant);
-            }
+        if !variant.exists()
+            && let Some(dir) = Path::new(file).parent()
+        {
+            variant = dir.join(&game.variant);
         }
         let rules = match load_file(&variant, &game.overrides, self.color) {
             Ok(r) => r,
