@@ -448,14 +448,18 @@ impl Position {
 
     /// When the side to move is not in check: is `m` sure to leave its royal pieces
     /// unattacked, without playing it? True for a move by a non-royal piece (that
-    /// stays non-royal) from a square on no line to a royal piece; a placement; and
-    /// the like. En passant removes a second piece, so it is always played out.
+    /// stays non-royal) from a square on no line to a royal piece, and for a placement.
+    /// Moves that empty a second square are always played out.
     #[inline]
     fn cannot_expose(&self, m: Move) -> bool {
         let t = &self.rules.tables;
         let royal = |c: Code| c != EMPTY && t.royal_kinds >> kind_of(c) & 1 != 0;
         match m.kind {
-            MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap => return false,
+            // These take a piece off a second square (a capture without moving
+            // leaves the target empty), or move the royal piece.
+            MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap | MoveKind::Rifle => {
+                return false;
+            }
             MoveKind::Drop => return t.royal_kinds >> m.aux & 1 == 0,
             _ => {}
         }
@@ -468,6 +472,24 @@ impl Position {
             let bit = k as usize * n + from;
             t.between[bit / 64] >> (bit % 64) & 1 != 0
         })
+    }
+
+    /// Does `m` move a royal piece, or make one?
+    #[inline]
+    fn is_royal_move(&self, m: Move) -> bool {
+        let t = &self.rules.tables;
+        let royal = |c: Code| c != EMPTY && t.royal_kinds >> kind_of(c) & 1 != 0;
+        royal(self.board[m.from as usize]) || royal(m.promo)
+    }
+
+    /// With the side to move not in check: would taking the piece off `from` leave a
+    /// royal piece of its side attacked? If not, any ordinary move of it is legal.
+    fn lifting_exposes(&mut self, from: Cell) -> bool {
+        let piece = std::mem::replace(&mut self.board[from as usize], EMPTY);
+        let us = self.side;
+        let exposed = self.in_check(us);
+        self.board[from as usize] = piece;
+        exposed
     }
 
     /// Is the position after `m` legal for the side that played it?
@@ -493,7 +515,27 @@ impl Position {
         if self.rules.tables.royal_kinds != 0 {
             let us = self.side;
             if self.rules.tables.fast_legality && self.royals.count[us] != 0 && !self.in_check(us) {
-                out.retain(|&m| self.cannot_expose(m) || self.is_legal(m));
+                // Moves come grouped by their square: remember whether lifting the last
+                // piece looked at uncovers an attack on a royal piece.
+                let mut lifted: (Cell, bool) = (NO_CELL, false);
+                out.retain(|&m| {
+                    if self.cannot_expose(m) {
+                        return true;
+                    }
+                    if matches!(
+                        m.kind,
+                        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Flight
+                    ) && !self.is_royal_move(m)
+                    {
+                        if lifted.0 != m.from {
+                            lifted = (m.from, self.lifting_exposes(m.from));
+                        }
+                        if !lifted.1 {
+                            return true;
+                        }
+                    }
+                    self.is_legal(m)
+                });
             } else {
                 out.retain(|&m| self.is_legal(m));
             }
