@@ -316,6 +316,8 @@ pub struct CompInfo {
     pub takes_ep: bool,
     /// It captures without moving.
     pub stays: bool,
+    /// No hop, no condition, no effect, no en passant: the generator's short path.
+    pub plain: bool,
     /// Its conditions, (start, len) in `Tables::conds`.
     pub conds: (u16, u16),
     /// Its effects: 0 for none, else 1 + an index into `Tables::effects`.
@@ -395,6 +397,8 @@ pub struct Tables {
     pub between: Vec<u64>,
     /// Whether legality may skip make/unmake for moves off the lines to the royal.
     pub fast_legality: bool,
+    /// Piece types that promote somewhere.
+    pub promoting_kinds: u64,
     /// Flip-zone squares per side.
     pub flip_cells: [Vec<Cell>; 2],
 }
@@ -496,7 +500,14 @@ impl Rules {
                     t.effects.push(c.effects.clone());
                     t.effects.len() as u16
                 };
+                let sets_ep = p.en_passant && b.can_move && !b.can_capture && b.lame && passes;
+                let takes_ep = p.en_passant && b.can_capture && b.hop == Hop::None;
                 t.comps.push(CompInfo {
+                    plain: b.hop == Hop::None
+                        && c.conditions.is_empty()
+                        && c.effects.is_empty()
+                        && !sets_ep
+                        && !takes_ep,
                     stays: c.effects.contains(&Effect::Stay),
                     conds: (cond_start, c.conditions.len() as u16),
                     effects,
@@ -504,8 +515,8 @@ impl Rules {
                     can_capture: b.can_capture,
                     hop: b.hop,
                     initial: b.initial,
-                    sets_ep: p.en_passant && b.can_move && !b.can_capture && b.lame && passes,
-                    takes_ep: p.en_passant && b.can_capture && b.hop == Hop::None,
+                    sets_ep,
+                    takes_ep,
                 });
             }
             comp_ids.push(ids);
@@ -702,6 +713,12 @@ impl Rules {
                 }
             }
         }
+        t.promoting_kinds = self
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(_, p)| p.promotion.is_some())
+            .fold(0, |m, (i, _)| m | 1 << i);
         t.fast_legality = !hoppers && self.flip_rules.iter().all(Option::is_none);
         // Flight targets, per cell.
         t.flight_index = vec![(0, 0); n];

@@ -53,6 +53,24 @@ impl Position {
                     .into()
             };
         }
+        if let Some(reason) = self.why_not_placed(text) {
+            return reason;
+        }
+        if let Some(sq) = text.trim().strip_suffix("off") {
+            let cell = rules.geometry.parse_square(sq);
+            let piece = cell.map(|c| self.board[c as usize]).unwrap_or(EMPTY);
+            if piece == EMPTY || side_of(piece) != us {
+                return format!("no piece of {me} stands on {sq} to leave the board");
+            }
+            let p = &rules.pieces[kind_of(piece)];
+            return match p.exits_from {
+                None => format!("a {} never leaves the board", p.name),
+                Some(z) => format!(
+                    "a {} leaves the board only from {}",
+                    p.name, rules.zones[z].name
+                ),
+            };
+        }
         let Some((from, to, promo)) = split_move(&rules, text) else {
             return format!(
                 "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
@@ -123,6 +141,9 @@ impl Position {
                 .find(|p| p.royal)
                 .map(|p| p.name.as_str())
                 .unwrap_or("royal piece");
+            if matching.iter().any(|&m| self.is_legal(m)) {
+                return self.stalemate_reason();
+            }
             return if self.in_check(us) {
                 format!("{me} is in check, and this move leaves the {royal} attacked")
             } else {
@@ -140,6 +161,59 @@ impl Position {
                 rules.pieces[kind].betza
             )
         })
+    }
+
+    fn stalemate_reason(&self) -> String {
+        let them = &self.rules.players[self.side ^ 1].name;
+        format!("it would leave {them} without a legal move, and a move that stalemates is illegal")
+    }
+
+    /// Why a placement `X@sq` is refused, if the text is one.
+    fn why_not_placed(&mut self, text: &str) -> Option<String> {
+        let (letter, square) = text.trim().split_once('@')?;
+        let rules = self.rules.clone();
+        let us = self.side;
+        let me = &rules.players[us].name;
+        if rules.drop_zone.is_none() {
+            return Some("pieces are not placed from a hand in this game".into());
+        }
+        let mut chars = letter.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return Some(format!(
+                "`{letter}` is not a piece letter: write a placement as P@c2"
+            ));
+        };
+        let Some(kind) = rules.kind_for(us, c) else {
+            return Some(format!("{me} has no piece with the letter `{c}`"));
+        };
+        let name = &rules.pieces[kind].name;
+        if self.in_hand(us, kind) == 0 {
+            return Some(format!("{me} has no {name} in hand"));
+        }
+        let Some(cell) = rules.geometry.parse_square(square) else {
+            return Some(format!("`{square}` is not a square"));
+        };
+        if !rules.tables.drop_cells[us].contains(&cell) {
+            let zone = rules
+                .drop_zone
+                .map(|z| rules.zones[z].name.clone())
+                .unwrap_or_default();
+            return Some(format!(
+                "pieces are placed only on empty squares of {zone}, and {square} is not one of them"
+            ));
+        }
+        if self.board[cell as usize] != EMPTY || self.terrain[cell as usize] != 0 {
+            return Some(format!("{square} is not empty"));
+        }
+        let m = Move {
+            kind: MoveKind::Drop,
+            aux: kind as Cell,
+            ..Move::new(crate::rules::NO_CELL, cell)
+        };
+        if !self.is_legal(m) {
+            return Some(format!("the {name} would stand attacked on {square}"));
+        }
+        Some(self.stalemate_reason())
     }
 
     fn why_no_castling(&self, from: Cell, to: Cell) -> Option<String> {

@@ -458,10 +458,28 @@ impl Position {
             }
         }
         let mut swapped = false;
+        let mut exited = [0u64; 2];
         let mut counters = vec![0i32; 2 * rules.counters.len()];
         for &(off, s) in fields.iter().skip(6) {
             if s == "swapped" && rules.pie_rule {
                 swapped = true;
+                continue;
+            }
+            // Pieces that have left the board: `off=I`.
+            if let Some(list) = s.strip_prefix("off=") {
+                for (i, ch) in list.char_indices() {
+                    match rules.piece_by_letter(ch) {
+                        Some((kind, side)) => exited[side] |= 1 << kind,
+                        None => {
+                            return Err(fen_err(
+                                off + 4 + i,
+                                1,
+                                format!("`{ch}` is not a piece of this game"),
+                                letters_help(&rules),
+                            ));
+                        }
+                    }
+                }
                 continue;
             }
             let counter = s.split_once('=').and_then(|(name, v)| {
@@ -529,7 +547,7 @@ impl Position {
             counts,
             hand,
             counters,
-            exited: [0; 2],
+            exited,
             history: Vec::new(),
         };
         p.hash = p.compute_hash();
@@ -629,6 +647,17 @@ impl Position {
         s += &format!(" {} {}", self.halfmove, self.fullmove);
         if self.swapped {
             s += " swapped";
+        }
+        let off: String = (0..2)
+            .flat_map(|side| {
+                (0..rules.pieces.len())
+                    .filter(move |&k| self.exited[side] >> k & 1 != 0)
+                    .map(move |k| (k, side))
+            })
+            .map(|(k, side)| rules.code_letter(code(k, side)))
+            .collect();
+        if !off.is_empty() {
+            s += &format!(" off={off}");
         }
         let nc = rules.counters.len();
         for (i, name) in rules.counters.iter().enumerate() {

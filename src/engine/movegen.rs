@@ -192,12 +192,37 @@ impl Position {
         let f = from as usize;
         let kind = kind_of(face);
         let (start, len) = t.step_index[face as usize * n + f];
+        let us = self.side;
+        // Most moves need none of the rules' extras: walk them on a short path.
+        let simple_piece =
+            rules.terrains.is_empty() && becomes == EMPTY && t.promoting_kinds >> kind & 1 == 0;
         for step in &t.steps[start as usize..(start + len) as usize] {
             let comp = &t.comps[step.comp as usize];
             if comp.initial && !self.unmoved[f] {
                 continue;
             }
             let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+            if simple_piece && comp.plain {
+                let mut push = |to: Cell| out.push(Move::new(from, to));
+                let path = &t.cells
+                    [step.path_first as usize..step.path_first as usize + step.path_len as usize];
+                if step.rider || path.iter().all(|&p| self.board[p as usize] == EMPTY) {
+                    for &to in line {
+                        let occupant = self.board[to as usize];
+                        if occupant == EMPTY {
+                            if comp.can_move {
+                                push(to);
+                            }
+                        } else {
+                            if comp.can_capture && side_of(occupant) != us {
+                                push(to);
+                            }
+                            break;
+                        }
+                    }
+                }
+                continue;
+            }
             let new = |to: Cell| Move {
                 promo: becomes,
                 ..Move::new(from, to)
@@ -382,13 +407,21 @@ impl Position {
     /// Does one condition hold for the move `m`?
     pub(crate) fn condition_holds(&self, g: &Gen, cond: &Cond, m: Move) -> bool {
         let geo = &g.rules.geometry;
+        // The moving piece's side: not always the side to move (attacks are asked of
+        // the other side's pieces).
+        let mover = self.board.get(m.from as usize).copied().unwrap_or(EMPTY);
+        let side = if mover != EMPTY {
+            side_of(mover)
+        } else {
+            self.side
+        };
         match *cond {
             Cond::Height(op, n) => op.holds(self.height[m.from as usize] as i64, n),
-            Cond::From(z) => g.rules.zone_contains(z, self.side, m.from),
-            Cond::To(z) => g.rules.zone_contains(z, self.side, m.to),
-            Cond::Counter(i, op, n) => op.holds(self.counter(self.side, i) as i64, n),
+            Cond::From(z) => g.rules.zone_contains(z, side, m.from),
+            Cond::To(z) => g.rules.zone_contains(z, side, m.to),
+            Cond::Counter(i, op, n) => op.holds(self.counter(side, i) as i64, n),
             Cond::CloserTo { enemy, kind } => {
-                let target = code(kind, if enemy { self.side ^ 1 } else { self.side });
+                let target = code(kind, if enemy { side ^ 1 } else { side });
                 let d2 = |a: Cell, b: Cell| {
                     let (ca, cb) = (&geo.cells[a as usize], &geo.cells[b as usize]);
                     let (dx, dy) = (
