@@ -26,6 +26,8 @@ pub fn load(source: &str, overrides: &Overrides) -> Result<Rules, Vec<Problem>> 
 
 struct Checker<'a> {
     problems: Vec<Problem>,
+    /// Every zone the file declares, to tell "declared later" from "not declared".
+    zone_names: Vec<String>,
     source: &'a str,
 }
 
@@ -59,8 +61,20 @@ fn did_you_mean<'a>(
 
 /// Checks a parsed file and compiles it.
 pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, Vec<Problem>> {
+    let zone_names = file
+        .decls
+        .iter()
+        .filter_map(|d| {
+            if let Decl::Zone(z) = d {
+                Some(z.name.node.clone())
+            } else {
+                None
+            }
+        })
+        .collect();
     let mut ck = Checker {
         problems: Vec::new(),
+        zone_names,
         source,
     };
     let end_of_file = Span::new(source.len(), source.len());
@@ -92,12 +106,12 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                         ck.report(
                             Problem::new("varsand::board-size", v.span, format!("a board has 1 to {max} {what}, not {}", v.node))
                                 .label("out of range")
-                                .help(format!("files are named a..z, so a board has at most 26 files and {max} ranks")),
+                                .help("files are named a..z and ranks 1..99: a board has at most 26 files and 99 ranks"),
                         );
                         ok = false;
                     }
                 }
-                let cells = (b.files.node.max(0) * b.ranks.node.max(0)) as usize;
+                let cells = b.files.node.max(0).saturating_mul(b.ranks.node.max(0)) as usize;
                 if ok && !b.squares.is_empty() && b.squares.len() != cells {
                     ck.report(
                         Problem::new(
@@ -197,7 +211,22 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                     .as_ref()
                     .map(|(a, b)| (a.node, b.node))
                     .unwrap_or((i64::MIN, i64::MAX));
-                if p.value.node < min || p.value.node > max {
+                if min > max {
+                    let span = p
+                        .range
+                        .as_ref()
+                        .map(|(a, b)| Span::new(a.span.start, b.span.end))
+                        .unwrap_or(p.span);
+                    ck.report(
+                        Problem::new(
+                            "varsand::param-range",
+                            span,
+                            format!("the range {min}..{max} is empty"),
+                        )
+                        .label("high before low")
+                        .help(format!("write the low end first: in {max}..{min}")),
+                    );
+                } else if p.value.node < min || p.value.node > max {
                     ck.report(
                         Problem::new(
                             "varsand::param-range",
@@ -835,6 +864,9 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     let mut castlings: Vec<Castling> = Vec::new();
     for d in &file.decls {
         let Decl::Castle(c) = d else { continue };
+        if geometry.boards.is_empty() {
+            continue; // the missing board is reported once, not per square
+        }
         let side = player_index(&c.player.node);
         if side.is_none() {
             ck.report(
@@ -875,7 +907,25 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         };
         let (kc, rc) = (&geometry.cells[kf as usize], &geometry.cells[rf as usize]);
         let (tc, uc) = (&geometry.cells[kt as usize], &geometry.cells[rt as usize]);
-        if kc.rank != rc.rank || tc.rank != kc.rank || uc.rank != kc.rank || kf == rf {
+        if kf == rf || kt == rt {
+            let (what, span) = if kf == rf {
+                ("start", c.rook_from.span)
+            } else {
+                ("end", c.rook_to.span)
+            };
+            ck.report(
+                Problem::new("varsand::castle-squares", span, format!("the two castling pieces {what} on the same square"))
+                    .label("the king-like piece's square too")
+                    .help("the rook-like piece starts and ends on squares of its own: `castle white K e1-g1 with h1-f1`"),
+            );
+            continue;
+        }
+        if kc.rank != rc.rank
+            || tc.rank != kc.rank
+            || uc.rank != kc.rank
+            || kc.board != 0
+            || rc.board != 0
+        {
             ck.report(
                 Problem::new("varsand::castle-line", c.span, "castling moves both pieces along one rank")
                     .help("write `castle PLAYER LETTER KING_FROM-KING_TO with ROOK_FROM-ROOK_TO`, all on one rank"),
@@ -1185,18 +1235,20 @@ fn resolve_effect(
 }
 
 fn off_board(n: &Name, geo: &Geometry) -> Problem {
-    let b = &geo.boards[0];
-    Problem::new(
+    let p = Problem::new(
         "varsand::off-board",
         n.span,
         format!("`{}` is not a square of the board", n.node),
     )
-    .label("off the board")
-    .help(format!(
-        "the board has files a..{} and ranks 1..{}",
-        crate::rules::file_letter(b.files - 1),
-        b.ranks
-    ))
+    .label("off the board");
+    match geo.boards.first() {
+        Some(b) => p.help(format!(
+            "the board has files a..{} and ranks 1..{}",
+            crate::rules::file_letter(b.files - 1),
+            b.ranks
+        )),
+        None => p.help("declare the board first: `board FILES x RANKS`"),
+    }
 }
 
 fn region_cells(
@@ -1307,11 +1359,11 @@ fn region_cells(
                         format!("no zone is named `{z}`"),
                     )
                     .label("unknown zone")
-                    .help(did_you_mean(
-                        z,
-                        zones.iter().map(|x| x.name.as_str()),
-                        "zone",
-                    )),
+                    .help(if ck.zone_names.contains(z) {
+                        format!("zone `{z}` is declared further down: declare it before the zones that use it")
+                    } else {
+                        did_you_mean(z, zones.iter().map(|x| x.name.as_str()), "zone")
+                    }),
                 ),
             },
         }

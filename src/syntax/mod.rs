@@ -112,6 +112,7 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         }
         Rule::result => "win, loss or draw",
         Rule::range => "`in LOW..HIGH`",
+        Rule::times => "`x`, as in `board 8 x 8`",
         Rule::conditions
         | Rule::condition
         | Rule::height_cond
@@ -193,6 +194,7 @@ fn decl(pair: Pair<Rule>) -> Decl {
             })
         }
         Rule::board_decl => {
+            let mut inner = inner.filter(|p| p.as_rule() != Rule::times);
             let first = inner.next().unwrap();
             let (name, files) = if first.as_rule() == Rule::ident {
                 (Some(self::name(first)), num(inner.next().unwrap()))
