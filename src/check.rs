@@ -632,22 +632,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 PieceProp::FlipsTo(other) => piece.flips_to = resolve_piece(&mut ck, other),
                 PieceProp::ExitsFrom(z) => piece.exits_from = resolve_zone(&mut ck, z, &zones),
                 PieceProp::Promotes { zone, to } => {
-                    let zi = zones.iter().position(|z| z.name == zone.node);
-                    if zi.is_none() {
-                        ck.report(
-                            Problem::new(
-                                "varsand::unknown-zone",
-                                zone.span,
-                                format!("no zone is named `{}`", zone.node),
-                            )
-                            .label("unknown zone")
-                            .help(did_you_mean(
-                                &zone.node,
-                                zones.iter().map(|z| z.name.as_str()),
-                                "zone",
-                            )),
-                        );
-                    }
+                    let zi = resolve_zone(&mut ck, zone, &zones);
                     let mut kinds = Vec::new();
                     for l in to {
                         let up = l.node.to_ascii_uppercase();
@@ -1174,25 +1159,7 @@ fn resolve_condition(
     counters: &[String],
     resolve_piece: &dyn Fn(&mut Checker, &Name) -> Option<usize>,
 ) -> Option<Cond> {
-    let zone = |ck: &mut Checker, z: &Name| match zones.iter().position(|x| x.name == z.node) {
-        Some(i) => Some(i),
-        None => {
-            ck.report(
-                Problem::new(
-                    "varsand::unknown-zone",
-                    z.span,
-                    format!("no zone is named `{}`", z.node),
-                )
-                .label("unknown zone")
-                .help(did_you_mean(
-                    &z.node,
-                    zones.iter().map(|x| x.name.as_str()),
-                    "zone",
-                )),
-            );
-            None
-        }
-    };
+    let zone = |ck: &mut Checker, z: &Name| resolve_zone(ck, z, zones);
     Some(match &c.node {
         Condition::Height(op, n) => Cond::Height(*op, *n),
         Condition::CloserTo { enemy, piece } => Cond::CloserTo {

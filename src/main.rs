@@ -6,10 +6,8 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use clap::{Parser, Subcommand};
-use miette::{GraphicalReportHandler, GraphicalTheme};
 
-use varsand::check::{self, Overrides};
-use varsand::diagnostic::Problem;
+use varsand::check::Overrides;
 use varsand::perft::Perft;
 use varsand::{Position, Rules};
 
@@ -119,37 +117,9 @@ fn main() -> ExitCode {
 
 /// Reads and checks a rule file; on failure, the rendered diagnostics.
 fn load(path: &Path, overrides: &Overrides) -> Result<Arc<Rules>, String> {
-    let source = std::fs::read_to_string(path)
-        .map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))?;
-    check::load(&source, overrides)
-        .map(Arc::new)
-        .map_err(|problems| render(&problems, path, &source))
-}
-
-fn render(problems: &[Problem], path: &Path, source: &str) -> String {
     let color = std::env::var_os("NO_COLOR").is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme);
-    let source: Arc<str> = Arc::from(source);
-    let mut out = String::new();
-    for p in problems {
-        let d = p
-            .clone()
-            .with_source(&path.display().to_string(), source.clone());
-        let _ = handler.render_report(&mut out, &d);
-    }
-    let n = problems.len();
-    out += &format!(
-        "{}: {n} problem{}\n",
-        path.display(),
-        if n == 1 { "" } else { "s" }
-    );
-    out
+    varsand::repl::load_file(path, overrides, color)
 }
 
 fn parse_overrides(set: &[String]) -> Result<Overrides, String> {
