@@ -456,7 +456,7 @@ fn reload_with_a_syntax_error_keeps_the_old_rules_and_the_game() {
     // The diagnostic: its kind, the message, the file and line, the text, the help.
     assert_has(&failed, "varsand::syntax");
     assert_has(&failed, "syntax error");
-    assert_has(&failed, &format!("{}:5:7", var.display()));
+    assert_has(&failed, &format!("{}:5:9", var.display()));
     assert_has(&failed, "5 │ board 8 by 8");
     assert_has(&failed, "help: see grammar/README.md");
     assert_has(&failed, &format!("{}: 1 problem\n", var.display()));
