@@ -316,7 +316,7 @@ pub struct CompInfo {
     pub takes_ep: bool,
     /// It captures without moving.
     pub stays: bool,
-    /// No hop, no condition, no effect, no en passant: the generator's short path.
+    /// No hop, no condition, no effect: the generator's short path.
     pub plain: bool,
     /// Its conditions, (start, len) in `Tables::conds`.
     pub conds: (u16, u16),
@@ -503,11 +503,7 @@ impl Rules {
                 let sets_ep = p.en_passant && b.can_move && !b.can_capture && b.lame && passes;
                 let takes_ep = p.en_passant && b.can_capture && b.hop == Hop::None;
                 t.comps.push(CompInfo {
-                    plain: b.hop == Hop::None
-                        && c.conditions.is_empty()
-                        && c.effects.is_empty()
-                        && !sets_ep
-                        && !takes_ep,
+                    plain: b.hop == Hop::None && c.conditions.is_empty() && c.effects.is_empty(),
                     stays: c.effects.contains(&Effect::Stay),
                     conds: (cond_start, c.conditions.len() as u16),
                     effects,

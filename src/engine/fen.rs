@@ -146,7 +146,7 @@ fn read_board(
             if file >= b.files {
                 return Err(fen_err(
                     here,
-                    1,
+                    ch.len_utf8(),
                     wide(b.files),
                     "count the squares of each rank",
                 ));
@@ -438,7 +438,7 @@ impl Position {
                     return Err(fen_err(
                         off,
                         s.len(),
-                        format!("`{s}` is not a square"),
+                        format!("`{s}` is not a square of the board"),
                         "write the en-passant square, such as e3, or -",
                     ));
                 }

@@ -194,8 +194,12 @@ impl Position {
         let (start, len) = t.step_index[face as usize * n + f];
         let us = self.side;
         // Most moves need none of the rules' extras: walk them on a short path.
-        let simple_piece =
-            rules.terrains.is_empty() && becomes == EMPTY && t.promoting_kinds >> kind & 1 == 0;
+        let simple_piece = rules.terrains.is_empty() && becomes == EMPTY;
+        // Where this piece promotes, if it does: such landings take the full path.
+        let promotion_zone = rules.pieces[kind]
+            .promotion
+            .as_ref()
+            .map(|p| &rules.zones[p.zone].cells[us]);
         for step in &t.steps[start as usize..(start + len) as usize] {
             let comp = &t.comps[step.comp as usize];
             if comp.initial && !self.unmoved[f] {
@@ -203,20 +207,27 @@ impl Position {
             }
             let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
             if simple_piece && comp.plain {
-                let mut push = |to: Cell| out.push(Move::new(from, to));
                 let path = &t.cells
                     [step.path_first as usize..step.path_first as usize + step.path_len as usize];
                 if step.rider || path.iter().all(|&p| self.board[p as usize] == EMPTY) {
                     for &to in line {
                         let occupant = self.board[to as usize];
-                        if occupant == EMPTY {
-                            if comp.can_move {
-                                push(to);
-                            }
+                        let wanted = if occupant == EMPTY {
+                            comp.can_move || (comp.takes_ep && to == self.ep)
                         } else {
-                            if comp.can_capture && side_of(occupant) != us {
-                                push(to);
+                            comp.can_capture && side_of(occupant) != us
+                        };
+                        if wanted {
+                            let special = comp.sets_ep
+                                || comp.takes_ep
+                                || promotion_zone.is_some_and(|z| z[to as usize]);
+                            if special {
+                                self.land(g, comp, Move::new(from, to), kind, path, out);
+                            } else {
+                                out.push(Move::new(from, to));
                             }
+                        }
+                        if occupant != EMPTY {
                             break;
                         }
                     }

@@ -211,7 +211,7 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                     return Err(err(
                         at,
                         c.len_utf8(),
-                        format!("unknown Betza modifier `{c}`"),
+                        format!("unknown modifier `{c}`"),
                         "modifiers are m c f b l r s v h p g n i, written before an atom",
                     ));
                 }
