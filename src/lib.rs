@@ -23,6 +23,29 @@ pub use engine::{Move, Position};
 pub use rules::Rules;
 
 /// Reads and checks a rule file's text; the compiled rules or every problem.
+///
+/// # Examples
+///
+/// ```
+/// use varsand::{Position, load_rules};
+/// use varsand::perft::Perft;
+///
+/// let source = std::fs::read_to_string("variants/chess.var").unwrap();
+/// let rules = load_rules(&source).unwrap();
+/// let mut pos = Position::start(rules);
+/// assert_eq!(Perft::new().count(&mut pos, 3), 8902);
+/// pos.play("e2e4").unwrap();
+/// assert_eq!(pos.fen(), "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1");
+/// ```
+///
+/// # Errors
+///
+/// Every problem found, each with the span of the text it is about:
+///
+/// ```
+/// let problems = varsand::load_rules("board 8 x 8\nsetup \"8/8/8/8/8/8/8/8 w\"\npiece King K { moves \"Kx\" }").unwrap_err();
+/// assert_eq!(problems[0].code, "varsand::betza");
+/// ```
 pub fn load_rules(source: &str) -> Result<Arc<Rules>, Vec<diagnostic::Problem>> {
     check::load(source, &Overrides::new()).map(Arc::new)
 }
