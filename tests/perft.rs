@@ -125,3 +125,14 @@ fn monkey_queen_quick() {
 fn monkey_queen_deep() {
     run("monkey_queen", "monkey_queen", true);
 }
+
+#[test]
+fn monkey_king_quick() {
+    run("monkey_king", "monkey_king", false);
+}
+
+#[test]
+#[ignore = "deep: cargo test --release -- --ignored"]
+fn monkey_king_deep() {
+    run("monkey_king", "monkey_king", true);
+}
