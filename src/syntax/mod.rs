@@ -17,7 +17,8 @@ struct VarParser;
 
 /// Parses a rule file into its syntax tree, or the syntax error found.
 pub fn parse(source: &str) -> Result<File, Vec<Problem>> {
-    let mut pairs = VarParser::parse(Rule::file, source).map_err(|e| vec![syntax_problem(e)])?;
+    let mut pairs =
+        VarParser::parse(Rule::file, source).map_err(|e| vec![syntax_problem(e, source)])?;
     let file = pairs.next().expect("the file rule always yields one pair");
     let mut decls = Vec::new();
     for pair in file.into_inner() {
@@ -29,7 +30,7 @@ pub fn parse(source: &str) -> Result<File, Vec<Problem>> {
     Ok(File { decls })
 }
 
-fn syntax_problem(err: pest::error::Error<Rule>) -> Problem {
+fn syntax_problem(err: pest::error::Error<Rule>, source: &str) -> Problem {
     use pest::error::{ErrorVariant, InputLocation};
     let (start, end) = match err.location {
         InputLocation::Pos(p) => (p, p),
@@ -40,6 +41,11 @@ fn syntax_problem(err: pest::error::Error<Rule>) -> Problem {
             let mut names: Vec<&str> = positives.iter().filter_map(|r| rule_name(*r)).collect();
             names.sort_unstable();
             names.dedup();
+            // At the top level, the parser's last hope is the end of the file; what
+            // the writer needs to hear is which declarations may start there.
+            if names == ["end of file"] && start < source.trim_end().len() {
+                names = vec![rule_name(Rule::game_decl).unwrap_or_default()];
+            }
             names
         }
         ErrorVariant::CustomError { .. } => Vec::new(),
@@ -77,8 +83,12 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         | Rule::castle_decl
         | Rule::end_decl
         | Rule::setup_decl
-        | Rule::pie_decl => {
-            "a declaration (game, board, players, param, zone, terrain, piece, castle, end, setup, pie-rule)"
+        | Rule::pie_decl
+        | Rule::flight_decl
+        | Rule::flip_decl
+        | Rule::drop_decl
+        | Rule::counter_decl => {
+            "a declaration (game, board, players, param, zone, terrain, piece, castle, end, setup, pie-rule, flight, flip, drop, counter)"
         }
         Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name",
         Rule::letter | Rule::promo_letter => "a piece letter",
