@@ -614,15 +614,14 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                                 effects: effs.clone(),
                             }));
                     }
-                    Err(e) => ck.report(
-                        Problem::new(
-                            "varsand::betza",
-                            s.span.sub(e.offset, e.len.max(1)),
-                            format!("bad Betza: {}", e.message),
-                        )
-                        .label("here")
-                        .help(e.help),
-                    ),
+                    Err(e) => ck.report(Problem::inside(
+                        "varsand::betza",
+                        s.span,
+                        e.offset,
+                        e.len,
+                        format!("bad Betza: {}", e.message),
+                        e.help,
+                    )),
                 },
                 PieceProp::Royal => piece.royal = true,
                 PieceProp::EnPassant => piece.en_passant = true,
@@ -1095,15 +1094,14 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             rules.tables.home_counts = counts;
         }
         Err(e) => {
-            ck.report(
-                Problem::new(
-                    "varsand::setup",
-                    setup.span.sub(e.offset, e.len.max(1)),
-                    format!("bad setup: {}", e.message),
-                )
-                .label("here")
-                .help(e.help),
-            );
+            ck.report(Problem::inside(
+                "varsand::setup",
+                setup.span,
+                e.offset,
+                e.len,
+                format!("bad setup: {}", e.message),
+                e.help,
+            ));
             return Err(ck.problems);
         }
     }

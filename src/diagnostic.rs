@@ -29,6 +29,19 @@ impl Problem {
             help: None,
         }
     }
+    /// A problem at `offset..offset + len` inside a quoted string (a Betza string, a
+    /// position string) whose text has the span `string`.
+    pub fn inside(
+        code: &'static str,
+        string: Span,
+        offset: usize,
+        len: usize,
+        message: String,
+        help: String,
+    ) -> Self {
+        Self::new(code, string.sub(offset, len.max(1)), message).help(help)
+    }
+
     pub fn label(mut self, label: impl Into<String>) -> Self {
         self.label = label.into();
         self
@@ -128,8 +141,8 @@ fn edit_distance(a: &str, b: &str) -> usize {
     for (i, row) in d.iter_mut().enumerate() {
         row[0] = i;
     }
-    for j in 0..=b.len() {
-        d[0][j] = j;
+    for (j, cell) in d[0].iter_mut().enumerate() {
+        *cell = j;
     }
     for i in 1..=a.len() {
         for j in 1..=b.len() {
