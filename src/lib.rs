@@ -5,6 +5,7 @@
 //! every problem reported as a [`diagnostic::Problem`]) → [`rules`] (compiled tables)
 //! → [`engine`] (position, moves, make/unmake, outcome) → [`perft`].
 
+pub mod analyze;
 pub mod check;
 pub mod describe;
 pub mod diagnostic;

@@ -17,7 +17,7 @@ use crate::diagnostic::Problem;
 use crate::engine::{GameEnd, Position};
 use crate::perft::Perft;
 use crate::rules::Rules;
-use crate::search::{self, Rng};
+use crate::search::{self, Limits, Rng, Searcher};
 
 /// How many plies the computer plays in a row before it hands back the prompt.
 const MAX_AUTOPLAY: usize = 2000;
@@ -71,7 +71,24 @@ const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         "perft DEPTH",
         "count the move tree DEPTH plies deep (Ctrl-C stops it)",
     ),
-    ("go", &["g"], "go", "let the computer make a move"),
+    (
+        "go",
+        &["g"],
+        "go",
+        "let the computer make a move (Ctrl-C plays its best so far)",
+    ),
+    (
+        "time",
+        &["level"],
+        "time [MS]",
+        "show or set the computer's time per move, in milliseconds",
+    ),
+    (
+        "depth",
+        &[],
+        "depth [N]",
+        "show or set the computer's search depth limit (0: none)",
+    ),
     (
         "play",
         &[],
@@ -109,8 +126,14 @@ pub struct Session {
     computer: [bool; 2],
     color: bool,
     rng: Rng,
+    /// The computer player's limits, and its searcher (kept for the rules it was built for).
+    limits: Limits,
+    searcher: Option<Searcher>,
     out: Box<dyn Write>,
 }
+
+/// The computer's time per move unless `time` or `--movetime` says otherwise.
+const DEFAULT_MOVETIME_MS: u64 = 1000;
 
 /// Renders diagnostics for the terminal or as plain text.
 pub fn render_problems(problems: &[Problem], path: &Path, source: &str, color: bool) -> String {
@@ -173,8 +196,15 @@ impl Session {
             computer: [false, false],
             color,
             rng: Rng::new(seed),
+            limits: Limits::movetime(DEFAULT_MOVETIME_MS),
+            searcher: None,
             out,
         })
+    }
+
+    /// Sets the computer's time per move.
+    pub fn set_movetime(&mut self, ms: u64) {
+        self.limits.movetime = Some(std::time::Duration::from_millis(ms.max(1)));
     }
 
     fn say(&mut self, text: impl AsRef<str>) {
@@ -281,11 +311,14 @@ impl Session {
             "reload" => self.reload(),
             "perft" => self.perft(rest),
             "go" => {
+                crate::interrupt::clear();
                 if !self.computer_move() {
                     self.say("no move to make: the game is over");
                 }
             }
             "play" => self.play(rest),
+            "time" => self.time(rest),
+            "depth" => self.depth(rest),
             "save" => self.save(rest),
             "load" => self.load(rest),
             "quit" => return Flow::Quit,
@@ -399,12 +432,21 @@ impl Session {
         }
     }
 
-    /// One computer move; false when there is none.
+    /// One computer move, found by the search within the limits; false when there is
+    /// none. Ctrl-C stops the search, which then plays the best move found so far.
     fn computer_move(&mut self) -> bool {
         if self.ended().is_some() {
             return false;
         }
-        let Some(m) = search::simple_move(&mut self.pos, &mut self.rng) else {
+        let searcher = match &mut self.searcher {
+            Some(s) if Arc::ptr_eq(s.rules(), &self.rules) => s,
+            slot => slot.insert(Searcher::new(self.rules.clone())),
+        };
+        let r = searcher.search(&mut self.pos, &self.limits);
+        let Some(m) = r
+            .best
+            .or_else(|| search::random_move(&mut self.pos, &mut self.rng))
+        else {
             return false;
         };
         let text = self.pos.move_text(m);
@@ -412,9 +454,51 @@ impl Session {
         self.record.push(text.clone());
         self.redo.clear();
         let side = self.rules.players[self.pos.side_to_move() ^ 1].name.clone();
-        self.say(format!("{side} plays {text}"));
+        let stopped = if crate::interrupt::requested() {
+            ", interrupted"
+        } else {
+            ""
+        };
+        self.say(format!(
+            "{side} plays {text} (depth {}, {}, {} nodes, {:.2} s{stopped})",
+            r.depth,
+            r.score_text(),
+            r.nodes,
+            r.elapsed.as_secs_f64()
+        ));
         self.show();
         true
+    }
+
+    fn time(&mut self, arg: &str) {
+        if !arg.is_empty() {
+            match arg.parse::<u64>() {
+                Ok(ms) if ms > 0 => self.set_movetime(ms),
+                _ => {
+                    self.say("time MS, such as time 2000 (two seconds a move)");
+                    return;
+                }
+            }
+        }
+        let t = self.limits.movetime.map_or(0, |t| t.as_millis());
+        self.say(format!("the computer thinks {t} ms a move"));
+    }
+
+    fn depth(&mut self, arg: &str) {
+        if !arg.is_empty() {
+            match arg.parse::<u32>() {
+                Ok(0) => self.limits.depth = None,
+                Ok(d) => self.limits.depth = Some(d),
+                Err(_) => {
+                    self.say("depth N, such as depth 4 (0: no limit but the time)");
+                    return;
+                }
+            }
+        }
+        match self.limits.depth {
+            Some(d) => self.say(format!("the computer searches at most {d} plies deep")),
+            None => self.say("the computer searches as deep as its time allows"),
+        }
     }
 
     fn play(&mut self, who: &str) {
@@ -755,10 +839,14 @@ pub fn run(
     overrides: Overrides,
     seed: u64,
     fen: Option<String>,
+    movetime: Option<u64>,
 ) -> Result<(), String> {
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let color = tty && std::env::var_os("NO_COLOR").is_none();
     let mut session = Session::new(path, overrides, color, seed, Box::new(std::io::stdout()))?;
+    if let Some(ms) = movetime {
+        session.set_movetime(ms);
+    }
     if let Some(f) = fen {
         session.position(&f);
     } else {
