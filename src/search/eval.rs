@@ -341,13 +341,20 @@ impl Eval {
         // Enemy targets per side: cells of the opponent's target pieces.
         let mut target_cells: [[usize; 8]; 2] = [[0; 8]; 2];
         let mut target_len = [0usize; 2];
-        for (cell, &c) in board.iter().enumerate().take(n) {
-            if c == EMPTY {
+        for (cell, &c) in board.iter().enumerate() {
+            if c == EMPTY || kind_of(c) >= self.values.len() {
                 continue;
             }
             let kind = kind_of(c);
             let side = side_of(c);
-            let mut v = self.values[kind] + self.pst[c as usize * self.cells + cell];
+            let mut v = self.values[kind];
+            if cell >= n {
+                // Off the boards (a piece in hand, should the engine keep such cells):
+                // its value only.
+                score[side] += v;
+                continue;
+            }
+            v += self.pst[c as usize * self.cells + cell];
             let h = pos.height_at(cell as Cell) as i32;
             if h > 1 {
                 v += (h - 1) * self.height_bonus[kind];
