@@ -367,7 +367,7 @@ fn values_come_from_the_rules() {
     };
     let (p, n, b, r, q) = (v("Pawn"), v("Knight"), v("Bishop"), v("Rook"), v("Queen"));
     assert_eq!(n, 300);
-    assert!(60 <= p && p <= 130, "pawn {p}");
+    assert!((60..=130).contains(&p), "pawn {p}");
     assert!(n <= b && b < r && r < q, "{n} {b} {r} {q}");
     assert!(
         (450..=650).contains(&r) && (800..=1100).contains(&q),
