@@ -2,12 +2,12 @@
 //! (or by uniformly random movers), in parallel, summarised as the figures a designer
 //! asks about: who wins how often (with a 95% Wilson interval), how long games last,
 //! how many moves there are to choose from in each phase, how games end, and how much
-//! each piece moves and is captured.
+//! each piece moves, captures and is captured.
 //!
 //! Every game has its own seed (the run's seed and the game's number), and the search is
 //! deterministic at a fixed depth, so a run at a fixed depth and seed gives the same
 //! report whatever the number of threads. Games vary by their first plies, played at
-//! random (`opening_plies`).
+//! random (`opening_plies`), and by a small seeded noise in the evaluation (`noise`).
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -41,6 +41,9 @@ pub struct GameConfig {
     pub tt_mb: usize,
     /// Keep the moves' text in the records.
     pub record_moves: bool,
+    /// Seeded evaluation noise of the searching players, in centipawns (see
+    /// [`Searcher::set_noise`]), so games differ beyond their first plies.
+    pub noise: i32,
 }
 
 impl Default for GameConfig {
@@ -50,6 +53,7 @@ impl Default for GameConfig {
             opening_plies: 2,
             tt_mb: 4,
             record_moves: false,
+            noise: 10,
         }
     }
 }
@@ -66,8 +70,9 @@ pub struct GameRecord {
     pub plies: usize,
     /// The number of legal moves before each ply.
     pub branching: Vec<u32>,
-    /// Per piece kind: moves made, pieces captured.
+    /// Per piece kind: moves made, captures made, and times it was captured.
     pub moved: Vec<u64>,
+    pub captures: Vec<u64>,
     pub captured: Vec<u64>,
     /// The moves, as text (with `GameConfig::record_moves`).
     pub moves: Vec<String>,
@@ -122,6 +127,7 @@ pub fn play_from(
         plies: 0,
         branching: Vec::new(),
         moved: vec![0; kinds],
+        captures: vec![0; kinds],
         captured: vec![0; kinds],
         moves: Vec::new(),
         nodes: 0,
@@ -149,7 +155,12 @@ pub fn play_from(
         let m = match &players[who] {
             Player::Search(limits) if rec.plies >= opening => {
                 let s = searchers[who].get_or_insert_with(|| {
-                    Searcher::with_eval(rules.clone(), eval.clone(), config.tt_mb)
+                    let mut s = Searcher::with_eval(rules.clone(), eval.clone(), config.tt_mb);
+                    s.set_noise(
+                        config.noise,
+                        seed ^ (who as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407),
+                    );
+                    s
                 });
                 let r = s.search(&mut pos, limits);
                 rec.nodes += r.nodes;
@@ -163,7 +174,8 @@ pub fn play_from(
         } else {
             None
         };
-        if let Some(v) = victim(&pos, m) {
+        let took = victim(&pos, m);
+        if let Some(v) = took {
             rec.captured[kind_of(v)] += 1;
         }
         if config.record_moves {
@@ -176,6 +188,9 @@ pub fn play_from(
         }
         if let Some(c) = mover.filter(|&c| c != 0) {
             rec.moved[kind_of(c)] += 1;
+            if took.is_some() {
+                rec.captures[kind_of(c)] += 1;
+            }
         }
         rec.plies += 1;
     }
@@ -300,6 +315,9 @@ pub struct PieceStats {
     pub value: i32,
     pub value_source: Source,
     pub moved: u64,
+    /// Captures it made.
+    pub captures: u64,
+    /// Times it was captured.
     pub captured: u64,
     /// Share of all moves made.
     pub moved_share: f64,
@@ -508,12 +526,14 @@ pub fn summarise(rules: &Rules, eval: &Eval, records: &[GameRecord], opts: &Opti
         .enumerate()
         .map(|(k, p)| {
             let moved: u64 = records.iter().map(|r| r.moved[k]).sum();
+            let captures: u64 = records.iter().map(|r| r.captures[k]).sum();
             let captured: u64 = records.iter().map(|r| r.captured[k]).sum();
             PieceStats {
                 name: p.name.clone(),
                 value: eval.values[k],
                 value_source: eval.sources[k],
                 moved,
+                captures,
                 captured,
                 moved_share: if total_moves == 0 {
                     0.0
@@ -635,10 +655,13 @@ impl Report {
             ));
         }
         line(String::new());
-        line("pieces          value          moves (share)   captured (per game)".into());
+        line(format!(
+            "  {:<12} {:>5} {:<9} {:>9} {:<8} {:>9} {:>9} (per game)",
+            "pieces", "value", "", "moves", "(share)", "captures", "captured"
+        ));
         for p in &self.pieces {
             line(format!(
-                "  {:<12} {:>5} {:<9} {:>8} ({:4.1}%) {:>8} ({:.2})",
+                "  {:<12} {:>5} {:<9} {:>9} ({:4.1}%) {:>9} {:>9} ({:.2})",
                 p.name,
                 p.value,
                 match p.value_source {
@@ -647,6 +670,7 @@ impl Report {
                 },
                 p.moved,
                 100.0 * p.moved_share,
+                p.captures,
                 p.captured,
                 p.captured_per_game
             ));

@@ -24,8 +24,16 @@
 //!   game has a `checkmate loss` rule, a piece whose capture loses (`captured PIECE
 //!   loss`).
 //!
-//! The search adds **mobility**: [`MOBILITY`] per legal move more than the opponent
-//! had a ply earlier.
+//! - **the hunt**: when one side leads by 150 or more in the material of non-target
+//!   pieces, it gains, weighted by the share of the setup's material already off the
+//!   board, half of how cornered each enemy target stands (its average empty-board
+//!   reach minus its reach from its square, in the same units) and 8 per step its own
+//!   targets stand closer to them (a lone royal piece is driven to the edge and met).
+//!
+//! The search adds **mobility** ([`MOBILITY`] per move: the side to move's count two
+//! plies earlier against the opponent's one ply earlier), shrinks every score toward 0
+//! as a move-limit rule's count nears its end (to half at the limit: progress is worth
+//! making while it counts), and optional seeded noise for self-play.
 
 use crate::engine::Position;
 use crate::rules::{Cell, Cond, EMPTY, Effect, EndRule, Outcome, Rules, code, kind_of, side_of};
@@ -41,6 +49,12 @@ const RAY_DECAY: f64 = 0.8;
 const CENTRAL: f64 = 0.1;
 /// Promotion progress: the share of the promotion's gain at the zone's edge.
 const PROMOTION: f64 = 0.2;
+/// Cornering a target: the share of its missing reach that counts.
+const CONFINE: f64 = 0.5;
+/// The material lead from which the stronger side hunts the weaker side's targets.
+const HUNT_LEAD: i32 = 150;
+/// Hunting: centipawns per step the stronger side's own targets come closer.
+const HUNT_APPROACH: i32 = 8;
 
 /// How a piece's value was found.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
@@ -67,6 +81,11 @@ pub struct Eval {
     goal_weight: Vec<i32>,
     /// Piece kinds whose loss decides the game against their owner.
     targets: u64,
+    /// Per `code * cells + cell`, for target pieces: how cornered it is there (its
+    /// average reach on an empty board minus its reach from the cell, half-scaled).
+    confine: Vec<i32>,
+    /// The material of the non-target pieces of the setup, both sides.
+    start_material: i32,
     /// Per cell: (board, file, rank), for distances.
     coords: Vec<(u16, i16, i16)>,
     /// The longest Chebyshev distance on any board.
@@ -298,6 +317,26 @@ impl Eval {
                 }
             }
         }
+        let mut confine = vec![0; ncodes * n];
+        for k in 0..kinds {
+            if targets >> k & 1 != 0 {
+                let avg = mean(k);
+                for (side, reach) in reaches[k].iter().enumerate() {
+                    let c = code(k, side) as usize;
+                    for cell in 0..n {
+                        confine[c * n + cell] =
+                            ((avg - reach[cell]) * scale * CONFINE).round() as i32;
+                    }
+                }
+            }
+        }
+        let start_material = (1..ncodes)
+            .filter(|&c| targets >> kind_of(c as u8) & 1 == 0)
+            .map(|c| {
+                let count = rules.tables.home_counts.get(c).copied().unwrap_or(0) as i32;
+                count * values[kind_of(c as u8)].max(0)
+            })
+            .sum();
         Eval {
             values,
             sources,
@@ -305,6 +344,8 @@ impl Eval {
             pst,
             goal_weight,
             targets,
+            confine,
+            start_material,
             coords,
             max_dist,
             cells: n,
@@ -338,6 +379,8 @@ impl Eval {
         let board = pos.board();
         let n = self.cells.min(board.len());
         let mut score = [0i32; 2];
+        // The material of the non-target pieces, per side.
+        let mut material = [0i32; 2];
         // Enemy targets per side: cells of the opponent's target pieces.
         let mut target_cells: [[usize; 8]; 2] = [[0; 8]; 2];
         let mut target_len = [0usize; 2];
@@ -348,18 +391,24 @@ impl Eval {
             let kind = kind_of(c);
             let side = side_of(c);
             let mut v = self.values[kind];
+            let target = self.targets >> kind & 1 != 0;
             if cell >= n {
                 // Off the boards (a piece in hand, should the engine keep such cells):
                 // its value only.
                 score[side] += v;
+                if !target {
+                    material[side] += v;
+                }
                 continue;
             }
-            v += self.pst[c as usize * self.cells + cell];
             let h = pos.height_at(cell as Cell) as i32;
             if h > 1 {
                 v += (h - 1) * self.height_bonus[kind];
             }
-            score[side] += v;
+            if !target {
+                material[side] += v;
+            }
+            score[side] += v + self.pst[c as usize * self.cells + cell];
             if self.targets >> kind & 1 != 0 && target_len[side] < 8 {
                 target_cells[side][target_len[side]] = cell;
                 target_len[side] += 1;
@@ -387,6 +436,23 @@ impl Eval {
             }
             score[0] += goal[0] / 16;
             score[1] += goal[1] / 16;
+            // The hunt: with a clear lead, and more so as material comes off, the
+            // stronger side corners the weaker side's targets and brings its own near.
+            let lead = material[0] - material[1];
+            if self.start_material > 0 && lead.abs() >= HUNT_LEAD {
+                let strong = usize::from(lead < 0);
+                let weak = strong ^ 1;
+                let left = material[0] + material[1];
+                let weight = (self.start_material - left).max(0) * 256 / self.start_material;
+                let mut hunt = 0;
+                for &t in &target_cells[weak][..target_len[weak]] {
+                    hunt += self.confine[board[t] as usize * self.cells + t];
+                    for &o in &target_cells[strong][..target_len[strong]] {
+                        hunt += HUNT_APPROACH * (self.max_dist - self.dist(o, t));
+                    }
+                }
+                score[strong] += hunt * weight / 256;
+            }
         }
         let us = pos.side_to_move();
         score[us] - score[us ^ 1]

@@ -108,6 +108,8 @@ pub struct Ends {
     counted: Vec<(bool, u32, Outcome)>,
     /// The rules have an end rule this module does not know.
     other: bool,
+    /// The plies of the first move-limit rule, if any.
+    limit_plies: Option<u32>,
 }
 
 impl Ends {
@@ -129,7 +131,12 @@ impl Ends {
                 }
             }
         }
-        Self { counted, other }
+        let limit_plies = counted.iter().find(|c| !c.0).map(|c| 2 * c.1);
+        Self {
+            counted,
+            other,
+            limit_plies,
+        }
     }
 
     /// With legal moves to make, does a repetition or move-limit rule end the game?
@@ -259,6 +266,9 @@ pub struct Searcher {
     node_limit: u64,
     stopped: bool,
     root_depth: i32,
+    /// Evaluation noise: amplitude in centipawns, and its seed.
+    noise: i32,
+    noise_seed: u64,
 }
 
 impl Searcher {
@@ -309,7 +319,17 @@ impl Searcher {
             node_limit: u64::MAX,
             stopped: false,
             root_depth: 0,
+            noise: 0,
+            noise_seed: 0,
         }
+    }
+
+    /// Adds up to ±`amplitude` centipawns to every evaluation: a fixed function of the
+    /// position and the seed, so that games with different seeds differ while each
+    /// replays exactly (self-play analysis uses it). 0 turns it off.
+    pub fn set_noise(&mut self, amplitude: i32, seed: u64) {
+        self.noise = amplitude.max(0);
+        self.noise_seed = seed;
     }
 
     pub fn rules(&self) -> &Arc<Rules> {
@@ -568,6 +588,16 @@ impl Searcher {
         if ply >= 2 {
             s += eval::MOBILITY * (self.mobility[ply - 2] - self.mobility[ply - 1]);
         }
+        if let Some(limit) = self.ends.limit_plies {
+            // Nearing a move limit, a lead is worth less: progress (a capture, a
+            // clock-resetting move) is worth making while it counts.
+            let left = limit.saturating_sub(pos.halfmove_clock()) as i64;
+            s = (s as i64 * (limit as i64 + left) / (2 * limit as i64).max(1)) as i32;
+        }
+        if self.noise > 0 {
+            let h = (pos.hash() ^ self.noise_seed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+            s += ((h >> 33) % (2 * self.noise as u64 + 1)) as i32 - self.noise;
+        }
         s
     }
 
@@ -674,7 +704,7 @@ impl Searcher {
         }
         if ply >= MAX_PLY - 1 {
             self.lists[ply] = moves;
-            return self.eval.evaluate(pos);
+            return self.static_eval(pos, ply);
         }
         self.mobility[ply] = moves.len() as i32;
         // Mate-distance pruning: no line here beats a win at this ply.
