@@ -318,10 +318,10 @@ impl Eval {
             }
         }
         let mut confine = vec![0; ncodes * n];
-        for k in 0..kinds {
+        for (k, per_side) in reaches.iter().enumerate() {
             if targets >> k & 1 != 0 {
                 let avg = mean(k);
-                for (side, reach) in reaches[k].iter().enumerate() {
+                for (side, reach) in per_side.iter().enumerate() {
                     let c = code(k, side) as usize;
                     for cell in 0..n {
                         confine[c * n + cell] =
