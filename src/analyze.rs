@@ -16,7 +16,7 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::engine::{Move, Position};
+use crate::engine::{Move, MoveKind, Position};
 use crate::rules::{NO_CELL, Rules, kind_of, side_of};
 use crate::search::{Ends, Eval, Limits, Rng, Searcher, eval::Source};
 
@@ -81,10 +81,11 @@ pub struct GameRecord {
 
 /// The piece a move captures, if any (looked at before the move is made).
 fn victim(pos: &Position, m: Move) -> Option<u8> {
+    // Any move onto an enemy piece takes it, whatever its kind, but these.
     let cell = match m.kind {
-        crate::engine::MoveKind::EnPassant => m.aux,
-        crate::engine::MoveKind::Normal | crate::engine::MoveKind::DoubleStep => m.to,
-        _ => return None,
+        MoveKind::EnPassant => m.aux,
+        MoveKind::Castle | MoveKind::Swap => return None,
+        _ => m.to,
     };
     if cell == NO_CELL || cell as usize >= pos.board().len() {
         return None;

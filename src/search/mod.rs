@@ -604,10 +604,11 @@ impl Searcher {
     /// The piece a move captures, if any.
     #[inline]
     fn victim(pos: &Position, m: Move) -> Option<Code> {
+        // Any move onto an enemy piece takes it, whatever its kind, but these.
         let cell = match m.kind {
             MoveKind::EnPassant => m.aux,
-            MoveKind::Normal | MoveKind::DoubleStep => m.to,
-            _ => return None,
+            MoveKind::Castle | MoveKind::Swap => return None,
+            _ => m.to,
         };
         if cell as usize >= pos.board().len() {
             return None;
