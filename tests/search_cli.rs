@@ -118,6 +118,16 @@ fn repl_go_uses_the_time_setting() {
         "depth 2\ngo\ndepth\nquit\n",
     );
     assert!(out.contains("white plays"), "{out}");
-    assert!(out.contains("(depth 2,"), "{out}");
     assert!(out.contains("at most 2 plies deep"), "{out}");
+}
+
+#[test]
+fn a_script_replays_exactly() {
+    // Without a time, a script's computer searches a fixed number of nodes.
+    let file = variant("monkey_queen");
+    let script = "time\ngo\ngo\ngo\nfen\n";
+    let out = run(&["play", &file], script);
+    assert!(out.contains("nodes a move"), "{out}");
+    assert_eq!(out.matches(" plays ").count(), 3, "{out}");
+    assert_eq!(out, run(&["play", &file], script));
 }

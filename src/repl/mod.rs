@@ -134,6 +134,10 @@ pub struct Session {
 
 /// The computer's time per move unless `time` or `--movetime` says otherwise.
 const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// When commands come from a script (standard input is not a terminal), the computer
+/// searches this many nodes a move instead, unless given a time: a script replays
+/// exactly, on any machine.
+const SCRIPT_NODES: u64 = 50_000;
 
 /// Renders diagnostics for the terminal or as plain text.
 pub fn render_problems(problems: &[Problem], path: &Path, source: &str, color: bool) -> String {
@@ -202,9 +206,17 @@ impl Session {
         })
     }
 
-    /// Sets the computer's time per move.
+    /// Sets the computer's time per move (instead of a node budget).
     pub fn set_movetime(&mut self, ms: u64) {
         self.limits.movetime = Some(std::time::Duration::from_millis(ms.max(1)));
+        self.limits.nodes = None;
+    }
+
+    /// Limits the computer to a number of nodes a move instead of a time: the same
+    /// moves on any machine.
+    pub fn set_node_budget(&mut self, nodes: u64) {
+        self.limits.movetime = None;
+        self.limits.nodes = Some(nodes.max(1));
     }
 
     fn say(&mut self, text: impl AsRef<str>) {
@@ -454,18 +466,23 @@ impl Session {
         self.record.push(text.clone());
         self.redo.clear();
         let side = self.rules.players[self.pos.side_to_move() ^ 1].name.clone();
-        let stopped = if crate::interrupt::requested() {
-            ", interrupted"
+        if self.color {
+            // On a terminal, what the search saw; scripts get the move alone.
+            let stopped = if crate::interrupt::requested() {
+                ", interrupted"
+            } else {
+                ""
+            };
+            self.say(format!(
+                "{side} plays {text} (depth {}, {}, {} nodes, {:.2} s{stopped})",
+                r.depth,
+                r.score_text(),
+                r.nodes,
+                r.elapsed.as_secs_f64()
+            ));
         } else {
-            ""
-        };
-        self.say(format!(
-            "{side} plays {text} (depth {}, {}, {} nodes, {:.2} s{stopped})",
-            r.depth,
-            r.score_text(),
-            r.nodes,
-            r.elapsed.as_secs_f64()
-        ));
+            self.say(format!("{side} plays {text}"));
+        }
         self.show();
         true
     }
@@ -480,8 +497,13 @@ impl Session {
                 }
             }
         }
-        let t = self.limits.movetime.map_or(0, |t| t.as_millis());
-        self.say(format!("the computer thinks {t} ms a move"));
+        match (self.limits.movetime, self.limits.nodes) {
+            (Some(t), _) => self.say(format!("the computer thinks {} ms a move", t.as_millis())),
+            (None, Some(n)) => self.say(format!(
+                "the computer searches {n} nodes a move (so a script replays exactly); `time MS` sets a time instead"
+            )),
+            (None, None) => self.say("the computer has no time limit"),
+        }
     }
 
     fn depth(&mut self, arg: &str) {
@@ -844,8 +866,10 @@ pub fn run(
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let color = tty && std::env::var_os("NO_COLOR").is_none();
     let mut session = Session::new(path, overrides, color, seed, Box::new(std::io::stdout()))?;
-    if let Some(ms) = movetime {
-        session.set_movetime(ms);
+    match movetime {
+        Some(ms) => session.set_movetime(ms),
+        None if !tty => session.set_node_budget(SCRIPT_NODES),
+        None => {}
     }
     if let Some(f) = fen {
         session.position(&f);
