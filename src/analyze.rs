@@ -656,13 +656,20 @@ impl Report {
             ));
         }
         line(String::new());
+        let w = self
+            .pieces
+            .iter()
+            .map(|p| p.name.len())
+            .max()
+            .unwrap_or(0)
+            .max(12);
         line(format!(
-            "  {:<12} {:>5} {:<9} {:>9} {:<8} {:>9} {:>9} (per game)",
+            "  {:<w$} {:>5} {:<9} {:>9} {:<8} {:>9} {:>9} (per game)",
             "pieces", "value", "", "moves", "(share)", "captures", "captured"
         ));
         for p in &self.pieces {
             line(format!(
-                "  {:<12} {:>5} {:<9} {:>9} ({:4.1}%) {:>9} {:>9} ({:.2})",
+                "  {:<w$} {:>5} {:<9} {:>9} ({:4.1}%) {:>9} {:>9} ({:.2})",
                 p.name,
                 p.value,
                 match p.value_source {
