@@ -29,13 +29,17 @@ pub enum Player {
     Search(Limits),
 }
 
+/// How far below the best an opening move may score (centipawns) and still be drawn.
+pub const OPENING_MARGIN: i32 = 100;
+
 /// How to play each game.
 #[derive(Debug, Clone)]
 pub struct GameConfig {
     /// A game still going after this many plies ends as a draw ("move cap").
     pub max_plies: usize,
-    /// The first plies are random, so games differ (only when both players search: a
-    /// random mover varies the games by itself).
+    /// The first plies are random among the moves a depth-2 search scores within
+    /// [`OPENING_MARGIN`] of the best, so games differ without opening blunders (only
+    /// when both players search: a random mover varies the games by itself).
     pub opening_plies: usize,
     /// Transposition table size per searching player, in megabytes.
     pub tt_mb: usize,
@@ -154,7 +158,7 @@ pub fn play_from(
         rec.branching.push(moves.len() as u32);
         let who = person(&pos);
         let m = match &players[who] {
-            Player::Search(limits) if rec.plies >= opening => {
+            Player::Search(limits) => {
                 let s = searchers[who].get_or_insert_with(|| {
                     let mut s = Searcher::with_eval(rules.clone(), eval.clone(), config.tt_mb);
                     s.set_noise(
@@ -163,11 +167,23 @@ pub fn play_from(
                     );
                     s
                 });
-                let r = s.search(&mut pos, limits);
-                rec.nodes += r.nodes;
-                r.best.unwrap_or(moves[0])
+                if rec.plies < opening {
+                    // A random move among the sound ones.
+                    let scored = s.score_all(&mut pos, 2);
+                    let best = scored.iter().map(|&(_, v)| v).max().unwrap_or(0);
+                    let sound: Vec<Move> = scored
+                        .iter()
+                        .filter(|&&(_, v)| v >= best.saturating_sub(OPENING_MARGIN))
+                        .map(|&(m, _)| m)
+                        .collect();
+                    sound[rng.below(sound.len())]
+                } else {
+                    let r = s.search(&mut pos, limits);
+                    rec.nodes += r.nodes;
+                    r.best.unwrap_or(moves[0])
+                }
             }
-            _ => moves[rng.below(moves.len())],
+            Player::Random => moves[rng.below(moves.len())],
         };
         let n = pos.board().len();
         let mut mover = if (m.from as usize) < n {

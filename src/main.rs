@@ -71,7 +71,7 @@ enum Command {
         /// The seed of the random plies; the same seed and depth give the same report.
         #[arg(long, default_value_t = 1)]
         seed: u64,
-        /// Random plies at the start of each game, so games differ.
+        /// Random plies at the start of each game (among the sound moves), so games differ.
         #[arg(long, default_value_t = 2)]
         opening_plies: usize,
         /// Games still going after this many plies end as a draw ("move cap").

@@ -444,6 +444,29 @@ impl Searcher {
         result
     }
 
+    /// Every legal move with its score, each searched with a full window to `depth`
+    /// plies in all (this move included), without a time limit. Self-play uses it to
+    /// pick varied opening moves that are not blunders.
+    pub fn score_all(&mut self, pos: &mut Position, depth: u32) -> Vec<(Move, i32)> {
+        self.start = Instant::now();
+        self.deadline = None;
+        self.node_limit = u64::MAX;
+        self.stopped = false;
+        self.nodes = 0;
+        self.tt.new_search();
+        self.root_depth = depth.max(1) as i32;
+        let moves = pos.legal_moves();
+        self.mobility[0] = moves.len() as i32;
+        let mut out = Vec::with_capacity(moves.len());
+        for m in moves {
+            pos.make(m);
+            let s = -self.negamax(pos, depth.max(1) as i32 - 1, -INF, INF, 1);
+            pos.unmake();
+            out.push((m, s));
+        }
+        out
+    }
+
     /// One iteration at the root: the score and the best move (if one completed).
     fn root(&mut self, pos: &mut Position, moves: &mut [Move], depth: i32) -> (i32, Option<Move>) {
         let mut alpha = -INF;
