@@ -15,7 +15,9 @@
 //! none either) is scored by [`Position::outcome`]; repetition and move-limit rules are
 //! checked here from the position's counters (a repetition inside the search counts as
 //! the rule's draw at once). Wins and losses are `MATE − plies`, so shorter wins are
-//! preferred. End rules this module does not know are left to `outcome()` at every node.
+//! preferred. Any other end of the game is seen as an empty list of legal moves (the
+//! engine generates none once a game is decided); with end rules this module does not
+//! know, the quiescence search generates legal moves too, to see it.
 //!
 //! A search stops at its depth limit, its node limit, its time limit, or when Ctrl-C is
 //! pressed ([`crate::interrupt::requested`]); it then returns the best move found so
@@ -106,8 +108,9 @@ pub fn random_move(pos: &mut Position, rng: &mut Rng) -> Option<Move> {
 pub struct Ends {
     /// In the file's order: (repetition?, count, result for the side to move).
     counted: Vec<(bool, u32, Outcome)>,
-    /// The rules have an end rule this module does not know.
-    other: bool,
+    /// The rules have an end rule this module does not know: a game loop asks
+    /// `outcome()` at every ply, and the quiescence search generates legal moves.
+    pub other: bool,
     /// The plies of the first move-limit rule, if any.
     limit_plies: Option<u32>,
 }
@@ -552,18 +555,7 @@ impl Searcher {
     /// The score of a position with no legal move, or decided by a capture rule.
     fn terminal(&self, pos: &mut Position, ply: usize) -> i32 {
         let us = pos.side_to_move();
-        match pos.outcome() {
-            Some(GameEnd {
-                winner: Some(w), ..
-            }) => {
-                if w == us {
-                    MATE - ply as i32
-                } else {
-                    -(MATE - ply as i32)
-                }
-            }
-            _ => 0,
-        }
+        pos.outcome().map_or(0, |e| end_score(&e, us, ply))
     }
 
     fn outcome_score(o: Outcome, ply: usize) -> i32 {
@@ -588,16 +580,6 @@ impl Searcher {
         }
         if counted && let Some(o) = self.ends.counted_result(pos, true) {
             return Some(Self::outcome_score(o, ply));
-        }
-        if self.ends.other
-            && let Some(e) = pos.outcome()
-        {
-            let us = pos.side_to_move();
-            return Some(match e.winner {
-                Some(w) if w == us => MATE - ply as i32,
-                Some(_) => -(MATE - ply as i32),
-                None => 0,
-            });
         }
         None
     }
@@ -844,8 +826,11 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        if self.capture_decided(pos) {
-            return self.terminal(pos, ply);
+        // A capture rule that took effect (read from the board, confirmed by the engine).
+        if self.capture_decided(pos)
+            && let Some(e) = pos.outcome()
+        {
+            return end_score(&e, pos.side_to_move(), ply);
         }
         if qply == 0
             && ply > 0
@@ -855,17 +840,22 @@ impl Searcher {
         }
         let us = pos.side_to_move();
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        if self.ends.other {
+        // With end rules this module does not know, only the legal moves (none once
+        // the game is decided) tell whether the game goes on.
+        let legal = self.ends.other;
+        if legal {
             pos.legal_moves_into(&mut moves);
-            if let Some(s) = self.node_end(pos, &moves, ply, false) {
+            if moves.is_empty() {
                 self.lists[ply] = moves;
-                return s;
+                return self.terminal(pos, ply);
             }
         }
         let evasions = self.has_royals && qply < QUIET_EVASIONS && pos.in_check(us);
         let mut best = -INF;
         if evasions {
-            pos.legal_moves_into(&mut moves);
+            if !legal {
+                pos.legal_moves_into(&mut moves);
+            }
             if moves.is_empty() {
                 self.lists[ply] = moves;
                 return self.terminal(pos, ply);
@@ -878,8 +868,10 @@ impl Searcher {
             }
             alpha = alpha.max(stand);
             best = stand;
-            moves.clear();
-            pos.pseudo_moves(&mut moves);
+            if !legal {
+                moves.clear();
+                pos.pseudo_moves(&mut moves);
+            }
         }
         self.mobility[ply] = moves.len() as i32;
         if !evasions {
@@ -890,7 +882,7 @@ impl Searcher {
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             pos.make(moves[i]);
-            if !evasions && self.has_royals && pos.in_check(us) {
+            if !evasions && !legal && self.has_royals && pos.in_check(us) {
                 pos.unmake();
                 continue;
             }
@@ -930,6 +922,15 @@ impl Searcher {
         self.captured
             .iter()
             .any(|&(kind, side)| seen[side] >> kind & 1 == 0)
+    }
+}
+
+/// The score of a finished game for `us`, `ply` plies from the root.
+fn end_score(end: &GameEnd, us: usize, ply: usize) -> i32 {
+    match end.winner {
+        Some(w) if w == us => MATE - ply as i32,
+        Some(_) => -(MATE - ply as i32),
+        None => 0,
     }
 }
 
