@@ -3,8 +3,10 @@
 //! The crate is a pipeline, one module per stage:
 //! [`syntax`] (pest grammar → syntax tree with spans) → [`check`] (names resolved,
 //! every problem reported as a [`diagnostic::Problem`]) → [`rules`] (compiled tables)
-//! → [`engine`] (position, moves, make/unmake, outcome) → [`perft`].
+//! → [`engine`] (position, moves, make/unmake, outcome) → [`perft`], [`search`] (the
+//! computer player) and [`analyze`] (self-play analysis).
 
+pub mod analyze;
 pub mod check;
 pub mod describe;
 pub mod diagnostic;

@@ -41,6 +41,46 @@ enum Command {
         /// Seed of the computer player's random choices.
         #[arg(long, default_value_t = 1)]
         seed: u64,
+        /// The computer's thinking time per move, in milliseconds (`time MS` inside).
+        #[arg(long, value_name = "MS")]
+        movetime: Option<u64>,
+    },
+    /// Self-play analysis: many games by the computer (or random movers), summarised.
+    Analyze {
+        file: PathBuf,
+        /// How many games to play.
+        #[arg(long, default_value_t = 100)]
+        games: usize,
+        /// Search depth per move, in plies (the default, 3, when no --movetime).
+        #[arg(long, conflicts_with = "movetime")]
+        depth: Option<u32>,
+        /// Search time per move, in milliseconds.
+        #[arg(long, value_name = "MS")]
+        movetime: Option<u64>,
+        /// Uniformly random games, as fast as possible (playouts per second).
+        #[arg(long, conflicts_with_all = ["depth", "movetime", "vs_random"])]
+        random: bool,
+        /// The search against a random mover, taking each colour in turn.
+        #[arg(long)]
+        vs_random: bool,
+        /// Threads (games run in parallel); 0 for every core.
+        #[arg(long, default_value_t = 0)]
+        threads: usize,
+        /// The seed of the random plies; the same seed and depth give the same report.
+        #[arg(long, default_value_t = 1)]
+        seed: u64,
+        /// Random plies at the start of each game (among the sound moves), so games differ.
+        #[arg(long, default_value_t = 2)]
+        opening_plies: usize,
+        /// Games still going after this many plies end as a draw ("move cap").
+        #[arg(long, default_value_t = 1000)]
+        max_plies: usize,
+        /// Print the report as JSON.
+        #[arg(long)]
+        json: bool,
+        /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
     },
     /// Count the leaf nodes of the move tree, per first move (Stockfish's format).
     Perft {
@@ -83,6 +123,7 @@ fn main() -> ExitCode {
             set,
             fen,
             seed,
+            movetime,
         } => {
             let overrides = match parse_overrides(&set) {
                 Ok(o) => o,
@@ -91,7 +132,7 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match varsand::repl::run(file, overrides, seed, fen) {
+            match varsand::repl::run(file, overrides, seed, fen, movetime) {
                 Ok(()) => ExitCode::SUCCESS,
                 Err(e) => {
                     eprint!("{e}");
@@ -112,6 +153,63 @@ fn main() -> ExitCode {
                 ExitCode::FAILURE
             }
         },
+        Command::Analyze {
+            file,
+            games,
+            depth,
+            movetime,
+            random,
+            vs_random,
+            threads,
+            seed,
+            opening_plies,
+            max_plies,
+            json,
+            set,
+        } => {
+            use varsand::analyze::{GameConfig, Options};
+            use varsand::search::Limits;
+            let rules = match parse_overrides(&set).and_then(|o| load(&file, &o)) {
+                Ok(r) => r,
+                Err(e) => {
+                    eprint!("{e}");
+                    return ExitCode::FAILURE;
+                }
+            };
+            let limits = (!random).then(|| Limits {
+                depth: depth.or(if movetime.is_none() { Some(3) } else { None }),
+                movetime: movetime.map(std::time::Duration::from_millis),
+                nodes: None,
+            });
+            let threads = if threads == 0 {
+                std::thread::available_parallelism().map_or(1, |n| n.get())
+            } else {
+                threads
+            };
+            let opts = Options {
+                games,
+                limits,
+                threads,
+                seed,
+                config: GameConfig {
+                    max_plies,
+                    opening_plies,
+                    ..GameConfig::default()
+                },
+                progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
+                versus_random: vs_random,
+            };
+            let report = varsand::analyze::analyze(&rules, &opts);
+            if json {
+                println!(
+                    "{}",
+                    serde_json::to_string_pretty(&report).unwrap_or_default()
+                );
+            } else {
+                print!("{}", report.text());
+            }
+            ExitCode::SUCCESS
+        }
     }
 }
 

@@ -17,7 +17,7 @@ use crate::diagnostic::Problem;
 use crate::engine::{GameEnd, Position};
 use crate::perft::Perft;
 use crate::rules::Rules;
-use crate::search::{self, Rng};
+use crate::search::{self, Limits, Rng, Searcher};
 
 /// How many plies the computer plays in a row before it hands back the prompt.
 const MAX_AUTOPLAY: usize = 2000;
@@ -71,7 +71,24 @@ const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         "perft DEPTH",
         "count the move tree DEPTH plies deep (Ctrl-C stops it)",
     ),
-    ("go", &["g"], "go", "let the computer make a move"),
+    (
+        "go",
+        &["g"],
+        "go",
+        "let the computer make a move (Ctrl-C plays its best so far)",
+    ),
+    (
+        "time",
+        &["level"],
+        "time [MS]",
+        "show or set the computer's time per move, in milliseconds",
+    ),
+    (
+        "depth",
+        &[],
+        "depth [N]",
+        "show or set the computer's search depth limit (0: none)",
+    ),
     (
         "play",
         &[],
@@ -109,8 +126,18 @@ pub struct Session {
     computer: [bool; 2],
     color: bool,
     rng: Rng,
+    /// The computer player's limits, and its searcher (kept for the rules it was built for).
+    limits: Limits,
+    searcher: Option<Searcher>,
     out: Box<dyn Write>,
 }
+
+/// The computer's time per move unless `time` or `--movetime` says otherwise.
+const DEFAULT_MOVETIME_MS: u64 = 1000;
+/// When commands come from a script (standard input is not a terminal), the computer
+/// searches this many nodes a move instead, unless given a time: a script replays
+/// exactly, on any machine.
+const SCRIPT_NODES: u64 = 50_000;
 
 /// Renders diagnostics for the terminal or as plain text.
 pub fn render_problems(problems: &[Problem], path: &Path, source: &str, color: bool) -> String {
@@ -173,8 +200,23 @@ impl Session {
             computer: [false, false],
             color,
             rng: Rng::new(seed),
+            limits: Limits::movetime(DEFAULT_MOVETIME_MS),
+            searcher: None,
             out,
         })
+    }
+
+    /// Sets the computer's time per move (instead of a node budget).
+    pub fn set_movetime(&mut self, ms: u64) {
+        self.limits.movetime = Some(std::time::Duration::from_millis(ms.max(1)));
+        self.limits.nodes = None;
+    }
+
+    /// Limits the computer to a number of nodes a move instead of a time: the same
+    /// moves on any machine.
+    pub fn set_node_budget(&mut self, nodes: u64) {
+        self.limits.movetime = None;
+        self.limits.nodes = Some(nodes.max(1));
     }
 
     fn say(&mut self, text: impl AsRef<str>) {
@@ -281,11 +323,14 @@ impl Session {
             "reload" => self.reload(),
             "perft" => self.perft(rest),
             "go" => {
+                crate::interrupt::clear();
                 if !self.computer_move() {
                     self.say("no move to make: the game is over");
                 }
             }
             "play" => self.play(rest),
+            "time" => self.time(rest),
+            "depth" => self.depth(rest),
             "save" => self.save(rest),
             "load" => self.load(rest),
             "quit" => return Flow::Quit,
@@ -403,12 +448,21 @@ impl Session {
         }
     }
 
-    /// One computer move; false when there is none.
+    /// One computer move, found by the search within the limits; false when there is
+    /// none. Ctrl-C stops the search, which then plays the best move found so far.
     fn computer_move(&mut self) -> bool {
         if self.ended().is_some() {
             return false;
         }
-        let Some(m) = search::simple_move(&mut self.pos, &mut self.rng) else {
+        let searcher = match &mut self.searcher {
+            Some(s) if Arc::ptr_eq(s.rules(), &self.rules) => s,
+            slot => slot.insert(Searcher::new(self.rules.clone())),
+        };
+        let r = searcher.search(&mut self.pos, &self.limits);
+        let Some(m) = r
+            .best
+            .or_else(|| search::random_move(&mut self.pos, &mut self.rng))
+        else {
             return false;
         };
         let text = self.pos.move_text(m);
@@ -416,9 +470,61 @@ impl Session {
         self.record.push(text.clone());
         self.redo.clear();
         let side = self.rules.players[self.pos.side_to_move() ^ 1].name.clone();
-        self.say(format!("{side} plays {text}"));
+        if self.color {
+            // On a terminal, what the search saw; scripts get the move alone.
+            let stopped = if crate::interrupt::requested() {
+                ", interrupted"
+            } else {
+                ""
+            };
+            self.say(format!(
+                "{side} plays {text} (depth {}, {}, {} nodes, {:.2} s{stopped})",
+                r.depth,
+                r.score_text(),
+                r.nodes,
+                r.elapsed.as_secs_f64()
+            ));
+        } else {
+            self.say(format!("{side} plays {text}"));
+        }
         self.show();
         true
+    }
+
+    fn time(&mut self, arg: &str) {
+        if !arg.is_empty() {
+            match arg.parse::<u64>() {
+                Ok(ms) if ms > 0 => self.set_movetime(ms),
+                _ => {
+                    self.say("time MS, such as time 2000 (two seconds a move)");
+                    return;
+                }
+            }
+        }
+        match (self.limits.movetime, self.limits.nodes) {
+            (Some(t), _) => self.say(format!("the computer thinks {} ms a move", t.as_millis())),
+            (None, Some(n)) => self.say(format!(
+                "the computer searches {n} nodes a move (so a script replays exactly); `time MS` sets a time instead"
+            )),
+            (None, None) => self.say("the computer has no time limit"),
+        }
+    }
+
+    fn depth(&mut self, arg: &str) {
+        if !arg.is_empty() {
+            match arg.parse::<u32>() {
+                Ok(0) => self.limits.depth = None,
+                Ok(d) => self.limits.depth = Some(d),
+                Err(_) => {
+                    self.say("depth N, such as depth 4 (0: no limit but the time)");
+                    return;
+                }
+            }
+        }
+        match self.limits.depth {
+            Some(d) => self.say(format!("the computer searches at most {d} plies deep")),
+            None => self.say("the computer searches as deep as its time allows"),
+        }
     }
 
     fn play(&mut self, who: &str) {
@@ -787,10 +893,16 @@ pub fn run(
     overrides: Overrides,
     seed: u64,
     fen: Option<String>,
+    movetime: Option<u64>,
 ) -> Result<(), String> {
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let color = tty && std::env::var_os("NO_COLOR").is_none();
     let mut session = Session::new(path, overrides, color, seed, Box::new(std::io::stdout()))?;
+    match movetime {
+        Some(ms) => session.set_movetime(ms),
+        None if !tty => session.set_node_budget(SCRIPT_NODES),
+        None => {}
+    }
     if let Some(f) = fen {
         if let Err(e) = Position::from_fen(session.rules.clone(), &f) {
             return Err(format!("error: bad --fen: {e}\n"));

@@ -1,0 +1,722 @@
+//! Self-play analysis for designers: many games of a variant played by the computer
+//! (or by uniformly random movers), in parallel, summarised as the figures a designer
+//! asks about: who wins how often (with a 95% Wilson interval), how long games last,
+//! how many moves there are to choose from in each phase, how games end, and how much
+//! each piece moves, captures and is captured.
+//!
+//! Every game has its own seed (the run's seed and the game's number), and the search is
+//! deterministic at a fixed depth, so a run at a fixed depth and seed gives the same
+//! report whatever the number of threads. Games vary by their first plies, played at
+//! random (`opening_plies`), and by a small seeded noise in the evaluation (`noise`).
+
+use std::collections::BTreeMap;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use rayon::prelude::*;
+use serde::Serialize;
+
+use crate::engine::{Move, MoveKind, Position};
+use crate::rules::{NO_CELL, Rules, kind_of, side_of};
+use crate::search::{Ends, Eval, Limits, Rng, Searcher, eval::Source};
+
+/// Who makes the moves of one person.
+#[derive(Debug, Clone)]
+pub enum Player {
+    /// A uniformly random legal move.
+    Random,
+    /// The search, within these limits.
+    Search(Limits),
+}
+
+/// How far below the best an opening move may score (centipawns) and still be drawn.
+pub const OPENING_MARGIN: i32 = 100;
+
+/// How to play each game.
+#[derive(Debug, Clone)]
+pub struct GameConfig {
+    /// A game still going after this many plies ends as a draw ("move cap").
+    pub max_plies: usize,
+    /// The first plies are random among the moves a depth-2 search scores within
+    /// [`OPENING_MARGIN`] of the best, so games differ without opening blunders (only
+    /// when both players search: a random mover varies the games by itself).
+    pub opening_plies: usize,
+    /// Transposition table size per searching player, in megabytes.
+    pub tt_mb: usize,
+    /// Keep the moves' text in the records.
+    pub record_moves: bool,
+    /// Seeded evaluation noise of the searching players, in centipawns (see
+    /// [`Searcher::set_noise`]), so games differ beyond their first plies.
+    pub noise: i32,
+}
+
+impl Default for GameConfig {
+    fn default() -> Self {
+        Self {
+            max_plies: 1000,
+            opening_plies: 2,
+            tt_mb: 4,
+            record_moves: false,
+            noise: 10,
+        }
+    }
+}
+
+/// One finished game.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GameRecord {
+    /// The winning colour (side index), `None` for a draw.
+    pub winner: Option<usize>,
+    /// The winning person: 0 moved first. Differs from `winner` after the pie rule.
+    pub winner_player: Option<usize>,
+    pub swapped: bool,
+    pub reason: String,
+    pub plies: usize,
+    /// The number of legal moves before each ply.
+    pub branching: Vec<u32>,
+    /// Per piece kind: moves made, captures made, and times it was captured.
+    pub moved: Vec<u64>,
+    pub captures: Vec<u64>,
+    pub captured: Vec<u64>,
+    /// The moves, as text (with `GameConfig::record_moves`).
+    pub moves: Vec<String>,
+    pub nodes: u64,
+}
+
+/// The piece a move captures, if any (looked at before the move is made).
+fn victim(pos: &Position, m: Move) -> Option<u8> {
+    // Any move onto an enemy piece takes it, whatever its kind, but these.
+    let cell = match m.kind {
+        MoveKind::EnPassant => m.aux,
+        MoveKind::Castle | MoveKind::Swap => return None,
+        _ => m.to,
+    };
+    if cell == NO_CELL || cell as usize >= pos.board().len() {
+        return None;
+    }
+    let c = pos.piece_at(cell);
+    (c != 0 && side_of(c) != pos.side_to_move()).then_some(c)
+}
+
+/// Plays one game from the setup. `players[0]` moves first.
+pub fn play_game(
+    rules: &Arc<Rules>,
+    eval: &Arc<Eval>,
+    players: &[Player; 2],
+    seed: u64,
+    config: &GameConfig,
+) -> GameRecord {
+    play_from(Position::start(rules.clone()), eval, players, seed, config)
+}
+
+/// Plays one game from a position. `players[0]` is the person to move first.
+pub fn play_from(
+    mut pos: Position,
+    eval: &Arc<Eval>,
+    players: &[Player; 2],
+    seed: u64,
+    config: &GameConfig,
+) -> GameRecord {
+    let rules = pos.rules().clone();
+    let ends = Ends::new(&rules);
+    let kinds = rules.pieces.len();
+    let mut rng = Rng::new(seed);
+    let mut searchers: [Option<Searcher>; 2] = [None, None];
+    let mut moves: Vec<Move> = Vec::with_capacity(64);
+    let first_side = pos.side_to_move();
+    let mut rec = GameRecord {
+        winner: None,
+        winner_player: None,
+        swapped: false,
+        reason: String::new(),
+        plies: 0,
+        branching: Vec::new(),
+        moved: vec![0; kinds],
+        captures: vec![0; kinds],
+        captured: vec![0; kinds],
+        moves: Vec::new(),
+        nodes: 0,
+    };
+    let start_swapped = pos.swapped();
+    // The person to move: the first mover plays `first_side` until a swap.
+    let person = |pos: &Position| {
+        (pos.side_to_move() ^ first_side) ^ usize::from(pos.swapped() != start_swapped)
+    };
+    let both_search = players.iter().all(|p| matches!(p, Player::Search(_)));
+    let opening = if both_search { config.opening_plies } else { 0 };
+    loop {
+        pos.legal_moves_into(&mut moves);
+        if let Some(end) = ends.game_end(&mut pos, &moves) {
+            rec.winner = end.winner;
+            rec.reason = end.reason;
+            break;
+        }
+        if rec.plies >= config.max_plies {
+            rec.reason = format!("move cap ({} plies)", config.max_plies);
+            break;
+        }
+        rec.branching.push(moves.len() as u32);
+        let who = person(&pos);
+        let m = match &players[who] {
+            Player::Search(limits) => {
+                let s = searchers[who].get_or_insert_with(|| {
+                    let mut s = Searcher::with_eval(rules.clone(), eval.clone(), config.tt_mb);
+                    s.set_noise(
+                        config.noise,
+                        seed ^ (who as u64 + 1).wrapping_mul(0xA24B_AED4_963E_E407),
+                    );
+                    s
+                });
+                if rec.plies < opening {
+                    // A random move among the sound ones.
+                    let scored = s.score_all(&mut pos, 2);
+                    let best = scored.iter().map(|&(_, v)| v).max().unwrap_or(0);
+                    let sound: Vec<Move> = scored
+                        .iter()
+                        .filter(|&&(_, v)| v >= best.saturating_sub(OPENING_MARGIN))
+                        .map(|&(m, _)| m)
+                        .collect();
+                    sound[rng.below(sound.len())]
+                } else {
+                    let r = s.search(&mut pos, limits);
+                    rec.nodes += r.nodes;
+                    r.best.unwrap_or(moves[0])
+                }
+            }
+            Player::Random => moves[rng.below(moves.len())],
+        };
+        let n = pos.board().len();
+        let mut mover = if (m.from as usize) < n {
+            Some(pos.piece_at(m.from))
+        } else {
+            None
+        };
+        let took = victim(&pos, m);
+        if let Some(v) = took {
+            rec.captured[kind_of(v)] += 1;
+        }
+        if config.record_moves {
+            rec.moves.push(pos.move_text(m));
+        }
+        pos.make(m);
+        if mover.is_none() && (m.to as usize) < n {
+            // A move from off the board (a drop): the piece that lands counts.
+            mover = Some(pos.piece_at(m.to));
+        }
+        if let Some(c) = mover.filter(|&c| c != 0) {
+            rec.moved[kind_of(c)] += 1;
+            if took.is_some() {
+                rec.captures[kind_of(c)] += 1;
+            }
+        }
+        rec.plies += 1;
+    }
+    rec.swapped = pos.swapped() != start_swapped;
+    rec.winner_player = rec
+        .winner
+        .map(|w| (w ^ first_side) ^ usize::from(rec.swapped));
+    rec
+}
+
+/// What to run.
+#[derive(Debug, Clone)]
+pub struct Options {
+    pub games: usize,
+    /// `None`: uniformly random games (playouts).
+    pub limits: Option<Limits>,
+    pub threads: usize,
+    pub seed: u64,
+    pub config: GameConfig,
+    /// A progress bar on standard error.
+    pub progress: bool,
+    /// The search against a random mover instead of itself (alternating colours).
+    pub versus_random: bool,
+}
+
+/// A proportion with its 95% Wilson score interval.
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct Rate {
+    pub count: usize,
+    pub rate: f64,
+    pub low: f64,
+    pub high: f64,
+}
+
+impl Rate {
+    pub fn new(count: usize, n: usize) -> Self {
+        let (low, high) = wilson(count, n);
+        Rate {
+            count,
+            rate: if n == 0 { 0.0 } else { count as f64 / n as f64 },
+            low,
+            high,
+        }
+    }
+}
+
+/// The 95% Wilson score interval of `k` successes in `n` trials.
+pub fn wilson(k: usize, n: usize) -> (f64, f64) {
+    if n == 0 {
+        return (0.0, 1.0);
+    }
+    let z = 1.959_963_984_540_054_f64;
+    let n = n as f64;
+    let p = k as f64 / n;
+    let z2 = z * z;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct SideResult {
+    pub side: String,
+    pub wins: Rate,
+    pub draws: Rate,
+    pub losses: Rate,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Spread {
+    pub mean: f64,
+    pub median: f64,
+    pub stdev: f64,
+    pub min: usize,
+    pub max: usize,
+}
+
+impl Spread {
+    fn of(values: &[usize]) -> Self {
+        if values.is_empty() {
+            return Spread {
+                mean: 0.0,
+                median: 0.0,
+                stdev: 0.0,
+                min: 0,
+                max: 0,
+            };
+        }
+        let mut v = values.to_vec();
+        v.sort_unstable();
+        let n = v.len() as f64;
+        let mean = v.iter().sum::<usize>() as f64 / n;
+        let var = v.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / n;
+        let median = if v.len() % 2 == 1 {
+            v[v.len() / 2] as f64
+        } else {
+            (v[v.len() / 2 - 1] + v[v.len() / 2]) as f64 / 2.0
+        };
+        Spread {
+            mean,
+            median,
+            stdev: var.sqrt(),
+            min: v[0],
+            max: v[v.len() - 1],
+        }
+    }
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Branching {
+    /// Mean legal moves per position over each third of the games' plies.
+    pub opening: f64,
+    pub middle: f64,
+    pub end: f64,
+    pub overall: f64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PieceStats {
+    pub name: String,
+    /// Centipawns, as the evaluation sees it.
+    pub value: i32,
+    pub value_source: Source,
+    pub moved: u64,
+    /// Captures it made.
+    pub captures: u64,
+    /// Times it was captured.
+    pub captured: u64,
+    /// Share of all moves made.
+    pub moved_share: f64,
+    pub captured_per_game: f64,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Ending {
+    pub reason: String,
+    pub count: usize,
+}
+
+/// The analysis of a run.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Report {
+    pub game: String,
+    pub games: usize,
+    /// "random", "search depth 3", "search 100 ms/move", "search depth 3 vs random".
+    pub mode: String,
+    pub seed: u64,
+    pub opening_plies: usize,
+    pub max_plies: usize,
+    /// Per colour, in the order of the `players` line.
+    pub sides: Vec<SideResult>,
+    /// With a pie rule: how often `swap` was played, and the results of the person who
+    /// moved first (who plays the second colour after a swap).
+    pub swaps: Option<usize>,
+    pub first_player: Option<SideResult>,
+    /// With `--vs-random`: the search's results.
+    pub search_vs_random: Option<SideResult>,
+    pub length: Spread,
+    pub branching: Branching,
+    pub endings: Vec<Ending>,
+    pub pieces: Vec<PieceStats>,
+    /// Wall-clock seconds, threads, and speed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timing: Option<Timing>,
+}
+
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Timing {
+    pub seconds: f64,
+    pub threads: usize,
+    pub games_per_second: f64,
+    pub plies_per_second: f64,
+    pub search_nodes: u64,
+    pub search_nodes_per_second: f64,
+}
+
+fn side_result(name: &str, wins: usize, draws: usize, losses: usize) -> SideResult {
+    let n = wins + draws + losses;
+    SideResult {
+        side: name.to_string(),
+        wins: Rate::new(wins, n),
+        draws: Rate::new(draws, n),
+        losses: Rate::new(losses, n),
+    }
+}
+
+/// The seed of game `i` of a run.
+pub fn game_seed(seed: u64, i: usize) -> u64 {
+    seed ^ (i as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03)
+}
+
+/// Plays the games and summarises them.
+pub fn analyze(rules: &Arc<Rules>, opts: &Options) -> Report {
+    let eval = Arc::new(Eval::new(rules));
+    let players: [Player; 2] = match &opts.limits {
+        None => [Player::Random, Player::Random],
+        Some(l) => [Player::Search(l.clone()), Player::Search(l.clone())],
+    };
+    let bar = if opts.progress {
+        let b = indicatif::ProgressBar::new(opts.games as u64);
+        b.set_style(
+            indicatif::ProgressStyle::with_template(
+                "{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left",
+            )
+            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+        );
+        b
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    let start = Instant::now();
+    let play = |i: usize| {
+        let seed = game_seed(opts.seed, i);
+        // Against a random mover the search takes each colour in turn.
+        let ps = if opts.versus_random {
+            let s = players[0].clone();
+            if i.is_multiple_of(2) {
+                [s, Player::Random]
+            } else {
+                [Player::Random, s]
+            }
+        } else {
+            players.clone()
+        };
+        let r = play_game(rules, &eval, &ps, seed, &opts.config);
+        bar.inc(1);
+        r
+    };
+    let records: Vec<GameRecord> = if opts.threads == 1 {
+        (0..opts.games).map(play).collect()
+    } else {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(opts.threads)
+            .build()
+        {
+            Ok(pool) => pool.install(|| (0..opts.games).into_par_iter().map(play).collect()),
+            Err(_) => (0..opts.games).map(play).collect(),
+        }
+    };
+    bar.finish_and_clear();
+    let elapsed = start.elapsed();
+    let mut report = summarise(rules, &eval, &records, opts);
+    report.timing = Some(timing(&records, elapsed, opts.threads));
+    report
+}
+
+fn timing(records: &[GameRecord], elapsed: Duration, threads: usize) -> Timing {
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let plies: usize = records.iter().map(|r| r.plies).sum();
+    let nodes: u64 = records.iter().map(|r| r.nodes).sum();
+    Timing {
+        seconds: secs,
+        threads,
+        games_per_second: records.len() as f64 / secs,
+        plies_per_second: plies as f64 / secs,
+        search_nodes: nodes,
+        search_nodes_per_second: nodes as f64 / secs,
+    }
+}
+
+/// The report of a set of games (without timing).
+pub fn summarise(rules: &Rules, eval: &Eval, records: &[GameRecord], opts: &Options) -> Report {
+    let n = records.len();
+    let names = [rules.players[0].name.clone(), rules.players[1].name.clone()];
+    let draws = records.iter().filter(|r| r.winner.is_none()).count();
+    let wins = |side: usize| records.iter().filter(|r| r.winner == Some(side)).count();
+    let sides = (0..2)
+        .map(|s| side_result(&names[s], wins(s), draws, wins(s ^ 1)))
+        .collect();
+    let (swaps, first_player) = if rules.pie_rule {
+        let w = records
+            .iter()
+            .filter(|r| r.winner_player == Some(0))
+            .count();
+        let l = records
+            .iter()
+            .filter(|r| r.winner_player == Some(1))
+            .count();
+        (
+            Some(records.iter().filter(|r| r.swapped).count()),
+            Some(side_result("first player", w, draws, l)),
+        )
+    } else {
+        (None, None)
+    };
+    let search_vs_random = opts.versus_random.then(|| {
+        // Game i: the search is the first player when i is even.
+        let mut w = 0;
+        let mut l = 0;
+        for (i, r) in records.iter().enumerate() {
+            let search = i % 2;
+            match r.winner_player {
+                Some(p) if p == search => w += 1,
+                Some(_) => l += 1,
+                None => {}
+            }
+        }
+        side_result("search", w, draws, l)
+    });
+    let lengths: Vec<usize> = records.iter().map(|r| r.plies).collect();
+    let mut phase = [(0u64, 0u64); 3];
+    for r in records {
+        let len = r.branching.len();
+        for (i, &b) in r.branching.iter().enumerate() {
+            let p = (i * 3 / len.max(1)).min(2);
+            phase[p].0 += b as u64;
+            phase[p].1 += 1;
+        }
+    }
+    let avg = |(s, c): (u64, u64)| if c == 0 { 0.0 } else { s as f64 / c as f64 };
+    let all = phase
+        .iter()
+        .fold((0, 0), |(s, c), &(ps, pc)| (s + ps, c + pc));
+    let branching = Branching {
+        opening: avg(phase[0]),
+        middle: avg(phase[1]),
+        end: avg(phase[2]),
+        overall: avg(all),
+    };
+    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
+    for r in records {
+        *reasons.entry(r.reason.clone()).or_default() += 1;
+    }
+    let mut endings: Vec<Ending> = reasons
+        .into_iter()
+        .map(|(reason, count)| Ending { reason, count })
+        .collect();
+    endings.sort_by(|a, b| b.count.cmp(&a.count).then(a.reason.cmp(&b.reason)));
+    let total_moves: u64 = records.iter().map(|r| r.moved.iter().sum::<u64>()).sum();
+    let pieces = rules
+        .pieces
+        .iter()
+        .enumerate()
+        .map(|(k, p)| {
+            let moved: u64 = records.iter().map(|r| r.moved[k]).sum();
+            let captures: u64 = records.iter().map(|r| r.captures[k]).sum();
+            let captured: u64 = records.iter().map(|r| r.captured[k]).sum();
+            PieceStats {
+                name: p.name.clone(),
+                value: eval.values[k],
+                value_source: eval.sources[k],
+                moved,
+                captures,
+                captured,
+                moved_share: if total_moves == 0 {
+                    0.0
+                } else {
+                    moved as f64 / total_moves as f64
+                },
+                captured_per_game: if n == 0 {
+                    0.0
+                } else {
+                    captured as f64 / n as f64
+                },
+            }
+        })
+        .collect();
+    let mode = match &opts.limits {
+        None => "random".to_string(),
+        Some(l) => {
+            let mut m = match (l.depth, l.movetime) {
+                (Some(d), Some(t)) => format!("search depth {d}, {} ms/move", t.as_millis()),
+                (Some(d), None) => format!("search depth {d}"),
+                (None, Some(t)) => format!("search {} ms/move", t.as_millis()),
+                (None, None) => "search".to_string(),
+            };
+            if opts.versus_random {
+                m += " vs random";
+            }
+            m
+        }
+    };
+    Report {
+        game: rules.name.clone(),
+        games: n,
+        mode,
+        seed: opts.seed,
+        opening_plies: if opts.limits.is_some() && !opts.versus_random {
+            opts.config.opening_plies
+        } else {
+            0
+        },
+        max_plies: opts.config.max_plies,
+        sides,
+        swaps,
+        first_player,
+        search_vs_random,
+        length: Spread::of(&lengths),
+        branching,
+        endings,
+        pieces,
+        timing: None,
+    }
+}
+
+fn pct(r: &Rate) -> String {
+    format!(
+        "{:5.1}% [{:.1}–{:.1}]",
+        100.0 * r.rate,
+        100.0 * r.low,
+        100.0 * r.high
+    )
+}
+
+impl Report {
+    /// The report as text for a person.
+    pub fn text(&self) -> String {
+        let mut s = String::new();
+        let mut line = |t: String| {
+            s.push_str(&t);
+            s.push('\n');
+        };
+        line(format!(
+            "{}: {} games, {} (seed {}{})",
+            self.game,
+            self.games,
+            self.mode,
+            self.seed,
+            if self.opening_plies > 0 {
+                format!(", first {} plies random", self.opening_plies)
+            } else {
+                String::new()
+            }
+        ));
+        line(String::new());
+        line("results (95% Wilson interval)        wins                  draws                 losses".into());
+        let mut rows: Vec<&SideResult> = self.sides.iter().collect();
+        rows.extend(self.first_player.iter());
+        rows.extend(self.search_vs_random.iter());
+        for r in rows {
+            line(format!(
+                "  {:<16} {:>5} {}  {}  {}",
+                r.side,
+                r.wins.count + r.draws.count + r.losses.count,
+                pct(&r.wins),
+                pct(&r.draws),
+                pct(&r.losses)
+            ));
+        }
+        if let Some(sw) = self.swaps {
+            line(format!("  pie rule: swap played in {sw} games"));
+        }
+        line(String::new());
+        let l = &self.length;
+        line(format!(
+            "length (plies): mean {:.1}, median {:.1}, sd {:.1}, min {}, max {}",
+            l.mean, l.median, l.stdev, l.min, l.max
+        ));
+        let b = &self.branching;
+        line(format!(
+            "branching (legal moves): opening {:.1}, middle {:.1}, end {:.1}, overall {:.1}",
+            b.opening, b.middle, b.end, b.overall
+        ));
+        line(String::new());
+        line("how games ended:".into());
+        for e in &self.endings {
+            line(format!(
+                "  {:>5}  {:5.1}%  {}",
+                e.count,
+                100.0 * e.count as f64 / self.games.max(1) as f64,
+                e.reason
+            ));
+        }
+        line(String::new());
+        let w = self
+            .pieces
+            .iter()
+            .map(|p| p.name.len())
+            .max()
+            .unwrap_or(0)
+            .max(12);
+        line(format!(
+            "  {:<w$} {:>5} {:<9} {:>9} {:<8} {:>9} {:>9} (per game)",
+            "pieces", "value", "", "moves", "(share)", "captures", "captured"
+        ));
+        for p in &self.pieces {
+            line(format!(
+                "  {:<w$} {:>5} {:<9} {:>9} ({:4.1}%) {:>9} {:>9} ({:.2})",
+                p.name,
+                p.value,
+                match p.value_source {
+                    Source::Declared => "declared",
+                    Source::Estimated => "estimated",
+                },
+                p.moved,
+                100.0 * p.moved_share,
+                p.captures,
+                p.captured,
+                p.captured_per_game
+            ));
+        }
+        if let Some(t) = &self.timing {
+            line(String::new());
+            let mut speed = format!(
+                "{:.1} s on {} thread{}: {:.1} games/s, {:.0} plies/s",
+                t.seconds,
+                t.threads,
+                if t.threads == 1 { "" } else { "s" },
+                t.games_per_second,
+                t.plies_per_second
+            );
+            if t.search_nodes > 0 {
+                speed += &format!(
+                    ", {} search nodes ({:.0} nodes/s)",
+                    t.search_nodes, t.search_nodes_per_second
+                );
+            }
+            line(speed);
+        }
+        s
+    }
+}

@@ -1,0 +1,460 @@
+//! The evaluation, derived from the rules alone: no game or piece is known here.
+//! Scores are in centipawns (100 = the unit of a `value` in a rule file), from the
+//! side to move's point of view. For each side it adds up:
+//!
+//! - **material**: each piece's value. `value N` in the rule file is N×100. A piece
+//!   without one gets an estimate from its moves: its average number of target
+//!   squares over every square of an empty board, where a rider's squares along a ray
+//!   count 1, 0.8, 0.64, … (farther squares are more often blocked), a move-only or
+//!   capture-only component counts half, a hopping or conditional one half again, a
+//!   lame one 0.8, a first-move-only one a tenth. The result is scaled so that the
+//!   (1,2) leaper (Betza `N`, measured on the same board) is worth 300. A promoting
+//!   piece adds 2% of the best piece it promotes to.
+//! - **stack height**: a stack of height h > 1 adds (h − 1) × a per-level bonus: half
+//!   the value of the piece it leaves behind if one of its moves has a `leave` effect
+//!   (each level is a piece still to be born), else a tenth of its own value if one of
+//!   its moves reads or changes the height, else nothing.
+//! - **position**: a tenth of how much more (or less) than its average the piece
+//!   reaches from its square on an empty board, in the same units (centralisation);
+//!   royal pieces have none.
+//! - **promotion progress**: a piece that promotes gains, as it nears its zone,
+//!   20% × (the best promotion's value − its own) × (1 − distance / longest distance)³.
+//! - **goal**: each piece that is not itself a target gains value/200 per step
+//!   (Chebyshev distance) closer to the nearest enemy target: a royal piece when the
+//!   game has a `checkmate loss` rule, a piece whose capture loses (`captured PIECE
+//!   loss`).
+//!
+//! - **the hunt**: when one side leads by 150 or more in the material of non-target
+//!   pieces, it gains, weighted by the share of the setup's material already off the
+//!   board, half of how cornered each enemy target stands (its average empty-board
+//!   reach minus its reach from its square, in the same units) and 8 per step its own
+//!   targets stand closer to them (a lone royal piece is driven to the edge and met).
+//!
+//! The search adds **mobility** ([`MOBILITY`] per move: the side to move's count two
+//! plies earlier against the opponent's one ply earlier), shrinks every score toward 0
+//! as a move-limit rule's count nears its end (to half at the limit: progress is worth
+//! making while it counts), and optional seeded noise for self-play.
+
+use crate::engine::Position;
+use crate::rules::{Cell, Cond, EMPTY, Effect, EndRule, Outcome, Rules, code, kind_of, side_of};
+use crate::syntax::betza::{self, Hop};
+
+/// Centipawns per legal move of mobility (added by the search, which knows the counts).
+pub const MOBILITY: i32 = 3;
+/// The worth of the (1,2) leaper, the unit the estimates are scaled to.
+const LEAPER_12: f64 = 300.0;
+/// How much of a rider's next square along a ray counts, relative to the last.
+const RAY_DECAY: f64 = 0.8;
+/// Centralisation: the share of the mobility difference that counts.
+const CENTRAL: f64 = 0.1;
+/// Promotion progress: the share of the promotion's gain at the zone's edge.
+const PROMOTION: f64 = 0.2;
+/// Cornering a target: the share of its missing reach that counts.
+const CONFINE: f64 = 0.5;
+/// The material lead from which the stronger side hunts the weaker side's targets.
+const HUNT_LEAD: i32 = 150;
+/// Hunting: centipawns per step the stronger side's own targets come closer.
+const HUNT_APPROACH: i32 = 8;
+
+/// How a piece's value was found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Source {
+    /// `value N` in the rule file.
+    Declared,
+    /// Estimated from its mobility.
+    Estimated,
+}
+
+/// The evaluation tables of one set of rules.
+#[derive(Debug, Clone)]
+pub struct Eval {
+    /// Per piece kind, its worth in centipawns.
+    pub values: Vec<i32>,
+    pub sources: Vec<Source>,
+    /// Per piece kind, centipawns per stack level above 1.
+    pub height_bonus: Vec<i32>,
+    /// Per `code * cells + cell`: the positional bonus in centipawns.
+    pst: Vec<i32>,
+    /// Per `code`: the goal weight (value/200 per step) of that piece in 1/16 centipawns,
+    /// 0 for targets.
+    goal_weight: Vec<i32>,
+    /// Piece kinds whose loss decides the game against their owner.
+    targets: u64,
+    /// Per `code * cells + cell`, for target pieces: how cornered it is there (its
+    /// average reach on an empty board minus its reach from the cell, half-scaled).
+    confine: Vec<i32>,
+    /// The material of the non-target pieces of the setup, both sides.
+    start_material: i32,
+    /// Per cell: (board, file, rank), for distances.
+    coords: Vec<(u16, i16, i16)>,
+    /// The longest Chebyshev distance on any board.
+    max_dist: i32,
+    cells: usize,
+}
+
+/// The average-mobility estimate of each component, for one side, from one cell.
+fn reach(rules: &Rules, kind: usize, side: usize, cell: Cell) -> f64 {
+    let geo = &rules.geometry;
+    let flip = if side == 0 { 1 } else { -1 };
+    let mut total = 0.0;
+    for c in &rules.pieces[kind].components {
+        let b = &c.betza;
+        let mut w = match (b.can_move, b.can_capture) {
+            (true, true) => 1.0,
+            (false, false) => 0.0,
+            _ => 0.5,
+        };
+        if b.hop != Hop::None {
+            w *= 0.5;
+        }
+        if b.initial {
+            w *= 0.1;
+        }
+        if b.lame {
+            w *= 0.8;
+        }
+        if !c.conditions.is_empty() {
+            w *= 0.5;
+        }
+        for &(vx, vy) in &b.vectors {
+            let (dx, dy) = (vx as i32 * flip, vy as i32 * flip);
+            let max = if !b.rider {
+                1
+            } else if b.max_steps == 0 {
+                usize::MAX
+            } else {
+                b.max_steps as usize
+            };
+            let (mut cur, mut k, mut weight) = (cell, 0, w);
+            while k < max {
+                let Some(next) = geo.offset(cur, dx, dy) else {
+                    break;
+                };
+                total += weight;
+                weight *= RAY_DECAY;
+                cur = next;
+                k += 1;
+            }
+        }
+    }
+    total
+}
+
+/// The (1,2) leaper's average number of targets on this geometry (0 if none).
+fn leaper_12_reach(rules: &Rules) -> f64 {
+    let geo = &rules.geometry;
+    let n = geo.len();
+    if n == 0 {
+        return 0.0;
+    }
+    let mut total = 0usize;
+    for cell in 0..n as Cell {
+        for (dx, dy) in betza::symmetric(1, 2) {
+            if geo.offset(cell, dx as i32, dy as i32).is_some() {
+                total += 1;
+            }
+        }
+    }
+    total as f64 / n as f64
+}
+
+impl Eval {
+    /// Builds the tables for a set of rules.
+    pub fn new(rules: &Rules) -> Self {
+        let n = rules.cell_count();
+        let kinds = rules.pieces.len();
+        let unit = leaper_12_reach(rules);
+        // Centipawns per weighted target square.
+        let scale = LEAPER_12 / if unit > 0.0 { unit } else { 5.25 };
+        // Per kind and side, the reach from every cell.
+        let reaches: Vec<[Vec<f64>; 2]> = (0..kinds)
+            .map(|k| [0, 1].map(|s| (0..n as Cell).map(|c| reach(rules, k, s, c)).collect()))
+            .collect();
+        let mean = |k: usize| {
+            if n == 0 {
+                0.0
+            } else {
+                reaches[k][0].iter().sum::<f64>() / n as f64
+            }
+        };
+        let mut values: Vec<i32> = Vec::with_capacity(kinds);
+        let mut sources = Vec::with_capacity(kinds);
+        for (k, p) in rules.pieces.iter().enumerate() {
+            match p.value {
+                Some(v) => {
+                    values.push((v * 100).clamp(-1_000_000, 1_000_000) as i32);
+                    sources.push(Source::Declared);
+                }
+                None => {
+                    values.push((mean(k) * scale).round() as i32);
+                    sources.push(Source::Estimated);
+                }
+            }
+        }
+        // A promoting piece is worth a little of its best promotion.
+        let best_promotion = |values: &[i32], k: usize| -> i32 {
+            rules.pieces[k]
+                .promotion
+                .as_ref()
+                .and_then(|p| p.to.iter().map(|&t| values[t]).max())
+                .unwrap_or(0)
+        };
+        let potential: Vec<i32> = (0..kinds)
+            .map(|k| (best_promotion(&values, k) as f64 * 0.02).round() as i32)
+            .collect();
+        for k in 0..kinds {
+            if sources[k] == Source::Estimated {
+                values[k] += potential[k];
+            }
+        }
+        let height_bonus = (0..kinds)
+            .map(|k| {
+                let comps = &rules.pieces[k].components;
+                let leaves = comps
+                    .iter()
+                    .flat_map(|c| &c.effects)
+                    .filter_map(|e| match *e {
+                        Effect::Leave(left) => Some(values[left]),
+                        _ => None,
+                    })
+                    .max();
+                let uses_height = comps.iter().any(|c| {
+                    c.effects.iter().any(|e| matches!(e, Effect::Height(_)))
+                        || c.conditions.iter().any(|c| matches!(c, Cond::Height(..)))
+                });
+                match leaves {
+                    Some(v) => v / 2,
+                    None if uses_height => values[k] / 10,
+                    None => 0,
+                }
+            })
+            .collect();
+        let coords: Vec<(u16, i16, i16)> = rules
+            .geometry
+            .cells
+            .iter()
+            .map(|c| (c.board as u16, c.file as i16, c.rank as i16))
+            .collect();
+        let max_dist = rules
+            .geometry
+            .boards
+            .iter()
+            .map(|b| b.files.max(b.ranks) as i32 - 1)
+            .max()
+            .unwrap_or(0)
+            .max(1);
+        let dist = |a: usize, b: usize| -> i32 {
+            let (ba, fa, ra) = coords[a];
+            let (bb, fb, rb) = coords[b];
+            if ba != bb {
+                max_dist
+            } else {
+                ((fa - fb).abs().max((ra - rb).abs())) as i32
+            }
+        };
+        let ncodes = 1 + 2 * kinds;
+        let mut pst = vec![0; ncodes * n];
+        for (k, p) in rules.pieces.iter().enumerate() {
+            let avg = mean(k);
+            let gain = best_promotion(&values, k) - values[k];
+            for (side, reach) in reaches[k].iter().enumerate() {
+                let c = code(k, side) as usize;
+                // Distance to the promotion zone from each cell.
+                let zone_dist: Option<Vec<i32>> = p.promotion.as_ref().map(|pr| {
+                    let zone: Vec<usize> = (0..n)
+                        .filter(|&z| rules.zone_contains(pr.zone, side, z as Cell))
+                        .collect();
+                    (0..n)
+                        .map(|cell| {
+                            zone.iter()
+                                .map(|&z| dist(cell, z))
+                                .min()
+                                .unwrap_or(max_dist)
+                        })
+                        .collect()
+                });
+                let longest = zone_dist
+                    .as_ref()
+                    .and_then(|d| d.iter().copied().max())
+                    .unwrap_or(1)
+                    .max(1);
+                for cell in 0..n {
+                    let mut bonus = 0.0;
+                    if !p.royal {
+                        bonus += (reach[cell] - avg) * scale * CENTRAL;
+                    }
+                    if let Some(d) = &zone_dist
+                        && gain > 0
+                    {
+                        let near = 1.0 - d[cell] as f64 / longest as f64;
+                        bonus += gain as f64 * PROMOTION * near.powi(3);
+                    }
+                    pst[c * n + cell] = bonus.round() as i32;
+                }
+            }
+        }
+        let mut targets = 0u64;
+        let checkmate = rules
+            .end_rules
+            .iter()
+            .any(|r| matches!(r, EndRule::Checkmate(Outcome::Loss)));
+        for (k, p) in rules.pieces.iter().enumerate() {
+            if p.royal && checkmate {
+                targets |= 1 << k;
+            }
+        }
+        for r in &rules.end_rules {
+            if let EndRule::Captured(k, Outcome::Loss) = *r {
+                targets |= 1 << k;
+            }
+        }
+        let mut goal_weight = vec![0; ncodes];
+        for k in 0..kinds {
+            if targets >> k & 1 == 0 {
+                for side in 0..2 {
+                    goal_weight[code(k, side) as usize] = values[k].max(0) * 16 / 200;
+                }
+            }
+        }
+        let mut confine = vec![0; ncodes * n];
+        for (k, per_side) in reaches.iter().enumerate() {
+            if targets >> k & 1 != 0 {
+                let avg = mean(k);
+                for (side, reach) in per_side.iter().enumerate() {
+                    let c = code(k, side) as usize;
+                    for cell in 0..n {
+                        confine[c * n + cell] =
+                            ((avg - reach[cell]) * scale * CONFINE).round() as i32;
+                    }
+                }
+            }
+        }
+        let start_material = (1..ncodes)
+            .filter(|&c| targets >> kind_of(c as u8) & 1 == 0)
+            .map(|c| {
+                let count = rules.tables.home_counts.get(c).copied().unwrap_or(0) as i32;
+                count * values[kind_of(c as u8)].max(0)
+            })
+            .sum();
+        Eval {
+            values,
+            sources,
+            height_bonus,
+            pst,
+            goal_weight,
+            targets,
+            confine,
+            start_material,
+            coords,
+            max_dist,
+            cells: n,
+        }
+    }
+
+    /// The value of a piece code in centipawns (0 for an empty square).
+    #[inline]
+    pub fn value_of(&self, c: u8) -> i32 {
+        if c == EMPTY {
+            0
+        } else {
+            self.values[kind_of(c)]
+        }
+    }
+
+    #[inline]
+    fn dist(&self, a: usize, b: usize) -> i32 {
+        let (ba, fa, ra) = self.coords[a];
+        let (bb, fb, rb) = self.coords[b];
+        if ba != bb {
+            self.max_dist
+        } else {
+            ((fa - fb).abs().max((ra - rb).abs())) as i32
+        }
+    }
+
+    /// The static evaluation of a position, from the side to move's point of view, in
+    /// centipawns (mobility aside).
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        let board = pos.board();
+        let n = self.cells.min(board.len());
+        let mut score = [0i32; 2];
+        // The material of the non-target pieces, per side.
+        let mut material = [0i32; 2];
+        // Enemy targets per side: cells of the opponent's target pieces.
+        let mut target_cells: [[usize; 8]; 2] = [[0; 8]; 2];
+        let mut target_len = [0usize; 2];
+        for (cell, &c) in board.iter().enumerate() {
+            if c == EMPTY || kind_of(c) >= self.values.len() {
+                continue;
+            }
+            let kind = kind_of(c);
+            let side = side_of(c);
+            let mut v = self.values[kind];
+            let target = self.targets >> kind & 1 != 0;
+            if cell >= n {
+                // Off the boards (a piece in hand, should the engine keep such cells):
+                // its value only.
+                score[side] += v;
+                if !target {
+                    material[side] += v;
+                }
+                continue;
+            }
+            let h = pos.height_at(cell as Cell) as i32;
+            if h > 1 {
+                v += (h - 1) * self.height_bonus[kind];
+            }
+            if !target {
+                material[side] += v;
+            }
+            score[side] += v + self.pst[c as usize * self.cells + cell];
+            if self.targets >> kind & 1 != 0 && target_len[side] < 8 {
+                target_cells[side][target_len[side]] = cell;
+                target_len[side] += 1;
+            }
+        }
+        if self.targets != 0 {
+            let mut goal = [0i32; 2];
+            for (cell, &c) in board.iter().enumerate().take(n) {
+                if c == EMPTY {
+                    continue;
+                }
+                let w = self.goal_weight[c as usize];
+                if w == 0 {
+                    continue;
+                }
+                let side = side_of(c);
+                let enemy = side ^ 1;
+                let nearest = target_cells[enemy][..target_len[enemy]]
+                    .iter()
+                    .map(|&t| self.dist(cell, t))
+                    .min();
+                if let Some(d) = nearest {
+                    goal[side] += w * (self.max_dist - d);
+                }
+            }
+            score[0] += goal[0] / 16;
+            score[1] += goal[1] / 16;
+            // The hunt: with a clear lead, and more so as material comes off, the
+            // stronger side corners the weaker side's targets and brings its own near.
+            let lead = material[0] - material[1];
+            if self.start_material > 0 && lead.abs() >= HUNT_LEAD {
+                let strong = usize::from(lead < 0);
+                let weak = strong ^ 1;
+                let left = material[0] + material[1];
+                let weight = (self.start_material - left).max(0) * 256 / self.start_material;
+                let mut hunt = 0;
+                for &t in &target_cells[weak][..target_len[weak]] {
+                    hunt += self.confine[board[t] as usize * self.cells + t];
+                    for &o in &target_cells[strong][..target_len[strong]] {
+                        hunt += HUNT_APPROACH * (self.max_dist - self.dist(o, t));
+                    }
+                }
+                score[strong] += hunt * weight / 256;
+            }
+        }
+        let us = pos.side_to_move();
+        score[us] - score[us ^ 1]
+    }
+}

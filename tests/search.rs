@@ -1,0 +1,421 @@
+//! The computer player and self-play analysis: mates found in known chess positions
+//! (each solution checked by brute force), wins against random movers, terminal
+//! positions, limits, the pie rule, reproducibility, and the evaluation's values.
+//!
+//! `cargo test --release --test search`; the long matches are `--ignored`.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use varsand::analyze::{self, GameConfig, Options, Player};
+use varsand::check::{self, Overrides};
+use varsand::search::eval::Source;
+use varsand::search::{Eval, Limits, MATE, Searcher};
+use varsand::{Position, Rules};
+
+fn rules(variant: &str) -> Arc<Rules> {
+    let path = format!("{}/variants/{variant}.var", env!("CARGO_MANIFEST_DIR"));
+    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+    Arc::new(check::load(&src, &Overrides::new()).unwrap_or_else(|e| panic!("{path}: {e:?}")))
+}
+
+fn at(rules: &Arc<Rules>, fen: &str) -> Position {
+    Position::from_fen(rules.clone(), fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"))
+}
+
+/// Can the side to move force a win within `n` of its own moves? (Brute force.)
+fn wins_within(pos: &mut Position, n: usize) -> bool {
+    if n == 0 {
+        return false;
+    }
+    let us = pos.side_to_move();
+    for m in pos.legal_moves() {
+        pos.make(m);
+        let ok = forced_after(pos, us, n);
+        pos.unmake();
+        if ok {
+            return true;
+        }
+    }
+    false
+}
+
+/// After `us` moved: has `us` won, or does every reply leave a win within `n − 1`?
+fn forced_after(pos: &mut Position, us: usize, n: usize) -> bool {
+    if let Some(end) = pos.outcome() {
+        return end.winner == Some(us);
+    }
+    if n <= 1 {
+        return false;
+    }
+    for r in pos.legal_moves() {
+        pos.make(r);
+        let ok = wins_within(pos, n - 1);
+        pos.unmake();
+        if !ok {
+            return false;
+        }
+    }
+    true
+}
+
+/// The search finds a win in exactly `n` moves, and its move forces it.
+fn assert_mate(fen: &str, n: i32) {
+    let r = rules("chess");
+    let mut pos = at(&r, fen);
+    let mut s = Searcher::new(r.clone());
+    let res = s.search(&mut pos, &Limits::depth(2 * n as u32 + 1));
+    let m = res.best.unwrap_or_else(|| panic!("{fen}: no move"));
+    let text = pos.move_text(m);
+    assert_eq!(
+        res.mate_in(),
+        Some(n),
+        "{fen}: {text} scored {} (depth {})",
+        res.score_text(),
+        res.depth
+    );
+    assert_eq!(res.score, MATE - (2 * n - 1));
+    let us = pos.side_to_move();
+    pos.make(m);
+    assert!(
+        forced_after(&mut pos, us, n as usize),
+        "{fen}: {text} does not force a win in {n}"
+    );
+}
+
+#[test]
+fn mate_in_one_chess() {
+    for fen in [
+        // Scholar's mate: Qxf7#.
+        "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 4 4",
+        // Back rank: Rd8#.
+        "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1",
+        // Fool's mate, black to move: Qh4#.
+        "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq g3 0 2",
+        // Mate by promotion: e8=Q# (or e8=R#).
+        "7k/4P1pp/8/8/8/8/8/K7 w - - 0 1",
+        // Smothered mate: Nf7#.
+        "6rk/6pp/8/6N1/8/8/8/6K1 w - - 0 1",
+    ] {
+        assert_mate(fen, 1);
+    }
+}
+
+#[test]
+fn mate_in_two_chess() {
+    for fen in [
+        // Nf6+ gxf6 Bxf7#.
+        "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1",
+        // Morphy: Ra6 bxa6 b7#.
+        "kbK5/pp6/1P6/8/8/8/8/R7 w - - 0 1",
+        // Smothered mate after a queen sacrifice: Qg8+ Rxg8 Nf7#.
+        "5r1k/6pp/7N/3Q4/8/8/8/6K1 w - - 0 1",
+        // The same, mirrored, black to move: Qg1+ Rxg1 Nf2#.
+        "6k1/8/8/8/3q4/7n/6PP/5R1K b - - 0 1",
+    ] {
+        assert_mate(fen, 2);
+    }
+}
+
+#[test]
+fn terminal_positions_have_no_move() {
+    let r = rules("chess");
+    let mut s = Searcher::new(r.clone());
+    // Checkmated (after the fool's mate): lost at the root.
+    let mut pos = at(
+        &r,
+        "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3",
+    );
+    let res = s.search(&mut pos, &Limits::depth(3));
+    assert_eq!((res.best, res.score), (None, -MATE));
+    // Stalemate: a draw.
+    let mut pos = at(&r, "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    let res = s.search(&mut pos, &Limits::depth(3));
+    assert_eq!((res.best, res.score), (None, 0));
+    // Monkey Queen decided by a capture: no move, and the side without its queen lost.
+    let mq = rules("monkey_queen");
+    let mut pos = at(&mq, "5q(20)6/12/12/12/12/12/12/12/12/12/12/6B5 w - - 0 1");
+    let mut s = Searcher::new(mq.clone());
+    let res = s.search(&mut pos, &Limits::depth(2));
+    assert_eq!((res.best, res.score), (None, -MATE));
+}
+
+#[test]
+fn takes_the_winning_capture_in_monkey_queen() {
+    // The queens see each other: whoever moves wins by taking.
+    let mq = rules("monkey_queen");
+    let mut pos = at(
+        &mq,
+        "12/12/12/5q(20)6/12/12/12/12/12/12/12/5Q(20)6 w - - 0 1",
+    );
+    let mut s = Searcher::new(mq.clone());
+    let res = s.search(&mut pos, &Limits::depth(3));
+    let m = res.best.expect("a move");
+    assert_eq!(pos.move_text(m), "f1f9");
+    assert_eq!(res.mate_in(), Some(1));
+}
+
+#[test]
+fn the_pie_rule_is_searched_from_the_right_side() {
+    // Black to move on its first turn, far behind: it should take over White's side.
+    let mq = rules("monkey_queen");
+    let fen = "5q(3)6/12/12/12/12/12/12/12/12/B11/B11/6Q(20)5 b - - 0 1";
+    let mut pos = at(&mq, fen);
+    let mut s = Searcher::new(mq.clone());
+    let res = s.search(&mut pos, &Limits::depth(3));
+    let m = res.best.expect("a move");
+    assert_eq!(pos.move_text(m), "swap", "score {}", res.score_text());
+    assert!(res.score > 300, "score {}", res.score_text());
+    // A game from there: the searcher moves first (as Black), swaps, plays White and
+    // wins; the record knows the person from the colour.
+    let eval = Arc::new(Eval::new(&mq));
+    let players = [Player::Search(Limits::depth(2)), Player::Random];
+    let rec = analyze::play_from(at(&mq, fen), &eval, &players, 7, &GameConfig::default());
+    assert!(rec.swapped);
+    assert_eq!(rec.winner, Some(0), "{}", rec.reason);
+    assert_eq!(rec.winner_player, Some(0));
+}
+
+/// The search's record against a random mover: games won of `games`, colours taken in
+/// turn, at a fixed depth and seed.
+fn wins_against_random(variant: &str, games: usize, depth: u32) -> (usize, usize) {
+    let r = rules(variant);
+    let opts = Options {
+        games,
+        limits: Some(Limits::depth(depth)),
+        threads: 2,
+        seed: 2024,
+        config: GameConfig::default(),
+        progress: false,
+        versus_random: true,
+    };
+    let report = analyze::analyze(&r, &opts);
+    let s = report.search_vs_random.expect("search results");
+    (s.wins.count, s.losses.count)
+}
+
+#[test]
+fn monkey_queen_beats_a_random_mover() {
+    let (wins, losses) = wins_against_random("monkey_queen", 100, 3);
+    assert!(wins >= 95, "{wins} wins, {losses} losses of 100");
+}
+
+#[test]
+fn jungles_and_mountains_beats_a_random_mover() {
+    let (wins, losses) = wins_against_random("jungles_mountains", 20, 3);
+    assert!(
+        wins >= 18 && losses == 0,
+        "{wins} wins, {losses} losses of 20"
+    );
+}
+
+#[test]
+fn chess_beats_a_random_mover() {
+    let (wins, losses) = wins_against_random("chess", 10, 3);
+    assert!(
+        wins >= 9 && losses == 0,
+        "{wins} wins, {losses} losses of 10"
+    );
+}
+
+#[test]
+#[ignore = "long: 100 games of each variant against a random mover"]
+fn beats_a_random_mover_100_games() {
+    for variant in ["jungles_mountains", "chess"] {
+        let (wins, losses) = wins_against_random(variant, 100, 3);
+        assert!(
+            wins >= 95 && losses == 0,
+            "{variant}: {wins} wins, {losses} losses"
+        );
+    }
+}
+
+fn self_play(variant: &str, games: usize, threads: usize, seed: u64) -> analyze::Report {
+    let r = rules(variant);
+    let opts = Options {
+        games,
+        limits: Some(Limits::depth(2)),
+        threads,
+        seed,
+        config: GameConfig {
+            max_plies: 300,
+            ..GameConfig::default()
+        },
+        progress: false,
+        versus_random: false,
+    };
+    let mut report = analyze::analyze(&r, &opts);
+    report.timing = None;
+    report
+}
+
+#[test]
+fn analysis_is_reproducible_for_a_seed() {
+    for variant in ["monkey_queen", "jungles_mountains"] {
+        let one = self_play(variant, 6, 1, 42);
+        assert_eq!(one, self_play(variant, 6, 1, 42), "{variant}: one thread");
+        assert_eq!(one, self_play(variant, 6, 2, 42), "{variant}: two threads");
+        assert_eq!(one.games, 6);
+        let ended: usize = one.endings.iter().map(|e| e.count).sum();
+        assert_eq!(ended, 6);
+    }
+    // Another seed plays other games.
+    let a = self_play("monkey_queen", 6, 1, 42);
+    let b = self_play("monkey_queen", 6, 1, 43);
+    assert_ne!(a.length, b.length);
+}
+
+#[test]
+fn a_search_is_deterministic() {
+    let r = rules("chess");
+    let fen = "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R w KQkq - 4 4";
+    let go = || {
+        let mut pos = at(&r, fen);
+        let res = Searcher::new(r.clone()).search(&mut pos, &Limits::depth(5));
+        (res.best, res.score, res.nodes, res.pv)
+    };
+    assert_eq!(go(), go());
+}
+
+#[test]
+fn random_playouts_end_and_are_counted() {
+    for variant in ["chess", "jungles_mountains", "monkey_queen"] {
+        let r = rules(variant);
+        let mut opts = Options {
+            games: 40,
+            limits: None,
+            threads: 2,
+            seed: 5,
+            config: GameConfig::default(),
+            progress: false,
+            versus_random: false,
+        };
+        let report = analyze::analyze(&r, &opts);
+        assert_eq!(report.mode, "random");
+        let ended: usize = report.endings.iter().map(|e| e.count).sum();
+        assert_eq!(ended, 40, "{variant}");
+        assert!(report.length.max <= 1000, "{variant}");
+        let moved: u64 = report.pieces.iter().map(|p| p.moved).sum();
+        assert!(moved > 0, "{variant}");
+        let t = report.timing.expect("timing");
+        assert!(t.plies_per_second > 0.0);
+        // A tight cap: every game is cut.
+        opts.config.max_plies = 6;
+        let report = analyze::analyze(&r, &opts);
+        let capped = report
+            .endings
+            .iter()
+            .find(|e| e.reason == "move cap (6 plies)")
+            .map_or(0, |e| e.count);
+        assert!(capped >= 30, "{variant}: {:?}", report.endings);
+    }
+}
+
+#[test]
+fn reports_have_rates_with_intervals() {
+    let report = self_play("monkey_queen", 8, 2, 1);
+    for side in &report.sides {
+        let n = side.wins.count + side.draws.count + side.losses.count;
+        assert_eq!(n, 8);
+        assert!(side.wins.low <= side.wins.rate && side.wins.rate <= side.wins.high);
+    }
+    assert!(report.swaps.is_some() && report.first_player.is_some());
+    assert!(report.branching.opening > 0.0 && report.branching.end > 0.0);
+    let json = serde_json::to_string(&report).unwrap();
+    assert!(json.contains("\"endings\""), "{json}");
+    assert!(report.text().contains("how games ended"));
+    // Wilson's interval, checked against known values.
+    let (lo, hi) = analyze::wilson(95, 100);
+    assert!(
+        (lo - 0.8883).abs() < 1e-3 && (hi - 0.9785).abs() < 1e-3,
+        "{lo} {hi}"
+    );
+    assert_eq!(analyze::wilson(0, 0), (0.0, 1.0));
+}
+
+#[test]
+fn limits_stop_the_search() {
+    let r = rules("chess");
+    let mut pos = Position::start(r.clone());
+    let mut s = Searcher::new(r.clone());
+    let res = s.search(&mut pos, &Limits::movetime(200));
+    assert!(res.best.is_some());
+    assert!(
+        res.elapsed < Duration::from_millis(1500),
+        "{:?}",
+        res.elapsed
+    );
+    let res = s.search(
+        &mut pos,
+        &Limits {
+            nodes: Some(5000),
+            ..Limits::default()
+        },
+    );
+    assert!(res.best.is_some() && res.stopped);
+    assert!(res.nodes <= 5000 + 1024, "{}", res.nodes);
+}
+
+#[test]
+fn values_come_from_the_rules() {
+    let chess = rules("chess");
+    let e = Eval::new(&chess);
+    let v = |name: &str| {
+        let k = chess.pieces.iter().position(|p| p.name == name).unwrap();
+        assert_eq!(e.sources[k], Source::Estimated);
+        e.values[k]
+    };
+    let (p, n, b, r, q) = (v("Pawn"), v("Knight"), v("Bishop"), v("Rook"), v("Queen"));
+    assert_eq!(n, 300);
+    assert!((60..=130).contains(&p), "pawn {p}");
+    assert!(n <= b && b < r && r < q, "{n} {b} {r} {q}");
+    assert!(
+        (450..=650).contains(&r) && (800..=1100).contains(&q),
+        "{r} {q}"
+    );
+    // Declared values, in hundredths; a stack is worth half a baby per level.
+    let mq = rules("monkey_queen");
+    let e = Eval::new(&mq);
+    assert_eq!(e.values, vec![1000, 100]);
+    assert_eq!(e.sources, vec![Source::Declared, Source::Declared]);
+    assert_eq!(e.height_bonus, vec![50, 0]);
+    // A queen of 20 against one of 10, otherwise equal: better by ten levels.
+    let tall = at(
+        &mq,
+        "5q(10)6/12/12/12/12/12/12/12/12/12/12/6Q(20)5 w - - 0 1",
+    );
+    let even = at(
+        &mq,
+        "5q(20)6/12/12/12/12/12/12/12/12/12/12/6Q(20)5 w - - 0 1",
+    );
+    assert_eq!(e.evaluate(&tall) - e.evaluate(&even), 500);
+}
+
+#[test]
+fn no_game_or_piece_names_in_the_search() {
+    let root = env!("CARGO_MANIFEST_DIR");
+    let mut names = Vec::new();
+    for variant in ["chess", "jungles_mountains", "monkey_queen"] {
+        let r = rules(variant);
+        names.extend(r.pieces.iter().map(|p| p.name.to_lowercase()));
+        names.extend(
+            r.name
+                .split_whitespace()
+                .filter(|w| w.len() > 3)
+                .map(|w| w.to_lowercase()),
+        );
+    }
+    let mut files = vec![format!("{root}/src/analyze.rs")];
+    for e in std::fs::read_dir(format!("{root}/src/search")).unwrap() {
+        files.push(e.unwrap().path().display().to_string());
+    }
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap().to_lowercase();
+        let words: Vec<&str> = text
+            .split(|c: char| !c.is_alphanumeric() && c != '_')
+            .collect();
+        for n in &names {
+            assert!(!words.contains(&n.as_str()), "{f} names `{n}`");
+        }
+    }
+}
