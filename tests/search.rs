@@ -419,3 +419,13 @@ fn no_game_or_piece_names_in_the_search() {
         }
     }
 }
+
+#[test]
+fn monkey_king_beats_a_random_mover() {
+    // Either side may be the searcher; it must win far more often than it loses.
+    let (wins, losses) = wins_against_random("monkey_king", 10, 2);
+    assert!(
+        wins >= 8 && losses == 0,
+        "{wins} wins, {losses} losses of 10"
+    );
+}

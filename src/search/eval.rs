@@ -47,6 +47,10 @@ const LEAPER_12: f64 = 300.0;
 const RAY_DECAY: f64 = 0.8;
 /// Centralisation: the share of the mobility difference that counts.
 const CENTRAL: f64 = 0.1;
+/// Exit progress: centipawns for a piece that wins by leaving the board, standing in
+/// its exit zone (less, quadratically, farther away).
+const EXIT: f64 = 250.0;
+
 /// Promotion progress: the share of the promotion's gain at the zone's edge.
 const PROMOTION: f64 = 0.2;
 /// Cornering a target: the share of its missing reach that counts.
@@ -260,10 +264,10 @@ impl Eval {
             let gain = best_promotion(&values, k) - values[k];
             for (side, reach) in reaches[k].iter().enumerate() {
                 let c = code(k, side) as usize;
-                // Distance to the promotion zone from each cell.
-                let zone_dist: Option<Vec<i32>> = p.promotion.as_ref().map(|pr| {
+                // Distance from each cell to a zone (the promotion zone, the exit zone).
+                let distances = |zone: usize| -> Vec<i32> {
                     let zone: Vec<usize> = (0..n)
-                        .filter(|&z| rules.zone_contains(pr.zone, side, z as Cell))
+                        .filter(|&z| rules.zone_contains(zone, side, z as Cell))
                         .collect();
                     (0..n)
                         .map(|cell| {
@@ -273,7 +277,14 @@ impl Eval {
                                 .unwrap_or(max_dist)
                         })
                         .collect()
-                });
+                };
+                let zone_dist: Option<Vec<i32>> = p.promotion.as_ref().map(|pr| distances(pr.zone));
+                let exit_dist: Option<Vec<i32>> = p.exits_from.map(distances);
+                let exit_longest = exit_dist
+                    .as_ref()
+                    .and_then(|d| d.iter().copied().max())
+                    .unwrap_or(1)
+                    .max(1);
                 let longest = zone_dist
                     .as_ref()
                     .and_then(|d| d.iter().copied().max())
@@ -289,6 +300,11 @@ impl Eval {
                     {
                         let near = 1.0 - d[cell] as f64 / longest as f64;
                         bonus += gain as f64 * PROMOTION * near.powi(3);
+                    }
+                    // A piece whose leaving the board wins is drawn toward the exit.
+                    if let Some(d) = &exit_dist {
+                        let near = 1.0 - d[cell] as f64 / exit_longest as f64;
+                        bonus += EXIT * near.powi(2);
                     }
                     pst[c * n + cell] = bonus.round() as i32;
                 }
@@ -452,6 +468,13 @@ impl Eval {
                     }
                 }
                 score[strong] += hunt * weight / 256;
+            }
+        }
+        // Pieces in hand count at their value: placing one loses nothing.
+        let kinds = self.values.len();
+        for (side, s) in score.iter_mut().enumerate() {
+            for kind in 0..kinds {
+                *s += pos.in_hand(side, kind) as i32 * self.values[kind];
             }
         }
         let us = pos.side_to_move();
