@@ -124,7 +124,6 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                         )
                         .help("name every square, in the order a1, b1, ..., a2, ..."),
                     );
-                    ok = false;
                 }
                 for sq in &b.squares {
                     if geometry.parse_square(&sq.node).is_some()
@@ -832,7 +831,12 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             .iter()
             .zip(&pieces)
             .find(|(_, p)| p.flips_to.is_some())
-            .map(|(d, _)| d.span)
+            .and_then(|(d, _)| {
+                d.props
+                    .iter()
+                    .find(|p| matches!(p.node, PieceProp::FlipsTo(_)))
+                    .map(|p| p.span)
+            })
             .unwrap_or(end_of_file);
         ck.report(
             Problem::new(

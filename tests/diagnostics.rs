@@ -100,6 +100,14 @@ catalogue! {
     // ---- terrain --------------------------------------------------------------------
     terrain_letter_clashes_with_piece: 1,
     terrain_cleared_by_unknown_piece: 1,
+    unknown_terrain_letter_in_setup: 1,
+
+    // ---- side boards, two faces, counters, exits ------------------------------------
+    unknown_counter: 1,
+    two_faces_without_flip_rule: 1,
+    exited_piece_never_exits: 1,
+    illegal_result_not_for_stalemate: 1,
+    side_board_square_names: 1,
 
     // ---- castling -------------------------------------------------------------------
     square_off_board_in_castle: 1,

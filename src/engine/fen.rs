@@ -63,16 +63,31 @@ struct Placement {
 }
 
 fn letters_help(rules: &Rules) -> String {
-    let letters: String = rules
+    let pieces: Vec<String> = rules
         .pieces
         .iter()
-        .map(|p| p.letter)
-        .chain(rules.terrains.iter().map(|t| t.letter))
+        .map(|p| {
+            if p.owner == Some(1) {
+                p.letter.to_ascii_lowercase()
+            } else {
+                p.letter
+            }
+            .to_string()
+        })
         .collect();
-    format!(
-        "letters of this game: {letters} (lower case for {})",
-        rules.players[1].name
-    )
+    let mut help = format!("pieces: {}", pieces.join(" "));
+    if rules.pieces.iter().any(|p| p.owner.is_none()) {
+        help += &format!(" (lower case for {})", rules.players[1].name);
+    }
+    if !rules.terrains.is_empty() {
+        let terrain: Vec<String> = rules
+            .terrains
+            .iter()
+            .map(|t| t.letter.to_string())
+            .collect();
+        help += &format!("; terrain: {}", terrain.join(" "));
+    }
+    help
 }
 
 /// Reads one board's ranks into the placement.
