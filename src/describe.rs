@@ -105,8 +105,20 @@ pub fn describe(rules: &Rules) -> String {
     let _ = writeln!(s, "\nPieces:");
     for p in &rules.pieces {
         let mut tags = Vec::new();
+        if let Some(o) = p.owner {
+            tags.push(format!("{}'s", rules.players[o].name));
+        }
         if p.royal {
             tags.push("royal: may not be left attacked".to_string());
+        }
+        if p.flies {
+            tags.push("flies".to_string());
+        }
+        if let Some(other) = p.flips_to {
+            tags.push(format!("other face {}", rules.pieces[other].name));
+        }
+        if let Some(z) = p.exits_from {
+            tags.push(format!("may leave the board from {}", rules.zones[z].name));
         }
         if let Some(v) = p.value {
             tags.push(format!("value {v}"));
@@ -116,7 +128,12 @@ pub fn describe(rules: &Rules) -> String {
         } else {
             format!(" ({})", tags.join(", "))
         };
-        let _ = writeln!(s, "  {} {}{} — \"{}\"", p.letter, p.name, tag, p.betza);
+        let letter = if p.owner == Some(1) {
+            p.letter.to_ascii_lowercase()
+        } else {
+            p.letter
+        };
+        let _ = writeln!(s, "  {} {}{} — \"{}\"", letter, p.name, tag, p.betza);
         for c in &p.components {
             let mut line = describe_move(&c.betza);
             for cond in &c.conditions {
@@ -237,6 +254,65 @@ pub fn describe(rules: &Rules) -> String {
                 geo.name(c.rook_to)
             );
         }
+    }
+    if !rules.flights.is_empty() {
+        let _ = writeln!(s, "\nFlight (pieces that fly; never a capture):");
+        let names = |set: &[bool]| -> String {
+            let cells: Vec<&str> = (0..geo.len())
+                .filter(|&c| set[c])
+                .map(|c| geo.cells[c].name.as_str())
+                .collect();
+            if cells.len() > 8 {
+                format!("{} squares", cells.len())
+            } else {
+                cells.join(" ")
+            }
+        };
+        for f in &rules.flights {
+            let colour = if f.same_colour {
+                ", of the colour it stands on"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                "  from {} to an empty square of {}{colour}",
+                names(&f.from),
+                names(&f.to)
+            );
+        }
+    }
+    if rules.flip_rules.iter().any(Option::is_some) {
+        let _ = writeln!(s, "\nFlipping:");
+    }
+    for (side, f) in rules.flip_rules.iter().enumerate() {
+        let Some(f) = f else { continue };
+        let mut line = format!(
+            "  {} flips a two-faced piece standing in {}, moving as the new face",
+            rules.players[side].name, rules.zones[f.zone].name
+        );
+        if let Some((k, z)) = f.needs {
+            let _ = write!(
+                line,
+                ", while its {} is in {}",
+                rules.pieces[k].name, rules.zones[z].name
+            );
+        }
+        let _ = writeln!(s, "{line}");
+    }
+    if let Some(z) = rules.drop_zone {
+        let _ = writeln!(
+            s,
+            "\nPlacement: instead of moving, a piece from the hand onto an empty square of {} (P@c2)",
+            rules.zones[z].name
+        );
+    }
+    if !rules.counters.is_empty() {
+        let _ = writeln!(
+            s,
+            "\nCounters: {} (set in the position string)",
+            rules.counters.join(", ")
+        );
     }
     let _ = writeln!(s, "\nHow the game ends:");
     for r in &rules.end_rules {

@@ -523,7 +523,7 @@ fn position_with_a_bad_string_shows_a_caret_under_the_problem() {
         lines[at + 1],
         lines[at + 2]
     );
-    assert!(lines[at + 2].ends_with("^ letters of this game: KQRBNP (lower case for black)"));
+    assert!(lines[at + 2].ends_with("^ pieces: K Q R B N P (lower case for black)"));
 
     let at = lines
         .iter()
