@@ -399,6 +399,9 @@ pub struct Tables {
     pub fast_legality: bool,
     /// Piece types that promote somewhere.
     pub promoting_kinds: u64,
+    /// Piece types with captures under conditions on the position's state: attack
+    /// detection walks their moves instead of reading the reverse tables.
+    pub dynamic_attack_kinds: u64,
     /// Flip-zone squares per side.
     pub flip_cells: [Vec<Cell>; 2],
 }
@@ -588,6 +591,20 @@ impl Rules {
                                 path_first,
                                 path_len,
                             });
+                            // Captures that hang on the position's state (a height, a counter,
+                            // a first move) are asked of the piece itself, not the tables.
+                            let dynamic = b.initial
+                                || c.conditions.iter().any(|cond| {
+                                    matches!(
+                                        cond,
+                                        Cond::Height(..)
+                                            | Cond::CloserTo { .. }
+                                            | Cond::Counter(..)
+                                    )
+                                });
+                            if b.can_capture && dynamic {
+                                t.dynamic_attack_kinds |= 1 << kind;
+                            }
                             // Reverse tables: captures that need no state but the board.
                             let static_conds = c.conditions.iter().all(|cond| match *cond {
                                 Cond::From(z) => self.zones[z].cells[side][from as usize],

@@ -59,6 +59,18 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
             }
         }
     }
+    // Captures under conditions on the position's state, asked of the pieces.
+    if t.dynamic_attack_kinds != 0 {
+        for (from, &c) in board.iter().enumerate() {
+            if c != 0
+                && side_of(c) == by
+                && t.dynamic_attack_kinds >> kind_of(c) & 1 != 0
+                && captures_on(pos, from as Cell, c, cell)
+            {
+                return true;
+            }
+        }
+    }
     // A two-faced piece that may flip attacks as its other face too.
     if !t.flip_cells[by].is_empty() && pos.flip_allowed(by) {
         for &from in &t.flip_cells[by] {
