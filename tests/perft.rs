@@ -136,3 +136,14 @@ fn monkey_king_quick() {
 fn monkey_king_deep() {
     run("monkey_king", "monkey_king", true);
 }
+
+#[test]
+fn capablanca_quick() {
+    run("capablanca", "capablanca", false);
+}
+
+#[test]
+#[ignore = "deep: cargo test --release -- --ignored"]
+fn capablanca_deep() {
+    run("capablanca", "capablanca", true);
+}
