@@ -93,57 +93,28 @@ pub fn run(variant: &str, name: &str, deep: bool) {
     assert!(deep || ran > 0, "no quick case in {name}");
 }
 
-#[test]
-fn chess_quick() {
-    run("chess", "chess", false);
+/// A quick and a deep test per variant, reading `tests/perft/{variant}.perft`.
+macro_rules! perft_suites {
+    ($($variant:ident: $quick:ident, $deep:ident;)*) => {
+        $(
+            #[test]
+            fn $quick() {
+                run(stringify!($variant), stringify!($variant), false);
+            }
+
+            #[test]
+            #[ignore = "deep: cargo test --release -- --ignored"]
+            fn $deep() {
+                run(stringify!($variant), stringify!($variant), true);
+            }
+        )*
+    };
 }
 
-#[test]
-#[ignore = "deep: cargo test --release -- --ignored"]
-fn chess_deep() {
-    run("chess", "chess", true);
-}
-
-#[test]
-fn jungles_mountains_quick() {
-    run("jungles_mountains", "jungles_mountains", false);
-}
-
-#[test]
-#[ignore = "deep: cargo test --release -- --ignored"]
-fn jungles_mountains_deep() {
-    run("jungles_mountains", "jungles_mountains", true);
-}
-
-#[test]
-fn monkey_queen_quick() {
-    run("monkey_queen", "monkey_queen", false);
-}
-
-#[test]
-#[ignore = "deep: cargo test --release -- --ignored"]
-fn monkey_queen_deep() {
-    run("monkey_queen", "monkey_queen", true);
-}
-
-#[test]
-fn monkey_king_quick() {
-    run("monkey_king", "monkey_king", false);
-}
-
-#[test]
-#[ignore = "deep: cargo test --release -- --ignored"]
-fn monkey_king_deep() {
-    run("monkey_king", "monkey_king", true);
-}
-
-#[test]
-fn capablanca_quick() {
-    run("capablanca", "capablanca", false);
-}
-
-#[test]
-#[ignore = "deep: cargo test --release -- --ignored"]
-fn capablanca_deep() {
-    run("capablanca", "capablanca", true);
+perft_suites! {
+    chess: chess_quick, chess_deep;
+    jungles_mountains: jungles_mountains_quick, jungles_mountains_deep;
+    monkey_queen: monkey_queen_quick, monkey_queen_deep;
+    monkey_king: monkey_king_quick, monkey_king_deep;
+    capablanca: capablanca_quick, capablanca_deep;
 }
