@@ -194,7 +194,7 @@ impl Position {
         let (start, len) = t.step_index[face as usize * n + f];
         let us = self.side;
         // Most moves need none of the rules' extras: walk them on a short path.
-        let simple_piece = rules.terrains.is_empty() && becomes == EMPTY;
+        let simple_piece = becomes == EMPTY;
         // Where this piece promotes, if it does: such landings take the full path.
         let promotion_zone = rules.pieces[kind]
             .promotion
@@ -209,9 +209,27 @@ impl Position {
             if simple_piece && comp.plain {
                 let path = &t.cells
                     [step.path_first as usize..step.path_first as usize + step.path_len as usize];
-                if step.rider || path.iter().all(|&p| self.board[p as usize] == EMPTY) {
+                if step.rider || path.iter().all(|&p| self.passable(p, kind)) {
                     for &to in line {
                         let occupant = self.board[to as usize];
+                        if self.terrain[to as usize] != 0 {
+                            // Terrain: this square takes the full rules.
+                            match self.landing(to, kind) {
+                                Landing::Open => {}
+                                Landing::Last => {
+                                    self.land(g, comp, Move::new(from, to), kind, path, out);
+                                    break;
+                                }
+                                Landing::Clear => {
+                                    if comp.can_move && occupant == EMPTY {
+                                        self.push(g, comp, Move::new(from, to), kind, out);
+                                    }
+                                    break;
+                                }
+                                Landing::Pass if occupant == EMPTY => continue,
+                                Landing::Pass | Landing::Blocked => break,
+                            }
+                        }
                         let wanted = if occupant == EMPTY {
                             comp.can_move || (comp.takes_ep && to == self.ep)
                         } else {
