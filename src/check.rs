@@ -569,7 +569,11 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
             }
         }
         let mut piece = PieceType {
-            name: p.name.node.clone(),
+            name: p
+                .title
+                .as_ref()
+                .map(|t| t.node.clone())
+                .unwrap_or_else(|| p.name.node.clone()),
             letter: up,
             royal: false,
             en_passant: false,

@@ -165,6 +165,8 @@ pub struct PieceDecl {
     pub letter: Spanned<char>,
     /// The only player who has this piece, if one.
     pub owner: Option<Name>,
+    /// The name shown to players, when it differs from the identifier.
+    pub title: Option<Spanned<String>>,
     pub props: Vec<Spanned<PieceProp>>,
     pub span: Span,
 }

@@ -300,7 +300,13 @@ fn decl(pair: Pair<Rule>) -> Decl {
         }
         Rule::piece_decl => {
             let name = name(inner.next().unwrap());
-            let letter = letter(inner.next().unwrap());
+            let mut next = inner.next().unwrap();
+            let mut title = None;
+            if next.as_rule() == Rule::string {
+                title = Some(string(next));
+                next = inner.next().unwrap();
+            }
+            let letter = letter(next);
             let mut owner = None;
             let mut props = Vec::new();
             for p in inner {
@@ -314,6 +320,7 @@ fn decl(pair: Pair<Rule>) -> Decl {
                 name,
                 letter,
                 owner,
+                title,
                 props,
                 span,
             })
