@@ -24,22 +24,21 @@ fn captures_under_state_conditions_give_check() {
     // An archer away from its home square has moved: it no longer shoots.
     let pos = Position::from_fen(Arc::clone(&rules), "1k2/4/4/1A1K b - - 0 1").unwrap();
     assert!(!pos.in_check(1));
+    let moves = |fen: &str| {
+        let mut pos = Position::from_fen(Arc::clone(&rules), fen).unwrap();
+        let mut moves: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .map(|m| pos.move_text(*m))
+            .collect();
+        moves.sort();
+        moves
+    };
     // The king may not step onto the unmoved archer's file...
-    let mut pos = Position::from_fen(Arc::clone(&rules), "1k2/4/4/A2K b - - 0 1").unwrap();
-    let mut moves: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| pos.move_text(*m))
-        .collect();
-    moves.sort();
-    assert_eq!(moves, ["b4b3", "b4c3", "b4c4"]);
+    assert_eq!(moves("1k2/4/4/A2K b - - 0 1"), ["b4b3", "b4c3", "b4c4"]);
     // ...but onto a moved archer's, freely.
-    let mut pos = Position::from_fen(rules, "2k1/4/4/1A1K b - - 0 1").unwrap();
-    let mut moves: Vec<String> = pos
-        .legal_moves()
-        .iter()
-        .map(|m| pos.move_text(*m))
-        .collect();
-    moves.sort();
-    assert_eq!(moves, ["c4b3", "c4b4", "c4c3", "c4d3", "c4d4"]);
+    assert_eq!(
+        moves("2k1/4/4/1A1K b - - 0 1"),
+        ["c4b3", "c4b4", "c4c3", "c4d3", "c4d4"]
+    );
 }
