@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 use rayon::prelude::*;
 use serde::Serialize;
 
-use crate::engine::{Move, MoveKind, Position};
-use crate::rules::{NO_CELL, Rules, kind_of, side_of};
+use crate::engine::{Move, Position};
+use crate::rules::{Rules, kind_of};
 use crate::search::{Ends, Eval, Limits, Rng, Searcher, eval::Source};
 
 /// Who makes the moves of one person.
@@ -85,17 +85,7 @@ pub struct GameRecord {
 
 /// The piece a move captures, if any (looked at before the move is made).
 fn victim(pos: &Position, m: Move) -> Option<u8> {
-    // Any move onto an enemy piece takes it, whatever its kind, but these.
-    let cell = match m.kind {
-        MoveKind::EnPassant => m.aux,
-        MoveKind::Castle | MoveKind::Swap => return None,
-        _ => m.to,
-    };
-    if cell == NO_CELL || cell as usize >= pos.board().len() {
-        return None;
-    }
-    let c = pos.piece_at(cell);
-    (c != 0 && side_of(c) != pos.side_to_move()).then_some(c)
+    pos.victim(m)
 }
 
 /// Plays one game from the setup. `players[0]` moves first.
@@ -477,7 +467,7 @@ pub fn summarise(rules: &Rules, eval: &Eval, records: &[GameRecord], opts: &Opti
     let sides = (0..2)
         .map(|s| side_result(&names[s], wins(s), draws, wins(s ^ 1)))
         .collect();
-    let (swaps, first_player) = if rules.pie_rule {
+    let (swaps, first_player) = if rules.pie_rule() {
         let w = records
             .iter()
             .filter(|r| r.winner_player == Some(0))

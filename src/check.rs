@@ -7,11 +7,12 @@ use indexmap::IndexMap;
 
 use crate::diagnostic::{Problem, closest};
 use crate::engine::Position;
-use crate::rules::Effect as RulesEffect;
-use crate::rules::{
-    Castling, Component, Cond, EndRule, Flight, FlipRule, Geometry, MAX_PIECE_TYPES, Outcome,
-    Param, PieceType, Player, Promotion, Rules, Tables, Terrain, Zone,
+use crate::model::Effect as RulesEffect;
+use crate::model::{
+    Castling, Component, Cond, EndRule, Flight, FlipRule, Game, Geometry, MAX_PIECE_TYPES, Outcome,
+    Param, Piece, Player, Promotion, Terrain, Zone,
 };
+use crate::rules::Rules;
 use crate::syntax::ast::*;
 use crate::syntax::{self, betza};
 
@@ -490,7 +491,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     }
 
     // ---- pieces -------------------------------------------------------------------
-    let mut pieces: Vec<PieceType> = Vec::new();
+    let mut pieces: Vec<Piece> = Vec::new();
     // Letters are unique per player, whatever their case (a piece owned by one player
     // shares letters only with the pieces that player has).
     let mut letters: [HashMap<char, &Name>; 2] = [HashMap::new(), HashMap::new()];
@@ -568,7 +569,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
                 );
             }
         }
-        let mut piece = PieceType {
+        let mut piece = Piece {
             name: p
                 .title
                 .as_ref()
@@ -1070,7 +1071,8 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     if board_span.is_none() || !ck.problems.is_empty() {
         return Err(ck.problems);
     }
-    let mut rules = Rules {
+    let setup = setup.expect("a missing setup was reported");
+    let game = Game {
         name: name.unwrap_or_else(|| "untitled".into()),
         geometry,
         players,
@@ -1086,21 +1088,11 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         drop_zone,
         counters,
         stalemate_illegal,
-        setup: String::new(),
-        tables: Tables::default(),
+        setup: setup.node.clone(),
     };
-    let setup = setup.expect("a missing setup was reported");
-    rules.setup = setup.node.clone();
-    rules.compile();
+    let mut rules = Rules::compile(game);
     match Position::from_fen_with(std::sync::Arc::new(rules.clone()), &setup.node, true) {
-        Ok(pos) => {
-            rules.tables.home = pos.board().to_vec();
-            let mut counts = vec![0u16; 1 + 2 * rules.pieces.len()];
-            for &c in pos.board() {
-                counts[c as usize] += 1;
-            }
-            rules.tables.home_counts = counts;
-        }
+        Ok(pos) => rules.set_home(pos.board()),
         Err(e) => {
             ck.report(Problem::inside(
                 "varsand::setup",

@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::engine::explain::describe_condition;
-use crate::rules::{Effect, EndRule, Outcome, Rules};
+use crate::rules::{Effect, EndRule, GenId, Outcome, Rules, Source};
 use crate::syntax::betza::{BetzaMove, Hop};
 
 /// Words for one Betza move component.
@@ -84,6 +84,72 @@ fn shape_words((lo, hi): (i8, i8), vectors: &[(i8, i8)], b: &BetzaMove) -> Strin
     s
 }
 
+/// Words for one generator: its source, then its conditions and effects.
+pub fn describe_generator(rules: &Rules, id: GenId) -> String {
+    let g = &rules.generators[id as usize];
+    let mut line = match &g.source {
+        Source::Betza(b) => describe_move(b),
+        Source::Flight { to, same_colour } => {
+            let colour = if *same_colour {
+                ", of the colour it stands on"
+            } else {
+                ""
+            };
+            format!(
+                "flies to an empty square of {}{colour}, never capturing",
+                rules.zones[*to].name
+            )
+        }
+        Source::Drop => "may be placed from the hand onto an empty square".to_string(),
+        Source::Exit => "may leave the board".to_string(),
+        Source::Flip { face } => format!(
+            "may turn into its other face, the {}, and move as it",
+            rules.pieces[*face].name
+        ),
+        Source::Castle { castling } => {
+            let c = &rules.castlings[*castling];
+            let geo = &rules.geometry;
+            format!(
+                "castling ({}): {}{} with {}{}",
+                c.letter,
+                geo.name(c.king_from),
+                geo.name(c.king_to),
+                geo.name(c.rook_from),
+                geo.name(c.rook_to)
+            )
+        }
+        Source::Pass => "the player may pass".to_string(),
+        Source::Swap => "the second player may `swap` sides instead of a first move".to_string(),
+    };
+    for cond in &g.conditions {
+        let _ = write!(line, "; needs {}", describe_condition(rules, cond));
+    }
+    for e in &g.effects {
+        match *e {
+            Effect::Leave(k) => {
+                let _ = write!(line, "; leaves a {} behind", rules.pieces[k].name);
+            }
+            Effect::Height(d) => {
+                let _ = write!(line, "; its height changes by {d:+}");
+            }
+            Effect::Stay => line += "; captures without moving",
+            Effect::Counter(i, d) => {
+                let _ = write!(line, "; {} changes by {d:+}", rules.counters[i]);
+            }
+        }
+    }
+    line
+}
+
+/// The result of a rule that ends the game without a move, for the player to move.
+fn verdict(o: Outcome) -> &'static str {
+    match o {
+        Outcome::Win => "wins for the player to move",
+        Outcome::Loss => "loses for the player to move",
+        Outcome::Draw => "is a draw",
+    }
+}
+
 fn outcome(o: Outcome) -> &'static str {
     match o {
         Outcome::Win => "wins",
@@ -111,15 +177,6 @@ pub fn describe(rules: &Rules) -> String {
         if p.royal {
             tags.push("royal: may not be left attacked".to_string());
         }
-        if p.flies {
-            tags.push("flies".to_string());
-        }
-        if let Some(other) = p.flips_to {
-            tags.push(format!("other face {}", rules.pieces[other].name));
-        }
-        if let Some(z) = p.exits_from {
-            tags.push(format!("may leave the board from {}", rules.zones[z].name));
-        }
         if let Some(v) = p.value {
             tags.push(format!("value {v}"));
         }
@@ -134,26 +191,8 @@ pub fn describe(rules: &Rules) -> String {
             p.letter
         };
         let _ = writeln!(s, "  {} {}{} — \"{}\"", letter, p.name, tag, p.betza);
-        for c in &p.components {
-            let mut line = describe_move(&c.betza);
-            for cond in &c.conditions {
-                let _ = write!(line, "; needs {}", describe_condition(rules, cond));
-            }
-            for e in &c.effects {
-                match *e {
-                    Effect::Leave(k) => {
-                        let _ = write!(line, "; leaves a {} behind", rules.pieces[k].name);
-                    }
-                    Effect::Height(d) => {
-                        let _ = write!(line, "; its height changes by {d:+}");
-                    }
-                    Effect::Stay => line += "; captures without moving",
-                    Effect::Counter(i, d) => {
-                        let _ = write!(line, "; {} changes by {d:+}", rules.counters[i]);
-                    }
-                }
-            }
-            let _ = writeln!(s, "      {line}");
+        for &id in &p.moves {
+            let _ = writeln!(s, "      {}", describe_generator(rules, id));
         }
         if p.en_passant {
             let _ = writeln!(s, "      takes and may be taken en passant");
@@ -240,72 +279,22 @@ pub fn describe(rules: &Rules) -> String {
             }
         }
     }
-    if !rules.castlings.is_empty() {
-        let _ = writeln!(s, "\nCastling:");
-        for c in &rules.castlings {
-            let _ = writeln!(
-                s,
-                "  {} ({}): {}{} with {}{}",
-                rules.players[c.side].name,
-                c.letter,
-                geo.name(c.king_from),
-                geo.name(c.king_to),
-                geo.name(c.rook_from),
-                geo.name(c.rook_to)
-            );
+    let castles: Vec<String> = rules
+        .game_moves
+        .iter()
+        .filter(|&&id| {
+            matches!(
+                rules.generators[id as usize].source,
+                Source::Castle { .. } | Source::Pass
+            )
+        })
+        .map(|&id| describe_generator(rules, id))
+        .collect();
+    if !castles.is_empty() {
+        let _ = writeln!(s, "\nMoves of the game:");
+        for line in castles {
+            let _ = writeln!(s, "  {line}");
         }
-    }
-    if !rules.flights.is_empty() {
-        let _ = writeln!(s, "\nFlight (pieces that fly; never a capture):");
-        let names = |set: &[bool]| -> String {
-            let cells: Vec<&str> = (0..geo.len())
-                .filter(|&c| set[c])
-                .map(|c| geo.cells[c].name.as_str())
-                .collect();
-            if cells.len() > 8 {
-                format!("{} squares", cells.len())
-            } else {
-                cells.join(" ")
-            }
-        };
-        for f in &rules.flights {
-            let colour = if f.same_colour {
-                ", of the colour it stands on"
-            } else {
-                ""
-            };
-            let _ = writeln!(
-                s,
-                "  from {} to an empty square of {}{colour}",
-                names(&f.from),
-                names(&f.to)
-            );
-        }
-    }
-    if rules.flip_rules.iter().any(Option::is_some) {
-        let _ = writeln!(s, "\nFlipping:");
-    }
-    for (side, f) in rules.flip_rules.iter().enumerate() {
-        let Some(f) = f else { continue };
-        let mut line = format!(
-            "  {} flips a two-faced piece standing in {}, moving as the new face",
-            rules.players[side].name, rules.zones[f.zone].name
-        );
-        if let Some((k, z)) = f.needs {
-            let _ = write!(
-                line,
-                ", while its {} is in {}",
-                rules.pieces[k].name, rules.zones[z].name
-            );
-        }
-        let _ = writeln!(s, "{line}");
-    }
-    if let Some(z) = rules.drop_zone {
-        let _ = writeln!(
-            s,
-            "\nPlacement: instead of moving, a piece from the hand onto an empty square of {} (P@c2)",
-            rules.zones[z].name
-        );
     }
     if !rules.counters.is_empty() {
         let _ = writeln!(
@@ -320,9 +309,11 @@ pub fn describe(rules: &Rules) -> String {
             EndRule::Checkmate(o) => format!("a checkmated player {}", outcome(o)),
             EndRule::Stalemate(o) => format!("a stalemated player {}", outcome(o)),
             EndRule::NoMoves(o) => format!("a player with no legal move {}", outcome(o)),
-            EndRule::Repetition(k, _) => format!("the same position {k} times is a draw"),
-            EndRule::MoveLimit(k, _) => {
-                format!("{k} moves each without capture or progress is a draw")
+            EndRule::Repetition(k, o) => {
+                format!("the same position {k} times {}", verdict(o))
+            }
+            EndRule::MoveLimit(k, o) => {
+                format!("{k} moves each without capture or progress {}", verdict(o))
             }
             EndRule::Captured(k, o) => format!(
                 "a player whose {} is captured {}",
@@ -343,7 +334,7 @@ pub fn describe(rules: &Rules) -> String {
             "  a move that leaves the opponent stalemated is illegal (unless every move would)"
         );
     }
-    if rules.pie_rule {
+    if rules.pie_rule() {
         let _ = writeln!(
             s,
             "  pie rule: on the second player's first turn they may `swap` sides instead of moving"

@@ -1,9 +1,9 @@
 //! varsand: write a board game's rules in a `.var` file, then check, play and analyse it.
 //!
 //! The crate is a pipeline, one module per stage:
-//! [`syntax`] (pest grammar → syntax tree with spans) → [`check`] (names resolved,
-//! every problem reported as a [`diagnostic::Problem`]) → [`rules`] (compiled tables)
-//! → [`engine`] (position, moves, make/unmake, outcome) → [`perft`], [`search`] (the
+//! [`syntax`] (pest grammar → syntax tree with spans) → [`check`] (names resolved into
+//! the [`model`], every problem reported as a [`diagnostic::Problem`]) → [`rules`]
+//! (every way to move lowered onto generators, compiled into tables) → [`engine`] (position, moves, make/unmake, outcome) → [`perft`], [`search`] (the
 //! computer player) and [`analyze`] (self-play analysis).
 
 pub mod analyze;
@@ -12,6 +12,7 @@ pub mod describe;
 pub mod diagnostic;
 pub mod engine;
 pub mod interrupt;
+pub mod model;
 pub mod perft;
 pub mod repl;
 pub mod rules;

@@ -42,3 +42,78 @@ fn captures_under_state_conditions_give_check() {
         ["c4b3", "c4b4", "c4c3", "c4d3", "c4d4"]
     );
 }
+
+/// The legal moves of a position, as sorted texts.
+fn sorted_moves(source: &str, fen: &str) -> Vec<String> {
+    let rules = load_rules(source).unwrap();
+    let mut pos = Position::from_fen(rules, fen).unwrap();
+    let mut moves: Vec<String> = pos
+        .legal_moves()
+        .iter()
+        .map(|m| pos.move_text(*m))
+        .collect();
+    moves.sort();
+    moves
+}
+
+fn launcher(betza: &str) -> String {
+    format!(
+        r#"
+board 5 x 5
+zone launch = a1
+piece King K {{ moves "K" royal }}
+piece Slider X {{ moves "{betza}" if from launch }}
+setup "4k/5/5/1X3/K4 w - - 0 1"
+"#
+    )
+}
+
+#[test]
+fn a_rider_allowed_only_from_a_zone_attacks_only_from_it() {
+    // The slider on b2 is outside `launch`, so it attacks nothing: d4 is free.
+    for betza in ["B", "pB"] {
+        assert_eq!(
+            sorted_moves(&launcher(betza), "4k/5/5/1X3/K4 b - - 0 1"),
+            ["e5d4", "e5d5", "e5e4"],
+            "{betza}"
+        );
+    }
+    // From a1 it does attack along the diagonal.
+    assert_eq!(
+        sorted_moves(&launcher("B"), "4k/5/5/5/X3K b - - 0 1"),
+        ["e5d5", "e5e4"]
+    );
+}
+
+#[test]
+fn every_royal_piece_counts_however_many() {
+    // Nine kings on rank 3; the rook on i1 checks the one on i3, which must step
+    // aside to h2 (the only square no rook or king guards... and no other king blocks).
+    let source = r#"
+board 9 x 3
+piece King K { moves "K" royal }
+piece Rook R { moves "R" }
+setup "KKKKKKKKK/9/8r w - - 0 1"
+"#;
+    let moves = sorted_moves(source, "KKKKKKKKK/9/8r w - - 0 1");
+    assert_eq!(moves, ["i3h2"], "{moves:?}");
+}
+
+#[test]
+fn rules_summary_says_what_repetition_and_move_limits_do() {
+    let source = r#"
+board 3 x 3
+piece King K { moves "K" royal }
+end { checkmate loss  repetition 3 loss  move-limit 50 win }
+setup "k2/3/2K w - - 0 1"
+"#;
+    let text = varsand::describe::describe(&load_rules(source).unwrap());
+    assert!(
+        text.contains("the same position 3 times loses for the player to move"),
+        "{text}"
+    );
+    assert!(
+        text.contains("50 moves each without capture or progress wins for the player to move"),
+        "{text}"
+    );
+}

@@ -1011,7 +1011,7 @@ fn rules_summary_names_every_piece_and_how_the_game_ends() {
         &out,
         "      promotes on reaching last_rank to Queen, Rook, Bishop, Knight\n",
     );
-    assert_has(&out, "Castling:\n  white (K): e1g1 with h1f1\n");
+    assert_has(&out, "Moves of the game:\n  castling (K): e1g1 with h1f1\n");
     assert_has(
         &out,
         "\

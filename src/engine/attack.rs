@@ -3,7 +3,7 @@
 
 use super::movegen::Gen;
 use super::{Move, Position};
-use crate::rules::{Cell, code, kind_of, side_of};
+use crate::rules::{Cell, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
 pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
@@ -72,17 +72,15 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
         }
     }
     // A two-faced piece that may flip attacks as its other face too.
-    if !t.flip_cells[by].is_empty() && pos.flip_allowed(by) {
-        for &from in &t.flip_cells[by] {
-            let c = board[from as usize];
-            if c == 0 || side_of(c) != by {
-                continue;
-            }
-            if let Some(other) = pos.rules.pieces[kind_of(c)].flips_to
-                && captures_on(pos, from, code(other, by), cell)
-            {
-                return true;
-            }
+    for &from in &t.flip_cells[by] {
+        let c = board[from as usize];
+        if c == 0 || side_of(c) != by {
+            continue;
+        }
+        if let Some(other) = pos.flip_face(from)
+            && captures_on(pos, from, other, cell)
+        {
+            return true;
         }
     }
     false
@@ -98,14 +96,14 @@ fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell) -> bool {
     let g = Gen::new(pos, rules);
     let (start, len) = t.step_index[face as usize * n + from as usize];
     for step in &t.steps[start as usize..(start + len) as usize] {
-        let comp = &t.comps[step.comp as usize];
+        let comp = &t.gens[step.generator as usize];
         if !comp.can_capture || (comp.initial && !pos.unmoved[from as usize]) {
             continue;
         }
         let (cs, cl) = comp.conds;
         if !t.conds[cs as usize..(cs + cl) as usize]
             .iter()
-            .all(|c| pos.condition_holds(&g, c, Move::new(from, target)))
+            .all(|c| pos.condition_holds(&g, c, Move::new(from, target, step.generator)))
         {
             continue;
         }

@@ -46,7 +46,7 @@ impl Position {
         let us = self.side;
         let me = &rules.players[us].name;
         if text.trim() == "swap" {
-            return if !rules.pie_rule {
+            return if !rules.pie_rule() {
                 "this game has no pie rule, so there is no `swap`".into()
             } else {
                 "`swap` (the pie rule) is allowed only instead of the second player's first move"
@@ -62,12 +62,13 @@ impl Position {
             if piece == EMPTY || side_of(piece) != us {
                 return format!("no piece of {me} stands on {sq} to leave the board");
             }
-            let p = &rules.pieces[kind_of(piece)];
-            return match p.exits_from {
-                None => format!("a {} never leaves the board", p.name),
+            let kind = kind_of(piece);
+            let name = &rules.pieces[kind].name;
+            return match rules.exit_zone(kind) {
+                None => format!("a {name} never leaves the board"),
                 Some(z) => format!(
-                    "a {} leaves the board only from {}",
-                    p.name, rules.zones[z].name
+                    "a {name} leaves the board only from {}",
+                    rules.zones[z].name
                 ),
             };
         }
@@ -174,7 +175,7 @@ impl Position {
         let rules = self.rules.clone();
         let us = self.side;
         let me = &rules.players[us].name;
-        if rules.drop_zone.is_none() {
+        if !rules.has_drops() {
             return Some("pieces are not placed from a hand in this game".into());
         }
         let mut chars = letter.chars();
@@ -193,13 +194,20 @@ impl Position {
         let Some(cell) = rules.geometry.parse_square(square) else {
             return Some(format!("`{square}` is not a square"));
         };
-        if !rules.tables.drop_cells[us].contains(&cell) {
-            let zone = rules
-                .drop_zone
-                .map(|z| rules.zones[z].name.clone())
-                .unwrap_or_default();
+        let t = &rules.tables;
+        let Some(&id) = t.drop_gens[kind].first() else {
+            return Some(format!("a {name} is never placed from the hand"));
+        };
+        let info = &t.gens[id as usize];
+        if !t.targets(info, us, crate::rules::NO_CELL).contains(&cell) {
+            let needs: Vec<String> = rules.generators[id as usize]
+                .conditions
+                .iter()
+                .map(|c| describe_condition(&rules, c))
+                .collect();
             return Some(format!(
-                "pieces are placed only on empty squares of {zone}, and {square} is not one of them"
+                "a {name} is placed only on an empty square, {}, and {square} is not one of them",
+                needs.join(" and ")
             ));
         }
         if self.board[cell as usize] != EMPTY || self.terrain[cell as usize] != 0 {
@@ -207,8 +215,7 @@ impl Position {
         }
         let m = Move {
             kind: MoveKind::Drop,
-            aux: kind as Cell,
-            ..Move::new(crate::rules::NO_CELL, cell)
+            ..Move::new(crate::rules::NO_CELL, cell, id)
         };
         if !self.is_legal(m) {
             return Some(format!("the {name} would stand attacked on {square}"));
@@ -291,7 +298,7 @@ impl Position {
         let (start, len) = t.step_index[piece as usize * n + from as usize];
         let mut reasons = Vec::new();
         for step in &t.steps[start as usize..(start + len) as usize] {
-            let comp = &t.comps[step.comp as usize];
+            let comp = &t.gens[step.generator as usize];
             let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
             let Some(k) = line.iter().position(|&c| c == to) else {
                 continue;
@@ -350,7 +357,7 @@ impl Position {
                 let (cs, cl) = comp.conds;
                 let g = Gen::new(self, rules);
                 for cond in &t.conds[cs as usize..(cs + cl) as usize] {
-                    if !self.condition_holds(&g, cond, Move::new(from, to)) {
+                    if !self.condition_holds(&g, cond, Move::new(from, to, step.generator)) {
                         return format!("that move needs {}", describe_condition(rules, cond));
                     }
                 }
@@ -394,6 +401,11 @@ impl Position {
 /// A condition in words, for messages and the rules summary.
 pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
     match *cond {
+        Cond::Player(side) => format!("to be {}'s move", rules.players[side].name),
+        Cond::OwnPieceIn { kind, zone } => format!(
+            "your {} to stand in {}",
+            rules.pieces[kind].name, rules.zones[zone].name
+        ),
         Cond::Height(op, v) => format!("a height {} {v}", op_words(op)),
         Cond::CloserTo { enemy, kind } => format!(
             "to end strictly closer to {} {}",

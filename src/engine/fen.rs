@@ -474,9 +474,9 @@ impl Position {
         }
         let mut swapped = false;
         let mut exited = [0u64; 2];
-        let mut counters = vec![0i32; 2 * rules.counters.len()];
+        let mut counters = vec![0i64; 2 * rules.counters.len()];
         for &(off, s) in fields.iter().skip(6) {
-            if s == "swapped" && rules.pie_rule {
+            if s == "swapped" && rules.pie_rule() {
                 swapped = true;
                 continue;
             }
@@ -500,7 +500,7 @@ impl Position {
             let counter = s.split_once('=').and_then(|(name, v)| {
                 let i = rules.counters.iter().position(|c| c == name)?;
                 let (a, b) = v.split_once('/')?;
-                Some((i, a.parse::<i32>().ok()?, b.parse::<i32>().ok()?))
+                Some((i, a.parse::<i64>().ok()?, b.parse::<i64>().ok()?))
             });
             match counter {
                 Some((i, a, b)) => {
@@ -511,7 +511,7 @@ impl Position {
                     let names: Vec<String> =
                         rules.counters.iter().map(|c| format!("{c}=N/N")).collect();
                     let mut allowed = names.join(", ");
-                    if rules.pie_rule {
+                    if rules.pie_rule() {
                         allowed = if allowed.is_empty() {
                             "swapped".into()
                         } else {
@@ -532,7 +532,7 @@ impl Position {
             }
         }
         let mut counts = vec![0u16; 1 + 2 * kinds];
-        let mut royals = Royals::default();
+        let mut royals = Royals::with_capacity(n);
         let mut unmoved = vec![false; n];
         for (cell, &c) in board.iter().enumerate() {
             if c == EMPTY {
@@ -628,7 +628,7 @@ impl Position {
         let geo = &rules.geometry;
         let boards: Vec<String> = (0..geo.boards.len()).map(|b| self.board_text(b)).collect();
         let mut s = boards.join("|");
-        if rules.drop_zone.is_some() || self.hand.iter().any(|&h| h > 0) {
+        if rules.has_drops() || self.hand.iter().any(|&h| h > 0) {
             s.push('[');
             let kinds = rules.pieces.len();
             for side in 0..2 {

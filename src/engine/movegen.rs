@@ -1,9 +1,14 @@
-//! The generic move generator: for each piece of the side to move, walk its
-//! precomputed leaps and rays, applying terrain, occupancy, hops, initial-move and
-//! en-passant rules; add castling; then keep the moves that leave no royal attacked.
+//! The generic move generator: one walk over the generators of the move model. For
+//! each piece of the side to move, its Betza generators' precomputed leaps and rays
+//! (terrain, occupancy, hops, initial-move and en-passant rules), then its other
+//! generators (flights, exits, flips); placements from the hand; the game's own moves
+//! (the pie rule, passing, castling). Then it keeps the moves that leave no royal
+//! piece attacked.
 
 use super::{Move, MoveKind, Position};
-use crate::rules::{Cell, Code, CompInfo, Cond, EMPTY, NO_CELL, Rules, code, kind_of, side_of};
+use crate::rules::{
+    Cell, Code, Cond, EMPTY, GenId, GenInfo, GenKind, NO_CELL, code, kind_of, side_of,
+};
 use crate::syntax::betza::Hop;
 
 /// What a piece finds on a square it reaches.
@@ -20,38 +25,36 @@ enum Landing {
     Blocked,
 }
 
-fn new_move(from: Cell, to: Cell, becomes: Code) -> Move {
-    Move {
-        promo: becomes,
-        ..Move::new(from, to)
-    }
-}
-
 /// What one call of the generator looks up once: the rules, and where the pieces that
 /// `closer-to` conditions measure from stand.
 pub(crate) struct Gen<'r> {
-    rules: &'r Rules,
+    rules: &'r crate::rules::Rules,
     located: [(Code, Cell); MAX_LOCATED],
     located_len: usize,
+    /// More located pieces stand than the array holds: measure on the board instead.
+    located_overflow: bool,
 }
 
 impl<'r> Gen<'r> {
-    pub(crate) fn new(pos: &Position, rules: &'r Rules) -> Self {
+    pub(crate) fn new(pos: &Position, rules: &'r crate::rules::Rules) -> Self {
         let t = &rules.tables;
         let mut g = Gen {
             rules,
             located: [(EMPTY, NO_CELL); MAX_LOCATED],
             located_len: 0,
+            located_overflow: false,
         };
         if t.located_kinds != 0 {
             for (cell, &c) in pos.board.iter().enumerate() {
-                if c != EMPTY
-                    && t.located_kinds >> kind_of(c) & 1 != 0
-                    && g.located_len < MAX_LOCATED
-                {
-                    g.located[g.located_len] = (c, cell as Cell);
-                    g.located_len += 1;
+                if c == EMPTY || t.located_kinds >> kind_of(c) & 1 == 0 {
+                    continue;
                 }
+                if g.located_len == MAX_LOCATED {
+                    g.located_overflow = true;
+                    break;
+                }
+                g.located[g.located_len] = (c, cell as Cell);
+                g.located_len += 1;
             }
         }
         g
@@ -105,80 +108,91 @@ impl Position {
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let rules = &*self.rules;
         let t = &rules.tables;
-        let n = self.board.len();
         let us = self.side;
         let g = Gen::new(self, rules);
-        if rules.pie_rule
-            && us == 1
+        self.game_moves(&g, &[GenKind::Swap, GenKind::Pass], out);
+        for from in 0..self.board.len() {
+            let c = self.board[from];
+            if c == EMPTY || side_of(c) != us {
+                continue;
+            }
+            let first_move = out.len();
+            self.piece_moves(&g, from as Cell, c, EMPTY, out);
+            if t.overlapping_kinds >> kind_of(c) & 1 != 0 {
+                self.dedup_tail(out, first_move);
+            }
+        }
+        if t.has_drops {
+            self.drops(&g, out);
+        }
+        self.game_moves(&g, &[GenKind::Castle], out);
+    }
+
+    /// The moves of the game's own generators of the given kinds.
+    fn game_moves(&self, g: &Gen, kinds: &[GenKind], out: &mut Vec<Move>) {
+        let rules = g.rules;
+        for &id in &rules.game_moves {
+            let info = &rules.tables.gens[id as usize];
+            if !kinds.contains(&info.kind) {
+                continue;
+            }
+            let m = Move::new(NO_CELL, NO_CELL, id);
+            match info.kind {
+                GenKind::Swap if self.swap_allowed() => out.push(Move {
+                    kind: MoveKind::Swap,
+                    ..m
+                }),
+                GenKind::Pass => {
+                    let m = Move {
+                        kind: MoveKind::Pass,
+                        ..m
+                    };
+                    if self.conditions_hold(g, info, m) {
+                        out.push(m);
+                    }
+                }
+                GenKind::Castle => self.castling(id, info, out),
+                _ => {}
+            }
+        }
+    }
+
+    /// The pie rule's swap: only instead of the second player's first move.
+    fn swap_allowed(&self) -> bool {
+        self.side == 1
             && self.fullmove == 1
             && !self.swapped
             && self
                 .history
                 .last()
                 .is_none_or(|u| u.mv.kind != MoveKind::Swap)
-        {
-            out.push(Move {
-                kind: MoveKind::Swap,
-                ..Move::new(NO_CELL, NO_CELL)
-            });
-        }
-        let may_flip = rules.flip_rules[us].is_some() && self.flip_allowed(us);
-        for from in 0..n {
-            let c = self.board[from];
-            if c == EMPTY || side_of(c) != us {
-                continue;
-            }
-            let kind = kind_of(c);
-            let first_move = out.len();
-            self.piece_moves(&g, from as Cell, c, EMPTY, out);
-            if may_flip
-                && let Some(other) = rules.pieces[kind].flips_to
-                && t.flip_cells[us].contains(&(from as Cell))
-            {
-                let face = code(other, us);
-                self.piece_moves(&g, from as Cell, face, face, out);
-            }
-            if t.overlapping_kinds >> kind & 1 != 0 {
-                Self::dedup_tail(out, first_move);
-            }
-        }
-        if rules.drop_zone.is_some() {
-            let kinds = rules.pieces.len();
-            for kind in 0..kinds {
-                if self.hand[us * kinds + kind] == 0 {
-                    continue;
-                }
-                for &to in &t.drop_cells[us] {
-                    if self.board[to as usize] == EMPTY
-                        && matches!(self.landing(to, kind), Landing::Open | Landing::Last)
-                    {
-                        out.push(Move {
-                            kind: MoveKind::Drop,
-                            aux: kind as Cell,
-                            ..Move::new(NO_CELL, to)
-                        });
-                    }
-                }
-            }
-        }
-        self.castlings(rules, out);
     }
 
-    /// May `side` flip its two-faced pieces now (its flip rule's condition holds)?
-    pub(crate) fn flip_allowed(&self, side: usize) -> bool {
-        let Some(rule) = &self.rules.flip_rules[side] else {
-            return false;
-        };
-        match rule.needs {
-            None => true,
-            Some((kind, zone)) => {
-                let c = code(kind, side);
-                self.counts[c as usize] > 0
-                    && self
-                        .board
-                        .iter()
-                        .enumerate()
-                        .any(|(cell, &b)| b == c && self.rules.zones[zone].cells[side][cell])
+    /// Placements from the hand: each piece in hand by each of its drop generators.
+    fn drops(&self, g: &Gen, out: &mut Vec<Move>) {
+        let t = &g.rules.tables;
+        let kinds = g.rules.pieces.len();
+        let us = self.side;
+        for kind in 0..kinds {
+            if self.hand[us * kinds + kind] == 0 {
+                continue;
+            }
+            for &id in &t.drop_gens[kind] {
+                let info = &t.gens[id as usize];
+                for &to in t.targets(info, us, NO_CELL) {
+                    if self.board[to as usize] != EMPTY
+                        || !matches!(self.landing(to, kind), Landing::Open | Landing::Last)
+                    {
+                        continue;
+                    }
+                    let m = Move {
+                        kind: MoveKind::Drop,
+                        ..Move::new(NO_CELL, to, id)
+                    };
+                    if self.conditions_hold(g, info, m) {
+                        out.push(m);
+                    }
+                }
             }
         }
     }
@@ -186,76 +200,102 @@ impl Position {
     /// The moves of the piece on `from` as if it were `face`; a move that turns it
     /// into `face` (a flip) carries `becomes`, else `becomes` is [`EMPTY`].
     fn piece_moves(&self, g: &Gen, from: Cell, face: Code, becomes: Code, out: &mut Vec<Move>) {
+        self.betza_moves(g, from, face, becomes, out);
+        let t = &g.rules.tables;
+        for &id in &t.piece_extras[kind_of(face)] {
+            let info = &t.gens[id as usize];
+            match info.kind {
+                GenKind::Flight => self.flights(g, id, info, from, becomes, out),
+                GenKind::Exit if becomes == EMPTY => {
+                    let m = Move {
+                        kind: MoveKind::Exit,
+                        ..Move::new(from, NO_CELL, id)
+                    };
+                    if self.conditions_hold(g, info, m) {
+                        out.push(m);
+                    }
+                }
+                GenKind::Flip
+                    if becomes == EMPTY
+                        && self.conditions_hold(g, info, Move::new(from, NO_CELL, id)) =>
+                {
+                    let other = code(info.face as usize, self.side);
+                    self.piece_moves(g, from, other, other, out);
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The face the piece on `from` may turn into this turn by a flip generator of
+    /// its own, if one (attack detection asks, for pieces on a flip's squares).
+    pub(crate) fn flip_face(&self, from: Cell) -> Option<Code> {
+        let rules = &*self.rules;
+        let t = &rules.tables;
+        let c = self.board[from as usize];
+        if c == EMPTY {
+            return None;
+        }
+        let g = Gen::new(self, rules);
+        t.piece_extras[kind_of(c)].iter().find_map(|&id| {
+            let info = &t.gens[id as usize];
+            (info.kind == GenKind::Flip
+                && self.conditions_hold(&g, info, Move::new(from, NO_CELL, id)))
+            .then(|| code(info.face as usize, side_of(c)))
+        })
+    }
+
+    /// Flights to the empty squares of a flight generator's targets.
+    fn flights(
+        &self,
+        g: &Gen,
+        id: GenId,
+        info: &GenInfo,
+        from: Cell,
+        becomes: Code,
+        out: &mut Vec<Move>,
+    ) {
+        let kind = kind_of(self.board[from as usize]);
+        for &to in g.rules.tables.targets(info, self.side, from) {
+            if self.board[to as usize] != EMPTY
+                || !matches!(self.landing(to, kind), Landing::Open | Landing::Last)
+            {
+                continue;
+            }
+            let m = Move {
+                promo: becomes,
+                ..Move::new(from, to, id)
+            };
+            if self.conditions_hold(g, info, m) {
+                out.push(m);
+            }
+        }
+    }
+
+    /// The moves of the Betza generators of the piece on `from`, moving as `face`.
+    fn betza_moves(&self, g: &Gen, from: Cell, face: Code, becomes: Code, out: &mut Vec<Move>) {
         let rules = g.rules;
         let t = &rules.tables;
         let n = self.board.len();
         let f = from as usize;
         let kind = kind_of(face);
         let (start, len) = t.step_index[face as usize * n + f];
-        let us = self.side;
         // Most moves need none of the rules' extras: walk them on a short path.
         let simple_piece = becomes == EMPTY;
-        // Where this piece promotes, if it does: such landings take the full path.
-        let promotion_zone = rules.pieces[kind]
-            .promotion
-            .as_ref()
-            .map(|p| &rules.zones[p.zone].cells[us]);
         for step in &t.steps[start as usize..(start + len) as usize] {
-            let comp = &t.comps[step.comp as usize];
+            let comp = &t.gens[step.generator as usize];
             if comp.initial && !self.unmoved[f] {
                 continue;
             }
-            let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
             if simple_piece && comp.plain {
-                let path = &t.cells
-                    [step.path_first as usize..step.path_first as usize + step.path_len as usize];
-                if step.rider || path.iter().all(|&p| self.passable(p, kind)) {
-                    for &to in line {
-                        let occupant = self.board[to as usize];
-                        if self.terrain[to as usize] != 0 {
-                            // Terrain: this square takes the full rules.
-                            match self.landing(to, kind) {
-                                Landing::Open => {}
-                                Landing::Last => {
-                                    self.land(g, comp, Move::new(from, to), kind, path, out);
-                                    break;
-                                }
-                                Landing::Clear => {
-                                    if comp.can_move && occupant == EMPTY {
-                                        self.push(g, comp, Move::new(from, to), kind, out);
-                                    }
-                                    break;
-                                }
-                                Landing::Pass if occupant == EMPTY => continue,
-                                Landing::Pass | Landing::Blocked => break,
-                            }
-                        }
-                        let wanted = if occupant == EMPTY {
-                            comp.can_move || (comp.takes_ep && to == self.ep)
-                        } else {
-                            comp.can_capture && side_of(occupant) != us
-                        };
-                        if wanted {
-                            let special = comp.sets_ep
-                                || comp.takes_ep
-                                || promotion_zone.is_some_and(|z| z[to as usize]);
-                            if special {
-                                self.land(g, comp, Move::new(from, to), kind, path, out);
-                            } else {
-                                out.push(Move::new(from, to));
-                            }
-                        }
-                        if occupant != EMPTY {
-                            break;
-                        }
-                    }
-                }
+                self.plain_step(g, step, from, kind, out);
                 continue;
             }
             let new = |to: Cell| Move {
                 promo: becomes,
-                ..Move::new(from, to)
+                ..Move::new(from, to, step.generator)
             };
+            let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
             if !step.rider {
                 let path = &t.cells
                     [step.path_first as usize..step.path_first as usize + step.path_len as usize];
@@ -274,75 +314,136 @@ impl Position {
                 }
                 continue;
             }
-            let mut screened = comp.hop == Hop::None;
-            for &to in line {
-                let occupant = self.board[to as usize];
-                if !screened {
-                    // Before the screen: empty squares are passed, the first piece is
-                    // the screen, blocking terrain ends the line.
-                    if occupant != EMPTY {
-                        screened = true;
-                    } else if !self.passable(to, kind) {
+            self.ride(g, comp, line, &new, kind, out);
+        }
+    }
+
+    /// A rider's or hopper's line, with conditions, effects or a hop.
+    fn ride(
+        &self,
+        g: &Gen,
+        comp: &GenInfo,
+        line: &[Cell],
+        new: &dyn Fn(Cell) -> Move,
+        kind: usize,
+        out: &mut Vec<Move>,
+    ) {
+        let mut screened = comp.hop == Hop::None;
+        for &to in line {
+            let occupant = self.board[to as usize];
+            if !screened {
+                // Before the screen: empty squares are passed, the first piece is
+                // the screen, blocking terrain ends the line.
+                if occupant != EMPTY {
+                    screened = true;
+                } else if !self.passable(to, kind) {
+                    break;
+                }
+                continue;
+            }
+            match self.landing(to, kind) {
+                Landing::Open => {
+                    self.land(g, comp, new(to), kind, &[], out);
+                    if occupant != EMPTY || comp.hop == Hop::Grasshopper {
                         break;
                     }
-                    continue;
                 }
-                match self.landing(to, kind) {
-                    Landing::Open => {
-                        self.land(g, comp, new(to), kind, &[], out);
-                        if occupant != EMPTY || comp.hop == Hop::Grasshopper {
-                            break;
-                        }
+                Landing::Last => {
+                    self.land(g, comp, new(to), kind, &[], out);
+                    break;
+                }
+                Landing::Clear => {
+                    if comp.can_move && occupant == EMPTY {
+                        self.push(g, comp, new(to), kind, out);
                     }
+                    break;
+                }
+                Landing::Pass => {
+                    if occupant != EMPTY || comp.hop == Hop::Grasshopper {
+                        break;
+                    }
+                }
+                Landing::Blocked => break,
+            }
+        }
+    }
+
+    /// The short path: a step with no hop, condition or effect, of a piece that does
+    /// not change face. Squares with terrain, en passant or promotion take the full
+    /// rules.
+    #[inline]
+    fn plain_step(
+        &self,
+        g: &Gen,
+        step: &crate::rules::Step,
+        from: Cell,
+        kind: usize,
+        out: &mut Vec<Move>,
+    ) {
+        let rules = g.rules;
+        let t = &rules.tables;
+        let us = self.side;
+        let comp = &t.gens[step.generator as usize];
+        let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+        let path =
+            &t.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize];
+        if !step.rider && !path.iter().all(|&p| self.passable(p, kind)) {
+            return;
+        }
+        // Where this piece promotes, if it does: such landings take the full path.
+        let promotion_zone = rules.pieces[kind]
+            .promotion
+            .as_ref()
+            .map(|p| &rules.zones[p.zone].cells[us]);
+        let id = step.generator;
+        for &to in line {
+            let occupant = self.board[to as usize];
+            if self.terrain[to as usize] != 0 {
+                // Terrain: this square takes the full rules.
+                match self.landing(to, kind) {
+                    Landing::Open => {}
                     Landing::Last => {
-                        self.land(g, comp, new(to), kind, &[], out);
+                        self.land(g, comp, Move::new(from, to, id), kind, path, out);
                         break;
                     }
                     Landing::Clear => {
                         if comp.can_move && occupant == EMPTY {
-                            self.push(g, comp, new(to), kind, out);
+                            self.push(g, comp, Move::new(from, to, id), kind, out);
                         }
                         break;
                     }
-                    Landing::Pass => {
-                        if occupant != EMPTY || comp.hop == Hop::Grasshopper {
-                            break;
-                        }
-                    }
-                    Landing::Blocked => break,
+                    Landing::Pass if occupant == EMPTY => continue,
+                    Landing::Pass | Landing::Blocked => break,
                 }
             }
-        }
-        let piece = &rules.pieces[kind];
-        if piece.flies {
-            let (start, len) = t.flight_index[f];
-            for &to in &t.cells[start as usize..(start + len) as usize] {
-                if self.board[to as usize] == EMPTY
-                    && matches!(self.landing(to, kind), Landing::Open | Landing::Last)
-                {
-                    out.push(Move {
-                        kind: MoveKind::Flight,
-                        ..new_move(from, to, becomes)
-                    });
+            let wanted = if occupant == EMPTY {
+                comp.can_move || (comp.takes_ep && to == self.ep)
+            } else {
+                comp.can_capture && side_of(occupant) != us
+            };
+            if wanted {
+                let special =
+                    comp.sets_ep || comp.takes_ep || promotion_zone.is_some_and(|z| z[to as usize]);
+                if special {
+                    self.land(g, comp, Move::new(from, to, id), kind, path, out);
+                } else {
+                    out.push(Move::new(from, to, id));
                 }
             }
-        }
-        if let Some(zone) = piece.exits_from
-            && becomes == EMPTY
-            && rules.zone_contains(zone, self.side, from)
-        {
-            out.push(Move {
-                kind: MoveKind::Exit,
-                ..Move::new(from, NO_CELL)
-            });
+            if occupant != EMPTY {
+                break;
+            }
         }
     }
 
     /// Drops repeats among the moves of one piece whose components overlap (`KW`).
-    fn dedup_tail(out: &mut Vec<Move>, start: usize) {
+    fn dedup_tail(&self, out: &mut Vec<Move>, start: usize) {
         let mut i = start;
         while i < out.len() {
-            if out[start..i].contains(&out[i]) {
+            if out[start..i]
+                .iter()
+                .any(|m| m.same_play(&out[i], &self.rules))
+            {
                 out.remove(i);
             } else {
                 i += 1;
@@ -355,7 +456,7 @@ impl Position {
     fn land(
         &self,
         g: &Gen,
-        comp: &CompInfo,
+        comp: &GenInfo,
         m: Move,
         kind: usize,
         path: &[Cell],
@@ -365,9 +466,8 @@ impl Position {
         if occupant == EMPTY {
             if comp.can_move {
                 let mut m = m;
-                if comp.sets_ep {
+                if comp.sets_ep && !path.is_empty() {
                     m.kind = MoveKind::DoubleStep;
-                    m.aux = path[0];
                 }
                 self.push(g, comp, m, kind, out);
             }
@@ -379,7 +479,6 @@ impl Position {
                         comp,
                         Move {
                             kind: MoveKind::EnPassant,
-                            aux: self.ep_victim,
                             ..m
                         },
                         kind,
@@ -405,12 +504,11 @@ impl Position {
     /// Adds a move if its component's conditions hold, once per promotion choice where
     /// the piece must promote.
     #[inline]
-    fn push(&self, g: &Gen, comp: &CompInfo, mut m: Move, kind: usize, out: &mut Vec<Move>) {
+    fn push(&self, g: &Gen, comp: &GenInfo, m: Move, kind: usize, out: &mut Vec<Move>) {
         let rules = g.rules;
-        if comp.conds.1 != 0 && !self.conditions_hold(g, comp, m) {
+        if !self.conditions_hold(g, comp, m) {
             return;
         }
-        m.effects = comp.effects;
         if m.promo == EMPTY
             && let Some(p) = &rules.pieces[kind].promotion
             && rules.zone_contains(p.zone, self.side, m.to)
@@ -426,7 +524,7 @@ impl Position {
         out.push(m);
     }
 
-    fn conditions_hold(&self, g: &Gen, comp: &CompInfo, m: Move) -> bool {
+    fn conditions_hold(&self, g: &Gen, comp: &GenInfo, m: Move) -> bool {
         let (start, len) = comp.conds;
         g.rules.tables.conds[start as usize..(start + len) as usize]
             .iter()
@@ -445,10 +543,24 @@ impl Position {
             self.side
         };
         match *cond {
-            Cond::Height(op, n) => op.holds(self.height[m.from as usize] as i64, n),
-            Cond::From(z) => g.rules.zone_contains(z, side, m.from),
-            Cond::To(z) => g.rules.zone_contains(z, side, m.to),
-            Cond::Counter(i, op, n) => op.holds(self.counter(side, i) as i64, n),
+            // A piece from the hand stands as high as a new piece.
+            Cond::Height(op, n) => {
+                op.holds(self.height.get(m.from as usize).map_or(1, |&h| h) as i64, n)
+            }
+            Cond::From(z) => m.from != NO_CELL && g.rules.zone_contains(z, side, m.from),
+            Cond::To(z) => m.to != NO_CELL && g.rules.zone_contains(z, side, m.to),
+            Cond::Counter(i, op, n) => op.holds(self.counter(side, i), n),
+            Cond::Player(s) => side == s,
+            Cond::OwnPieceIn { kind, zone } => {
+                let c = code(kind, side);
+                self.counts[c as usize] > 0
+                    && self
+                        .board
+                        .iter()
+                        .enumerate()
+                        .any(|(cell, &b)| b == c && g.rules.zones[zone].cells[side][cell])
+            }
+            Cond::CloserTo { .. } if m.from == NO_CELL || m.to == NO_CELL => false,
             Cond::CloserTo { enemy, kind } => {
                 let target = code(kind, if enemy { side ^ 1 } else { side });
                 let d2 = |a: Cell, b: Cell| {
@@ -460,11 +572,18 @@ impl Position {
                     dx * dx + dy * dy
                 };
                 let nearest = |from: Cell| {
-                    g.located[..g.located_len]
-                        .iter()
-                        .filter(|(c, _)| *c == target)
-                        .map(|&(_, cell)| d2(from, cell))
-                        .min()
+                    if g.located_overflow {
+                        (0..self.board.len())
+                            .filter(|&cell| self.board[cell] == target)
+                            .map(|cell| d2(from, cell as Cell))
+                            .min()
+                    } else {
+                        g.located[..g.located_len]
+                            .iter()
+                            .filter(|(c, _)| *c == target)
+                            .map(|&(_, cell)| d2(from, cell))
+                            .min()
+                    }
                 };
                 match (nearest(m.to), nearest(m.from)) {
                     (Some(after), Some(before)) => after < before,
@@ -474,38 +593,37 @@ impl Position {
         }
     }
 
-    fn castlings(&self, rules: &Rules, out: &mut Vec<Move>) {
-        if self.castling == 0 {
+    /// Castling by one castling generator, if its right, its squares and (for a
+    /// royal piece) the squares it crosses allow.
+    fn castling(&self, id: GenId, info: &GenInfo, out: &mut Vec<Move>) {
+        let rules = &*self.rules;
+        let i = info.castling as usize;
+        let c = &rules.castlings[i];
+        let us = self.side;
+        if c.side != us || self.castling >> i & 1 == 0 {
             return;
         }
-        let us = self.side;
-        for (i, c) in rules.castlings.iter().enumerate() {
-            if c.side != us || self.castling >> i & 1 == 0 {
-                continue;
-            }
-            let king = self.board[c.king_from as usize];
-            let rook = self.board[c.rook_from as usize];
-            if king == EMPTY || rook == EMPTY || side_of(king) != us || side_of(rook) != us {
-                continue;
-            }
-            if !c
-                .must_be_empty
-                .iter()
-                .all(|&s| self.board[s as usize] == EMPTY && self.terrain[s as usize] == 0)
-            {
-                continue;
-            }
-            if rules.tables.royal_kinds >> kind_of(king) & 1 != 0
-                && c.king_path.iter().any(|&s| self.attacked(s, us ^ 1))
-            {
-                continue;
-            }
-            out.push(Move {
-                kind: MoveKind::Castle,
-                aux: i as Cell,
-                ..Move::new(c.king_from, c.king_to)
-            });
+        let king = self.board[c.king_from as usize];
+        let rook = self.board[c.rook_from as usize];
+        if king == EMPTY || rook == EMPTY || side_of(king) != us || side_of(rook) != us {
+            return;
         }
+        if !c
+            .must_be_empty
+            .iter()
+            .all(|&s| self.board[s as usize] == EMPTY && self.terrain[s as usize] == 0)
+        {
+            return;
+        }
+        if rules.tables.royal_kinds >> kind_of(king) & 1 != 0
+            && c.king_path.iter().any(|&s| self.attacked(s, us ^ 1))
+        {
+            return;
+        }
+        out.push(Move {
+            kind: MoveKind::Castle,
+            ..Move::new(c.king_from, c.king_to, id)
+        });
     }
 
     /// When the side to move is not in check: is `m` sure to leave its royal pieces
@@ -522,7 +640,8 @@ impl Position {
             MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap | MoveKind::Rifle => {
                 return false;
             }
-            MoveKind::Drop => return t.royal_kinds >> m.aux & 1 == 0,
+            MoveKind::Drop => return t.royal_kinds >> t.gens[m.generator as usize].piece & 1 == 0,
+            MoveKind::Pass => return true,
             _ => {}
         }
         if royal(self.board[m.from as usize]) || royal(m.promo) {
@@ -562,7 +681,7 @@ impl Position {
             return true;
         }
         self.make(m);
-        let ok = self.royals.count[us] == 0 || !self.in_check(us);
+        let ok = self.royals.count(us) == 0 || !self.in_check(us);
         self.unmake();
         ok
     }
@@ -576,7 +695,7 @@ impl Position {
         self.pseudo_moves(out);
         if self.rules.tables.royal_kinds != 0 {
             let us = self.side;
-            if self.rules.tables.fast_legality && self.royals.count[us] != 0 && !self.in_check(us) {
+            if self.rules.tables.fast_legality && self.royals.count(us) != 0 && !self.in_check(us) {
                 // Moves come grouped by their square: remember whether lifting the last
                 // piece looked at uncovers an attack on a royal piece.
                 let mut lifted: (Cell, bool) = (NO_CELL, false);
@@ -584,10 +703,8 @@ impl Position {
                     if self.cannot_expose(m) {
                         return true;
                     }
-                    if matches!(
-                        m.kind,
-                        MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Flight
-                    ) && !self.is_royal_move(m)
+                    if matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+                        && !self.is_royal_move(m)
                     {
                         if lifted.0 != m.from {
                             lifted = (m.from, self.lifting_exposes(m.from));
@@ -610,25 +727,10 @@ impl Position {
     /// Does the side to move have a legal move (by every rule but Sittuyin's)? Tries
     /// one placement from the hand first, which usually settles it at once.
     fn has_legal_move(&mut self, scratch: &mut Vec<Move>) -> bool {
-        let rules = self.rules.clone();
-        let kinds = rules.pieces.len();
-        let us = self.side;
-        if rules.drop_zone.is_some()
-            && let Some(kind) = (0..kinds).find(|&k| self.hand[us * kinds + k] != 0)
+        if let Some(m) = self.first_drop()
+            && self.is_legal(m)
         {
-            let free = rules.tables.drop_cells[us]
-                .iter()
-                .copied()
-                .find(|&c| self.board[c as usize] == EMPTY && self.terrain[c as usize] == 0);
-            if let Some(to) = free
-                && self.is_legal(Move {
-                    kind: MoveKind::Drop,
-                    aux: kind as Cell,
-                    ..Move::new(NO_CELL, to)
-                })
-            {
-                return true;
-            }
+            return true;
         }
         scratch.clear();
         self.pseudo_moves(scratch);
@@ -657,6 +759,31 @@ impl Position {
         if !keep.is_empty() {
             *moves = keep;
         }
+    }
+
+    /// A placement onto the first free target of the first piece in hand, if any:
+    /// a cheap first try when asking whether any legal move exists.
+    fn first_drop(&self) -> Option<Move> {
+        let t = &self.rules.tables;
+        let kinds = self.rules.pieces.len();
+        let us = self.side;
+        let kind =
+            (0..kinds).find(|&k| self.hand[us * kinds + k] != 0 && !t.drop_gens[k].is_empty())?;
+        let id = t.drop_gens[kind][0];
+        let info = &t.gens[id as usize];
+        let g = Gen::new(self, &self.rules);
+        t.targets(info, us, NO_CELL)
+            .iter()
+            .map(|&to| Move {
+                kind: MoveKind::Drop,
+                ..Move::new(NO_CELL, to, id)
+            })
+            .find(|&m| {
+                let to = m.to as usize;
+                self.board[to] == EMPTY
+                    && self.terrain[to] == 0
+                    && self.conditions_hold(&g, info, m)
+            })
     }
 
     /// Every legal move.

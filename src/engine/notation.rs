@@ -17,7 +17,10 @@ impl Position {
             MoveKind::Drop => {
                 return format!(
                     "{}@{}",
-                    rules.code_letter(code(m.aux as usize, self.side)),
+                    rules.code_letter(code(
+                        rules.tables.gens[m.generator as usize].piece as usize,
+                        self.side
+                    )),
                     geo.name(m.to)
                 );
             }

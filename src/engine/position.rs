@@ -2,28 +2,26 @@
 
 use std::sync::Arc;
 
-use crate::rules::{Cell, Code, EMPTY, Effect, NO_CELL, Rules, code, kind_of, side_of};
+use crate::rules::{Cell, Code, EMPTY, Effect, GenId, NO_CELL, Rules, code, kind_of, side_of};
 
-/// The most royal pieces one side may have.
-pub const MAX_ROYALS: usize = 8;
-
-/// What a move does beyond taking a piece from one square to another.
+/// What make/unmake do for a move; which generator made it is [`Move::generator`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum MoveKind {
-    /// A move or capture by replacement (terrain on the target may be cleared).
+    /// A move or capture by replacement (terrain on the target may be cleared);
+    /// steps, rides, hops and flights.
     Normal,
-    /// A non-capturing move that leaves `aux` open to en passant.
+    /// A non-capturing move that leaves the square it passed open to en passant.
     DoubleStep,
-    /// Captures the piece on `aux`, landing on the empty en-passant square.
+    /// Captures the piece that just passed, landing on the square it passed.
     EnPassant,
-    /// Castling number `aux`: the king-like piece moves `from`→`to`, the other with it.
+    /// Castling: the king-like piece moves `from`→`to`, its partner with it.
     Castle,
     /// The pie rule: the second player takes over the first player's side.
     Swap,
-    /// A piece of kind `aux` from the hand onto `to`.
+    /// The player moves nothing.
+    Pass,
+    /// A piece from the hand onto `to`.
     Drop,
-    /// A flight (never a capture).
-    Flight,
     /// The piece on `from` leaves the board.
     Exit,
     /// The piece on `from` captures on `to` without moving.
@@ -33,65 +31,77 @@ pub enum MoveKind {
 /// A move: 8 bytes, copied freely.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
+    /// The square it starts from; [`NO_CELL`] for drops, passes and swaps.
     pub from: Cell,
+    /// The square it ends on; [`NO_CELL`] for exits, passes and swaps.
     pub to: Cell,
     pub kind: MoveKind,
-    /// The piece code it promotes to, or 0.
+    /// The piece it turns into (a promotion or a flip), or [`EMPTY`].
     pub promo: Code,
-    pub aux: Cell,
-    /// The effects of the component that made it: 0 for none, else 1 + an index into
-    /// the rules' effect lists.
-    pub effects: u16,
+    /// The generator that made it: its conditions, effects, and for a drop the
+    /// piece placed, for castling which castling.
+    pub generator: GenId,
 }
 
 impl Move {
-    pub fn new(from: Cell, to: Cell) -> Self {
+    pub fn new(from: Cell, to: Cell, generator: GenId) -> Self {
         Self {
             from,
             to,
             kind: MoveKind::Normal,
             promo: EMPTY,
-            aux: NO_CELL,
-            effects: 0,
+            generator,
         }
+    }
+
+    /// The same move for a player: equal squares, kind and new face, and the same
+    /// effects (two generators may produce one move).
+    pub fn same_play(&self, other: &Move, rules: &Rules) -> bool {
+        let effects = |m: &Move| rules.tables.gens[m.generator as usize].effects;
+        (self.from, self.to, self.kind, self.promo)
+            == (other.from, other.to, other.kind, other.promo)
+            && effects(self) == effects(other)
     }
 }
 
-/// Where each side's royal pieces stand, kept up to date by make/unmake.
-#[derive(Debug, Clone, Copy, Default)]
+/// Where each side's royal pieces stand, kept up to date by make and unmake (each
+/// undoes exactly what the other did, so no copy is kept). Any number of royal
+/// pieces: the lists are reserved once, so make never allocates.
+#[derive(Debug, Clone, Default)]
 pub(crate) struct Royals {
-    pub cells: [[Cell; MAX_ROYALS]; 2],
-    pub count: [u8; 2],
+    cells: [Vec<Cell>; 2],
 }
 
 impl Royals {
-    pub fn of(&self, side: usize) -> &[Cell] {
-        &self.cells[side][..self.count[side] as usize]
-    }
-    pub fn add(&mut self, side: usize, cell: Cell) {
-        let n = self.count[side] as usize;
-        if n < MAX_ROYALS {
-            self.cells[side][n] = cell;
-            self.count[side] += 1;
+    /// Room for `cells` royal pieces per side without reallocating.
+    pub fn with_capacity(cells: usize) -> Self {
+        Self {
+            cells: [Vec::with_capacity(cells), Vec::with_capacity(cells)],
         }
     }
+    pub fn of(&self, side: usize) -> &[Cell] {
+        &self.cells[side]
+    }
+    pub fn count(&self, side: usize) -> usize {
+        self.cells[side].len()
+    }
+    pub fn add(&mut self, side: usize, cell: Cell) {
+        self.cells[side].push(cell);
+    }
     pub fn remove(&mut self, side: usize, cell: Cell) {
-        let n = self.count[side] as usize;
-        if let Some(i) = self.cells[side][..n].iter().position(|&c| c == cell) {
-            self.cells[side][i] = self.cells[side][n - 1];
-            self.count[side] -= 1;
+        if let Some(i) = self.cells[side].iter().position(|&c| c == cell) {
+            self.cells[side].swap_remove(i);
         }
     }
     pub fn relocate(&mut self, side: usize, from: Cell, to: Cell) {
-        let n = self.count[side] as usize;
-        if let Some(r) = self.cells[side][..n].iter_mut().find(|c| **c == from) {
+        if let Some(r) = self.cells[side].iter_mut().find(|c| **c == from) {
             *r = to;
         }
     }
 }
 
 /// What make changed, for unmake.
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug, Clone)]
 pub(crate) struct Undo {
     pub mv: Move,
     pub captured: Code,
@@ -110,7 +120,6 @@ pub(crate) struct Undo {
     pub mover_height: u8,
     pub captured_height: u8,
     pub exited: u64,
-    pub royals: Royals,
 }
 
 /// A game position under some rules.
@@ -139,7 +148,7 @@ pub struct Position {
     /// Pieces in hand per `side * kinds + kind`.
     pub(crate) hand: Vec<u8>,
     /// Counter values per `side * counters + counter`.
-    pub(crate) counters: Vec<i32>,
+    pub(crate) counters: Vec<i64>,
     /// Piece kinds that have left the board, per side.
     pub(crate) exited: [u64; 2],
     pub(crate) history: Vec<Undo>,
@@ -219,7 +228,7 @@ impl Position {
             h ^= z.hand[i * 64 + count as usize];
         }
         for (i, &v) in self.counters.iter().enumerate() {
-            h ^= z.counter[i * 64 + counter_slot(v)];
+            h ^= z.counter_key(i, v);
         }
         let kinds = self.rules.pieces.len();
         for side in 0..2 {
@@ -238,19 +247,60 @@ impl Position {
     }
 
     /// A side's value of counter number `i`.
-    pub fn counter(&self, side: usize, i: usize) -> i32 {
+    pub fn counter(&self, side: usize, i: usize) -> i64 {
         self.counters[side * self.rules.counters.len() + i]
     }
 
     /// Plays a move that the move generator produced. Any other move may corrupt the
     /// position; use [`Position::play`] for moves from a user.
     pub fn make(&mut self, m: Move) {
-        let rules = &*self.rules;
-        let t = &rules.tables;
-        let z = &t.zobrist;
-        let n = self.board.len();
-        let kinds = rules.pieces.len();
-        let us = self.side;
+        let mut undo = self.undo_for(m);
+        let z = &self.rules.tables.zobrist;
+        if m.kind == MoveKind::Swap {
+            self.swapped = !self.swapped;
+            self.hash ^= z.swapped;
+            self.history.push(undo);
+            return;
+        }
+        let mut h = z.side;
+        let ep_victim = self.ep_victim;
+        if self.ep != NO_CELL {
+            h ^= z.ep[self.ep as usize];
+            self.ep = NO_CELL;
+            self.ep_victim = NO_CELL;
+        }
+        let mover = undo.mover;
+        let mut progress = mover != EMPTY && self.rules.pieces[kind_of(mover)].resets_clock;
+        match m.kind {
+            MoveKind::Castle => h ^= self.make_castle(m, &mut undo),
+            MoveKind::Drop => {
+                h ^= self.make_drop(m);
+                progress = true;
+            }
+            MoveKind::Exit => {
+                h ^= self.make_exit(m);
+                progress = true;
+            }
+            MoveKind::Pass | MoveKind::Swap => {}
+            _ => {
+                let (dh, changed) = self.make_step(m, ep_victim, &mut undo);
+                h ^= dh;
+                progress |= changed;
+            }
+        }
+        h ^= self.apply_counters(m, 1);
+        h ^= self.lose_castling(m);
+        self.halfmove = if progress { 0 } else { self.halfmove + 1 };
+        self.side ^= 1;
+        if self.side == 0 {
+            self.fullmove += 1;
+        }
+        self.hash ^= h;
+        self.history.push(undo);
+    }
+
+    /// What unmake needs to restore, read before `m` is made.
+    fn undo_for(&self, m: Move) -> Undo {
         let from = if m.from == NO_CELL {
             0
         } else {
@@ -262,7 +312,7 @@ impl Position {
         } else {
             self.board[from]
         };
-        let mut undo = Undo {
+        Undo {
             mv: m,
             captured: EMPTY,
             capture_cell: NO_CELL,
@@ -279,200 +329,246 @@ impl Position {
             mover,
             mover_height: self.height[from],
             captured_height: 0,
-            exited: self.exited[us],
-            royals: self.royals,
+            exited: self.exited[self.side],
+        }
+    }
+
+    #[inline]
+    fn is_royal(&self, c: Code) -> bool {
+        c != EMPTY && self.rules.tables.royal_kinds >> kind_of(c) & 1 != 0
+    }
+
+    /// Castling: both pieces move. Returns the hash change.
+    fn make_castle(&mut self, m: Move, undo: &mut Undo) -> u64 {
+        let rules = &*self.rules;
+        let z = &rules.tables.zobrist;
+        let n = self.board.len();
+        let c = &rules.castlings[rules.tables.gens[m.generator as usize].castling as usize];
+        let (from, to) = (m.from as usize, m.to as usize);
+        let (rf, rt) = (c.rook_from as usize, c.rook_to as usize);
+        let (king, rook) = (self.board[from], self.board[rf]);
+        undo.unmoved_aux = self.unmoved[rt];
+        undo.unmoved_rook = self.unmoved[rf];
+        self.board[from] = EMPTY;
+        self.board[rf] = EMPTY;
+        self.board[to] = king;
+        self.board[rt] = rook;
+        let mut h = z.piece[king as usize * n + from] ^ z.piece[king as usize * n + to];
+        h ^= z.piece[rook as usize * n + rf] ^ z.piece[rook as usize * n + rt];
+        let (kh, rh) = (self.height[from], self.height[rf]);
+        h ^= height_key(z, from, kh)
+            ^ height_key(z, rf, rh)
+            ^ height_key(z, to, kh)
+            ^ height_key(z, rt, rh);
+        self.height[from] = 0;
+        self.height[rf] = 0;
+        self.height[to] = kh;
+        self.height[rt] = rh;
+        for cell in [from, rf, to, rt] {
+            self.unmoved[cell] = false;
+        }
+        let us = self.side;
+        let royal = |p: Code| rules.tables.royal_kinds >> kind_of(p) & 1 != 0;
+        if royal(king) {
+            self.royals.relocate(us, m.from, m.to);
+        }
+        if royal(rook) {
+            self.royals.relocate(us, c.rook_from, c.rook_to);
+        }
+        h
+    }
+
+    /// A piece from the hand onto `m.to`. Returns the hash change.
+    fn make_drop(&mut self, m: Move) -> u64 {
+        let t = &self.rules.tables;
+        let z = &t.zobrist;
+        let n = self.board.len();
+        let us = self.side;
+        let kind = t.gens[m.generator as usize].piece as usize;
+        let placed = code(kind, us);
+        let slot = us * self.rules.pieces.len() + kind;
+        let count = self.hand[slot] as usize;
+        let to = m.to as usize;
+        self.hand[slot] -= 1;
+        self.board[to] = placed;
+        self.height[to] = 1;
+        self.counts[placed as usize] += 1;
+        self.unmoved[to] = false;
+        if t.royal_kinds >> kind & 1 != 0 {
+            self.royals.add(us, m.to);
+        }
+        z.hand[slot * 64 + count]
+            ^ z.hand[slot * 64 + count - 1]
+            ^ z.piece[placed as usize * n + to]
+    }
+
+    /// The piece on `m.from` leaves the board. Returns the hash change.
+    fn make_exit(&mut self, m: Move) -> u64 {
+        let t = &self.rules.tables;
+        let z = &t.zobrist;
+        let n = self.board.len();
+        let us = self.side;
+        let from = m.from as usize;
+        let mover = self.board[from];
+        let mut h = z.piece[mover as usize * n + from] ^ height_key(z, from, self.height[from]);
+        self.board[from] = EMPTY;
+        self.height[from] = 0;
+        self.counts[mover as usize] -= 1;
+        self.unmoved[from] = false;
+        if t.royal_kinds >> kind_of(mover) & 1 != 0 {
+            self.royals.remove(us, m.from);
+        }
+        let kinds = self.rules.pieces.len();
+        let kind = kind_of(mover);
+        if self.exited[us] >> kind & 1 == 0 {
+            self.exited[us] |= 1 << kind;
+            h ^= z.exited[us * kinds + kind];
+        }
+        h
+    }
+
+    /// A move or capture by a piece on the board (also en passant and a capture
+    /// without moving). Returns the hash change and whether it is progress for the
+    /// move clock (a capture, terrain cleared).
+    fn make_step(&mut self, m: Move, ep_victim: Cell, undo: &mut Undo) -> (u64, bool) {
+        let (from, to) = (m.from as usize, m.to as usize);
+        let cap_cell = if m.kind == MoveKind::EnPassant {
+            ep_victim as usize
+        } else {
+            to
         };
-        if m.kind == MoveKind::Swap {
-            self.swapped = !self.swapped;
-            self.hash ^= z.swapped;
-            self.history.push(undo);
-            return;
+        let (mut h, mut progress) = (self.take(cap_cell, undo), undo.captured != EMPTY);
+        if m.kind == MoveKind::Rifle {
+            return (h, progress);
         }
-        let mut h = self.hash ^ z.side;
-        if self.ep != NO_CELL {
-            h ^= z.ep[self.ep as usize];
-            self.ep = NO_CELL;
-            self.ep_victim = NO_CELL;
+        let rules = &*self.rules;
+        let t = &rules.tables;
+        let z = &t.zobrist;
+        let n = self.board.len();
+        let us = self.side;
+        let mover = undo.mover;
+        let terr = self.terrain[to];
+        if terr != 0 && rules.terrains[terr as usize - 1].cleared_by >> kind_of(mover) & 1 != 0 {
+            h ^= z.terrain[(terr as usize - 1) * n + to];
+            self.terrain[to] = 0;
+            undo.cleared_terrain = terr;
+            progress = true;
         }
-        let mut progress = mover != EMPTY && rules.pieces[kind_of(mover)].resets_clock;
-        let is_royal = |c: Code| t.royal_kinds >> kind_of(c) & 1 != 0;
-        match m.kind {
-            MoveKind::Castle => {
-                let c = &rules.castlings[m.aux as usize];
-                let (rf, rt) = (c.rook_from as usize, c.rook_to as usize);
-                let rook = self.board[rf];
-                undo.unmoved_aux = self.unmoved[rt];
-                undo.unmoved_rook = self.unmoved[rf];
-                self.board[from] = EMPTY;
-                self.board[rf] = EMPTY;
-                self.board[to] = mover;
-                self.board[rt] = rook;
-                h ^= z.piece[mover as usize * n + from] ^ z.piece[mover as usize * n + to];
-                h ^= z.piece[rook as usize * n + rf] ^ z.piece[rook as usize * n + rt];
-                let (kh, rh) = (self.height[from], self.height[rf]);
-                h ^= height_key(z, from, kh)
-                    ^ height_key(z, rf, rh)
-                    ^ height_key(z, to, kh)
-                    ^ height_key(z, rt, rh);
-                self.height[from] = 0;
-                self.height[rf] = 0;
-                self.height[to] = kh;
-                self.height[rt] = rh;
-                for cell in [from, rf, to, rt] {
-                    self.unmoved[cell] = false;
-                }
-                if is_royal(mover) {
-                    self.royals.relocate(us, m.from, m.to);
-                }
-                if is_royal(rook) {
-                    self.royals.relocate(us, c.rook_from, c.rook_to);
-                }
-            }
-            MoveKind::Drop => {
-                let kind = m.aux as usize;
-                let placed = code(kind, us);
-                let slot = us * kinds + kind;
-                let count = self.hand[slot] as usize;
-                h ^= z.hand[slot * 64 + count] ^ z.hand[slot * 64 + count - 1];
-                self.hand[slot] -= 1;
-                self.board[to] = placed;
-                self.height[to] = 1;
-                self.counts[placed as usize] += 1;
-                self.unmoved[to] = false;
-                h ^= z.piece[placed as usize * n + to];
-                if is_royal(placed) {
-                    self.royals.add(us, m.to);
-                }
-                progress = true;
-            }
-            MoveKind::Exit => {
-                h ^= z.piece[mover as usize * n + from] ^ height_key(z, from, self.height[from]);
-                self.board[from] = EMPTY;
-                self.height[from] = 0;
-                self.counts[mover as usize] -= 1;
-                self.unmoved[from] = false;
-                if is_royal(mover) {
-                    self.royals.remove(us, m.from);
-                }
-                let kind = kind_of(mover);
-                if self.exited[us] >> kind & 1 == 0 {
-                    self.exited[us] |= 1 << kind;
-                    h ^= z.exited[us * kinds + kind];
-                }
-                progress = true;
-            }
-            _ => {
-                let cap_cell = if m.kind == MoveKind::EnPassant {
-                    m.aux as usize
-                } else {
-                    to
-                };
-                let captured = self.board[cap_cell];
-                if captured != EMPTY {
-                    h ^= z.piece[captured as usize * n + cap_cell]
-                        ^ height_key(z, cap_cell, self.height[cap_cell]);
-                    undo.captured_height = self.height[cap_cell];
-                    self.height[cap_cell] = 0;
-                    self.board[cap_cell] = EMPTY;
-                    self.counts[captured as usize] -= 1;
-                    progress = true;
-                    undo.captured = captured;
-                    undo.capture_cell = cap_cell as Cell;
-                    undo.unmoved_aux = self.unmoved[cap_cell];
-                    self.unmoved[cap_cell] = false;
-                    if is_royal(captured) {
-                        self.royals.remove(side_of(captured), cap_cell as Cell);
-                    }
-                }
-                if m.kind != MoveKind::Rifle {
-                    let terr = self.terrain[to];
-                    if terr != 0
-                        && rules.terrains[terr as usize - 1].cleared_by >> kind_of(mover) & 1 != 0
-                    {
-                        h ^= z.terrain[(terr as usize - 1) * n + to];
-                        self.terrain[to] = 0;
-                        undo.cleared_terrain = terr;
-                        progress = true;
-                    }
-                    let placed = if m.promo != EMPTY { m.promo } else { mover };
-                    let mut height = undo.mover_height;
-                    h ^= z.piece[mover as usize * n + from] ^ height_key(z, from, height);
-                    self.board[from] = EMPTY;
-                    self.height[from] = 0;
-                    if m.effects != 0 {
-                        for e in &t.effects[m.effects as usize - 1] {
-                            match *e {
-                                Effect::Height(d) => {
-                                    height = (height as i64 + d).clamp(1, 255) as u8
-                                }
-                                Effect::Leave(kind) => {
-                                    let left = code(kind, us);
-                                    self.board[from] = left;
-                                    self.height[from] = 1;
-                                    self.counts[left as usize] += 1;
-                                    h ^= z.piece[left as usize * n + from];
-                                    if t.royal_kinds >> kind & 1 != 0 {
-                                        self.royals.add(us, m.from);
-                                    }
-                                }
-                                Effect::Stay | Effect::Counter(..) => {}
-                            }
+        let placed = if m.promo != EMPTY { m.promo } else { mover };
+        let mut height = undo.mover_height;
+        h ^= z.piece[mover as usize * n + from] ^ height_key(z, from, height);
+        self.board[from] = EMPTY;
+        self.height[from] = 0;
+        let effects = t.gens[m.generator as usize].effects;
+        if effects != 0 {
+            for e in &t.effects[effects as usize - 1] {
+                match *e {
+                    Effect::Height(d) => height = (height as i64 + d).clamp(1, 255) as u8,
+                    Effect::Leave(kind) => {
+                        let left = code(kind, us);
+                        self.board[from] = left;
+                        self.height[from] = 1;
+                        self.counts[left as usize] += 1;
+                        h ^= z.piece[left as usize * n + from];
+                        if t.royal_kinds >> kind & 1 != 0 {
+                            self.royals.add(us, m.from);
                         }
                     }
-                    h ^= z.piece[placed as usize * n + to] ^ height_key(z, to, height);
-                    self.board[to] = placed;
-                    self.height[to] = height;
-                    self.unmoved[from] = false;
-                    self.unmoved[to] = false;
-                    if placed != mover {
-                        self.counts[mover as usize] -= 1;
-                        self.counts[placed as usize] += 1;
-                    }
-                    match (is_royal(mover), is_royal(placed)) {
-                        (true, true) => self.royals.relocate(us, m.from, m.to),
-                        (true, false) => self.royals.remove(us, m.from),
-                        (false, true) => self.royals.add(us, m.to),
-                        (false, false) => {}
-                    }
-                    if m.kind == MoveKind::DoubleStep {
-                        self.ep = m.aux;
-                        self.ep_victim = m.to;
-                        h ^= z.ep[m.aux as usize];
-                    }
+                    Effect::Stay | Effect::Counter(..) => {}
                 }
             }
         }
-        if m.effects != 0 {
-            let nc = rules.counters.len();
-            for e in &t.effects[m.effects as usize - 1] {
-                if let Effect::Counter(i, d) = *e {
-                    let slot = us * nc + i;
-                    h ^= z.counter[slot * 64 + counter_slot(self.counters[slot])];
-                    self.counters[slot] += d as i32;
-                    h ^= z.counter[slot * 64 + counter_slot(self.counters[slot])];
-                }
+        h ^= z.piece[placed as usize * n + to] ^ height_key(z, to, height);
+        self.board[to] = placed;
+        self.height[to] = height;
+        self.unmoved[from] = false;
+        self.unmoved[to] = false;
+        if placed != mover {
+            self.counts[mover as usize] -= 1;
+            self.counts[placed as usize] += 1;
+        }
+        let royal = |c: Code| t.royal_kinds >> kind_of(c) & 1 != 0;
+        match (royal(mover), royal(placed)) {
+            (true, true) => self.royals.relocate(us, m.from, m.to),
+            (true, false) => self.royals.remove(us, m.from),
+            (false, true) => self.royals.add(us, m.to),
+            (false, false) => {}
+        }
+        if m.kind == MoveKind::DoubleStep {
+            let passed = rules.geometry.first_step(m.from, m.to);
+            self.ep = passed;
+            self.ep_victim = m.to;
+            h ^= z.ep[passed as usize];
+        }
+        (h, progress)
+    }
+
+    /// Takes the piece on `cell` off the board as a capture, if one stands there.
+    /// Returns the hash change.
+    fn take(&mut self, cell: usize, undo: &mut Undo) -> u64 {
+        let captured = self.board[cell];
+        if captured == EMPTY {
+            return 0;
+        }
+        let z = &self.rules.tables.zobrist;
+        let n = self.board.len();
+        let h = z.piece[captured as usize * n + cell] ^ height_key(z, cell, self.height[cell]);
+        undo.captured_height = self.height[cell];
+        self.height[cell] = 0;
+        self.board[cell] = EMPTY;
+        self.counts[captured as usize] -= 1;
+        undo.captured = captured;
+        undo.capture_cell = cell as Cell;
+        undo.unmoved_aux = self.unmoved[cell];
+        self.unmoved[cell] = false;
+        if self.is_royal(captured) {
+            self.royals.remove(side_of(captured), cell as Cell);
+        }
+        h
+    }
+
+    /// Applies the counter effects of `m`'s generator, times `sign` (-1 to take them
+    /// back). Returns the hash change.
+    fn apply_counters(&mut self, m: Move, sign: i64) -> u64 {
+        let t = &self.rules.tables;
+        let effects = t.gens[m.generator as usize].effects;
+        if effects == 0 {
+            return 0;
+        }
+        let nc = self.rules.counters.len();
+        let mover = self.side;
+        let mut h = 0;
+        for e in &t.effects[effects as usize - 1] {
+            if let Effect::Counter(i, d) = *e {
+                let slot = mover * nc + i;
+                h ^= t.zobrist.counter_key(slot, self.counters[slot]);
+                self.counters[slot] += sign * d;
+                h ^= t.zobrist.counter_key(slot, self.counters[slot]);
             }
         }
-        let lost = if m.from == NO_CELL && m.to == NO_CELL {
-            0
-        } else {
-            self.castling & (t.castle_mask[from] | t.castle_mask[to])
+        h
+    }
+
+    /// Drops the castling rights whose pieces `m` moves or takes. Returns the hash
+    /// change.
+    fn lose_castling(&mut self, m: Move) -> u64 {
+        let t = &self.rules.tables;
+        let mask = |c: Cell| {
+            if c == NO_CELL {
+                0
+            } else {
+                t.castle_mask[c as usize]
+            }
         };
-        if lost != 0 {
-            let mut bits = lost;
-            while bits != 0 {
-                h ^= z.castling[bits.trailing_zeros() as usize];
-                bits &= bits - 1;
-            }
-            self.castling &= !lost;
+        let lost = self.castling & (mask(m.from) | mask(m.to));
+        let mut h = 0;
+        let mut bits = lost;
+        while bits != 0 {
+            h ^= t.zobrist.castling[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
         }
-        self.halfmove = if progress { 0 } else { self.halfmove + 1 };
-        self.side ^= 1;
-        if self.side == 0 {
-            self.fullmove += 1;
-        }
-        self.hash = h;
-        self.history.push(undo);
+        self.castling &= !lost;
+        h
     }
 
     /// Takes back the last move made.
@@ -484,95 +580,135 @@ impl Position {
             self.hash = u.hash;
             return;
         }
-        let (from, to) = (m.from as usize, m.to as usize);
         self.side ^= 1;
         if self.side == 1 {
             self.fullmove -= 1;
         }
-        let us = self.side;
         match m.kind {
-            MoveKind::Castle => {
-                let c = &self.rules.castlings[m.aux as usize];
-                let (rf, rt) = (c.rook_from as usize, c.rook_to as usize);
-                let rook = self.board[rt];
-                self.board[to] = EMPTY;
-                self.board[rt] = EMPTY;
-                self.board[from] = u.mover;
-                self.board[rf] = rook;
-                let (kh, rh) = (self.height[to], self.height[rt]);
-                self.height[to] = 0;
-                self.height[rt] = 0;
-                self.height[from] = kh;
-                self.height[rf] = rh;
-                self.unmoved[to] = u.unmoved_to;
-                self.unmoved[rt] = u.unmoved_aux;
-                self.unmoved[from] = u.unmoved_from;
-                self.unmoved[rf] = u.unmoved_rook;
-            }
+            MoveKind::Castle => self.unmake_castle(&u),
             MoveKind::Drop => {
+                let to = m.to as usize;
                 let placed = self.board[to];
                 self.counts[placed as usize] -= 1;
                 self.board[to] = EMPTY;
                 self.height[to] = 0;
                 self.unmoved[to] = u.unmoved_to;
-                self.hand[us * self.rules.pieces.len() + m.aux as usize] += 1;
+                self.hand[self.side * self.rules.pieces.len() + kind_of(placed)] += 1;
+                if self.is_royal(placed) {
+                    self.royals.remove(self.side, m.to);
+                }
             }
             MoveKind::Exit => {
+                let from = m.from as usize;
                 self.board[from] = u.mover;
                 self.height[from] = u.mover_height;
                 self.counts[u.mover as usize] += 1;
                 self.unmoved[from] = u.unmoved_from;
-                self.exited[us] = u.exited;
-            }
-            _ => {
-                if m.kind != MoveKind::Rifle {
-                    let placed = self.board[to];
-                    if placed != u.mover {
-                        self.counts[placed as usize] -= 1;
-                        self.counts[u.mover as usize] += 1;
-                    }
-                    let left = self.board[from];
-                    if left != EMPTY {
-                        self.counts[left as usize] -= 1;
-                    }
-                    self.board[to] = EMPTY;
-                    self.height[to] = 0;
-                    self.board[from] = u.mover;
-                    self.height[from] = u.mover_height;
-                    self.unmoved[from] = u.unmoved_from;
-                    self.unmoved[to] = u.unmoved_to;
-                    if u.cleared_terrain != 0 {
-                        self.terrain[to] = u.cleared_terrain;
-                    }
-                }
-                if u.captured != EMPTY {
-                    let cc = u.capture_cell as usize;
-                    self.board[cc] = u.captured;
-                    self.height[cc] = u.captured_height;
-                    self.counts[u.captured as usize] += 1;
-                    self.unmoved[cc] = u.unmoved_aux;
+                self.exited[self.side] = u.exited;
+                if self.is_royal(u.mover) {
+                    self.royals.add(self.side, m.from);
                 }
             }
+            MoveKind::Pass | MoveKind::Swap => {}
+            _ => self.unmake_step(&u),
         }
-        if m.effects != 0 {
-            let nc = self.rules.counters.len();
-            for e in &self.rules.tables.effects[m.effects as usize - 1] {
-                if let Effect::Counter(i, d) = *e {
-                    self.counters[us * nc + i] -= d as i32;
-                }
-            }
-        }
+        self.apply_counters(m, -1);
         self.castling = u.castling;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;
         self.halfmove = u.halfmove;
         self.hash = u.hash;
-        self.royals = u.royals;
+    }
+
+    fn unmake_castle(&mut self, u: &Undo) {
+        let m = u.mv;
+        let (from, to) = (m.from as usize, m.to as usize);
+        let rules = &*self.rules;
+        let c = &rules.castlings[rules.tables.gens[m.generator as usize].castling as usize];
+        let (rf, rt) = (c.rook_from as usize, c.rook_to as usize);
+        let rook = self.board[rt];
+        self.board[to] = EMPTY;
+        self.board[rt] = EMPTY;
+        self.board[from] = u.mover;
+        self.board[rf] = rook;
+        let (kh, rh) = (self.height[to], self.height[rt]);
+        self.height[to] = 0;
+        self.height[rt] = 0;
+        self.height[from] = kh;
+        self.height[rf] = rh;
+        self.unmoved[to] = u.unmoved_to;
+        self.unmoved[rt] = u.unmoved_aux;
+        self.unmoved[from] = u.unmoved_from;
+        self.unmoved[rf] = u.unmoved_rook;
+        let us = self.side;
+        if self.is_royal(u.mover) {
+            self.royals.relocate(us, m.to, m.from);
+        }
+        if self.is_royal(rook) {
+            self.royals.relocate(us, c.rook_to, c.rook_from);
+        }
+    }
+
+    fn unmake_step(&mut self, u: &Undo) {
+        let m = u.mv;
+        let (from, to) = (m.from as usize, m.to as usize);
+        let us = self.side;
+        if m.kind != MoveKind::Rifle {
+            let placed = self.board[to];
+            if placed != u.mover {
+                self.counts[placed as usize] -= 1;
+                self.counts[u.mover as usize] += 1;
+            }
+            let left = self.board[from];
+            if left != EMPTY {
+                self.counts[left as usize] -= 1;
+                if self.is_royal(left) {
+                    self.royals.remove(us, m.from);
+                }
+            }
+            match (self.is_royal(u.mover), self.is_royal(placed)) {
+                (true, true) => self.royals.relocate(us, m.to, m.from),
+                (true, false) => self.royals.add(us, m.from),
+                (false, true) => self.royals.remove(us, m.to),
+                (false, false) => {}
+            }
+            self.board[to] = EMPTY;
+            self.height[to] = 0;
+            self.board[from] = u.mover;
+            self.height[from] = u.mover_height;
+            self.unmoved[from] = u.unmoved_from;
+            self.unmoved[to] = u.unmoved_to;
+            if u.cleared_terrain != 0 {
+                self.terrain[to] = u.cleared_terrain;
+            }
+        }
+        if u.captured != EMPTY {
+            let cc = u.capture_cell as usize;
+            if self.is_royal(u.captured) {
+                self.royals.add(side_of(u.captured), u.capture_cell);
+            }
+            self.board[cc] = u.captured;
+            self.height[cc] = u.captured_height;
+            self.counts[u.captured as usize] += 1;
+            self.unmoved[cc] = u.unmoved_aux;
+        }
     }
 
     /// Is `cell` attacked by a piece of `by`?
     pub fn attacked(&self, cell: Cell, by: usize) -> bool {
         super::attack::attacked(self, cell, by)
+    }
+
+    /// The piece `m` captures, if any (asked before it is made): any move onto an
+    /// enemy piece takes it, and en passant takes the piece that just passed.
+    pub fn victim(&self, m: Move) -> Option<Code> {
+        let cell = match m.kind {
+            MoveKind::EnPassant => self.ep_victim,
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Rifle => m.to,
+            _ => return None,
+        };
+        let c = *self.board.get(cell as usize)?;
+        (c != EMPTY && side_of(c) != self.side).then_some(c)
     }
 
     /// Is a royal piece of `side` attacked?
@@ -592,10 +728,4 @@ fn height_key(z: &crate::rules::Zobrist, cell: usize, height: u8) -> u64 {
     } else {
         z.height[cell * 256 + height as usize]
     }
-}
-
-/// Counter values fold into 64 hash slots (exact for 0..=63, the usual range).
-#[inline]
-fn counter_slot(v: i32) -> usize {
-    v.rem_euclid(64) as usize
 }

@@ -181,7 +181,7 @@ pub fn render(pos: &Position, color: bool) -> String {
     }
     // Pieces in hand and counters.
     let kinds = rules.pieces.len();
-    if rules.drop_zone.is_some() {
+    if rules.has_drops() {
         for s in 0..2 {
             let held: Vec<String> = (0..kinds)
                 .filter(|&k| pos.in_hand(s, k) > 0)

@@ -375,10 +375,10 @@ impl Session {
         let mut groups: Vec<(String, Vec<String>)> = Vec::new();
         for m in moves {
             let label = if m.from == crate::rules::NO_CELL {
-                if m.kind == crate::engine::MoveKind::Drop {
-                    "in hand".to_string()
-                } else {
-                    "pie rule".to_string()
+                match m.kind {
+                    crate::engine::MoveKind::Drop => "in hand".to_string(),
+                    crate::engine::MoveKind::Swap => "pie rule".to_string(),
+                    _ => "the game".to_string(),
                 }
             } else {
                 let p = self.pos.piece_at(m.from);

@@ -102,8 +102,10 @@ fn reach(rules: &Rules, kind: usize, side: usize, cell: Cell) -> f64 {
     let geo = &rules.geometry;
     let flip = if side == 0 { 1 } else { -1 };
     let mut total = 0.0;
-    for c in &rules.pieces[kind].components {
-        let b = &c.betza;
+    for (_, c) in rules.moves_of(kind) {
+        let crate::rules::Source::Betza(b) = &c.source else {
+            continue;
+        };
         let mut w = match (b.can_move, b.can_capture) {
             (true, true) => 1.0,
             (false, false) => 0.0,
@@ -214,7 +216,8 @@ impl Eval {
         }
         let height_bonus = (0..kinds)
             .map(|k| {
-                let comps = &rules.pieces[k].components;
+                let comps: Vec<&crate::rules::Generator> =
+                    rules.moves_of(k).map(|(_, g)| g).collect();
                 let leaves = comps
                     .iter()
                     .flat_map(|c| &c.effects)
@@ -279,7 +282,7 @@ impl Eval {
                         .collect()
                 };
                 let zone_dist: Option<Vec<i32>> = p.promotion.as_ref().map(|pr| distances(pr.zone));
-                let exit_dist: Option<Vec<i32>> = p.exits_from.map(distances);
+                let exit_dist: Option<Vec<i32>> = rules.exit_zone(k).map(distances);
                 let exit_longest = exit_dist
                     .as_ref()
                     .and_then(|d| d.iter().copied().max())

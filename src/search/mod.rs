@@ -29,7 +29,7 @@ pub mod tt;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use crate::engine::{GameEnd, Move, MoveKind, Position};
+use crate::engine::{GameEnd, Move, Position};
 use crate::rules::{Code, EMPTY, EndRule, NO_CELL, Outcome, Rules, kind_of, side_of};
 pub use eval::Eval;
 use tt::{Bound, Tt};
@@ -609,17 +609,7 @@ impl Searcher {
     /// The piece a move captures, if any.
     #[inline]
     fn victim(pos: &Position, m: Move) -> Option<Code> {
-        // Any move onto an enemy piece takes it, whatever its kind, but these.
-        let cell = match m.kind {
-            MoveKind::EnPassant => m.aux,
-            MoveKind::Castle | MoveKind::Swap => return None,
-            _ => m.to,
-        };
-        if cell as usize >= pos.board().len() {
-            return None;
-        }
-        let c = pos.piece_at(cell);
-        (c != EMPTY && side_of(c) != pos.side_to_move()).then_some(c)
+        pos.victim(m)
     }
 
     #[inline]

@@ -10,9 +10,10 @@
 //! path must be empty), `i` only as the piece's first move.
 
 /// How a move component treats its landing square.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Hop {
     /// An ordinary leap or slide.
+    #[default]
     None,
     /// Jumps exactly one piece (the screen), then slides on: `p`.
     Cannon,

@@ -1,0 +1,320 @@
+//! The resolved model: what a rule file says, with every name resolved to an index.
+//! The checker ([`crate::check`]) builds a [`Game`]; the compiler ([`crate::rules`])
+//! lowers its declarations onto the move model's generators and precomputes the
+//! tables the engine reads.
+
+use indexmap::IndexMap;
+
+use crate::syntax::ast::Compare;
+use crate::syntax::betza;
+
+pub type Cell = u16;
+/// Marks "no square".
+pub const NO_CELL: Cell = Cell::MAX;
+/// A piece on a square: 0 is empty, else `1 + 2 * type + side`.
+pub type Code = u8;
+pub const EMPTY: Code = 0;
+/// The most piece types a game may declare (type sets are 64-bit masks).
+pub const MAX_PIECE_TYPES: usize = 64;
+
+pub fn code(kind: usize, side: usize) -> Code {
+    (1 + 2 * kind + side) as Code
+}
+pub fn kind_of(code: Code) -> usize {
+    (code as usize - 1) >> 1
+}
+pub fn side_of(code: Code) -> usize {
+    (code as usize - 1) & 1
+}
+
+/// One rectangular board.
+#[derive(Debug, Clone)]
+pub struct Board {
+    pub name: String,
+    pub files: usize,
+    pub ranks: usize,
+    /// The cell index of its square a1.
+    pub first_cell: usize,
+}
+
+/// Where a cell is.
+#[derive(Debug, Clone)]
+pub struct CellInfo {
+    pub board: usize,
+    pub file: usize,
+    pub rank: usize,
+    pub name: String,
+    /// Boards are checkered with a1 dark.
+    pub dark: bool,
+}
+
+/// The boards of a game. The first is the main board, where pieces step, leap and
+/// slide; the others (side boards such as clouds) are reached only by declared move
+/// kinds such as flight.
+#[derive(Debug, Clone, Default)]
+pub struct Geometry {
+    pub boards: Vec<Board>,
+    pub cells: Vec<CellInfo>,
+    names: std::collections::HashMap<String, Cell>,
+}
+
+impl Geometry {
+    /// Adds a board; its squares are named `a1`.. unless `names` gives them, in the
+    /// order a1, b1, ..., a2, ...
+    pub fn add_board(&mut self, name: &str, files: usize, ranks: usize, names: &[String]) {
+        let board = self.boards.len();
+        let first_cell = self.cells.len();
+        for rank in 0..ranks {
+            for file in 0..files {
+                let i = rank * files + file;
+                let plain = format!("{}{}", file_letter(file), rank + 1);
+                // Side boards without their own names prefix the board's name.
+                let name = names.get(i).cloned().unwrap_or_else(|| {
+                    if board == 0 {
+                        plain
+                    } else {
+                        format!("{name}_{plain}")
+                    }
+                });
+                self.names.insert(name.clone(), self.cells.len() as Cell);
+                self.cells.push(CellInfo {
+                    board,
+                    file,
+                    rank,
+                    name,
+                    dark: (file + rank) % 2 == 0,
+                });
+            }
+        }
+        self.boards.push(Board {
+            name: name.to_string(),
+            files,
+            ranks,
+            first_cell,
+        });
+    }
+    /// The cells of one board.
+    pub fn board_cells(&self, board: usize) -> std::ops::Range<usize> {
+        let b = &self.boards[board];
+        b.first_cell..b.first_cell + b.files * b.ranks
+    }
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+    pub fn cell_at(&self, board: usize, file: i32, rank: i32) -> Option<Cell> {
+        let b = self.boards.get(board)?;
+        if file < 0 || rank < 0 || file as usize >= b.files || rank as usize >= b.ranks {
+            return None;
+        }
+        Some((b.first_cell + rank as usize * b.files + file as usize) as Cell)
+    }
+    /// The cell reached from `cell` by the step (dx, dy), on the same board.
+    pub fn offset(&self, cell: Cell, dx: i32, dy: i32) -> Option<Cell> {
+        let c = &self.cells[cell as usize];
+        self.cell_at(c.board, c.file as i32 + dx, c.rank as i32 + dy)
+    }
+    /// The first cell on the way from `from` toward `to` (one step along each axis
+    /// that differs): the square a double step passes.
+    pub fn first_step(&self, from: Cell, to: Cell) -> Cell {
+        let (a, b) = (&self.cells[from as usize], &self.cells[to as usize]);
+        let dx = (b.file as i32 - a.file as i32).signum();
+        let dy = (b.rank as i32 - a.rank as i32).signum();
+        self.offset(from, dx, dy).unwrap_or(to)
+    }
+    /// The cell a user names, such as `e4` or `f12`.
+    pub fn parse_square(&self, name: &str) -> Option<Cell> {
+        self.names.get(name).copied()
+    }
+    pub fn name(&self, cell: Cell) -> &str {
+        &self.cells[cell as usize].name
+    }
+}
+
+pub fn file_letter(file: usize) -> char {
+    (b'a' + file as u8) as char
+}
+
+#[derive(Debug, Clone)]
+pub struct Player {
+    pub name: String,
+    /// The letter that names the side to move in a position string.
+    pub letter: char,
+}
+
+/// One move component of a piece: a Betza move, the conditions under which it may be
+/// made, and its effects beyond moving.
+#[derive(Debug, Clone)]
+pub struct Component {
+    pub betza: betza::BetzaMove,
+    pub conditions: Vec<Cond>,
+    pub effects: Vec<Effect>,
+}
+
+/// A condition on a move, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Cond {
+    Height(Compare, i64),
+    /// Ends strictly closer to the nearest piece of `kind` of the enemy (or own side).
+    CloserTo {
+        enemy: bool,
+        kind: usize,
+    },
+    From(usize),
+    To(usize),
+    /// The mover's counter number `.0` compared with a number.
+    Counter(usize, Compare, i64),
+    /// Only for this player (lowered from per-player declarations such as `flip`).
+    Player(usize),
+    /// One's own piece of `kind` stands in `zone` (lowered from `flip ... if own`).
+    OwnPieceIn {
+        kind: usize,
+        zone: usize,
+    },
+}
+
+/// An effect of a move, resolved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Effect {
+    /// A piece of this kind, the mover's, is left on the square the mover left.
+    Leave(usize),
+    /// The mover's height changes by this much.
+    Height(i64),
+    /// Captures without moving.
+    Stay,
+    /// The mover's counter number `.0` changes by `.1`.
+    Counter(usize, i64),
+}
+
+#[derive(Debug, Clone)]
+pub struct Promotion {
+    pub zone: usize,
+    pub to: Vec<usize>,
+}
+
+#[derive(Debug, Clone)]
+/// A piece as declared: its moves and properties, before lowering.
+pub struct Piece {
+    pub name: String,
+    /// The upper-case letter; the second player's pieces use the lower case.
+    pub letter: char,
+    pub royal: bool,
+    pub en_passant: bool,
+    pub resets_clock: bool,
+    pub value: Option<i64>,
+    pub betza: String,
+    pub components: Vec<Component>,
+    pub promotion: Option<Promotion>,
+    /// The only player who has this piece, if one (its letter's case then tells).
+    pub owner: Option<usize>,
+    /// May fly (see [`Flight`]).
+    pub flies: bool,
+    /// The other face of a two-faced piece.
+    pub flips_to: Option<usize>,
+    /// It may leave the board from this zone.
+    pub exits_from: Option<usize>,
+}
+
+/// Fliers may move from `from` squares to empty `to` squares, never capturing.
+#[derive(Debug, Clone)]
+pub struct Flight {
+    pub from: Vec<bool>,
+    pub to: Vec<bool>,
+    pub same_colour: bool,
+}
+
+/// When a player's two-faced pieces may flip.
+#[derive(Debug, Clone)]
+pub struct FlipRule {
+    pub zone: usize,
+    /// Needs one's own piece of this kind in this zone.
+    pub needs: Option<(usize, usize)>,
+}
+
+#[derive(Debug, Clone)]
+pub struct Terrain {
+    pub name: String,
+    pub letter: char,
+    pub blocks_passing: bool,
+    pub blocks_landing: bool,
+    /// Piece types that may enter it, removing it.
+    pub cleared_by: u64,
+    /// Piece types for which it is not there.
+    pub crossed_by: u64,
+}
+
+#[derive(Debug, Clone)]
+pub struct Zone {
+    pub name: String,
+    /// Membership per player and cell.
+    pub cells: [Vec<bool>; 2],
+}
+
+#[derive(Debug, Clone)]
+pub struct Castling {
+    pub side: usize,
+    pub letter: char,
+    pub king_from: Cell,
+    pub king_to: Cell,
+    pub rook_from: Cell,
+    pub rook_to: Cell,
+    /// Squares that must hold neither piece nor terrain (the two castling pieces aside).
+    pub must_be_empty: Vec<Cell>,
+    /// Squares the king stands on or crosses, which may not be attacked.
+    pub king_path: Vec<Cell>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Outcome {
+    Win,
+    Loss,
+    Draw,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum EndRule {
+    Checkmate(Outcome),
+    Stalemate(Outcome),
+    NoMoves(Outcome),
+    Repetition(u32, Outcome),
+    MoveLimit(u32, Outcome),
+    Captured(usize, Outcome),
+    Exited(usize, Outcome),
+}
+
+#[derive(Debug, Clone)]
+pub struct Param {
+    pub value: i64,
+    pub min: i64,
+    pub max: i64,
+}
+
+/// A rule file, checked: every declaration with its names resolved. Game-level
+/// declarations (flight, flip, drop, castling, the pie rule) are kept as written here;
+/// the compiler lowers them onto the pieces' generators.
+#[derive(Debug, Clone)]
+pub struct Game {
+    pub name: String,
+    pub geometry: Geometry,
+    pub players: [Player; 2],
+    pub pieces: Vec<Piece>,
+    pub terrains: Vec<Terrain>,
+    pub zones: Vec<Zone>,
+    pub castlings: Vec<Castling>,
+    pub end_rules: Vec<EndRule>,
+    pub params: IndexMap<String, Param>,
+    /// The second player may swap sides instead of making their first move.
+    pub pie_rule: bool,
+    pub flights: Vec<Flight>,
+    pub flip_rules: [Option<FlipRule>; 2],
+    /// Pieces in hand are placed on the empty squares of this zone.
+    pub drop_zone: Option<usize>,
+    /// Names of the per-player counters.
+    pub counters: Vec<String>,
+    /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
+    pub stalemate_illegal: bool,
+    /// The start position string.
+    pub setup: String,
+}

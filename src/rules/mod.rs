@@ -1,0 +1,208 @@
+//! Stage 3: the compiled rules. [`Rules::compile`] takes the checker's resolved
+//! [`Game`](crate::model::Game), lowers every way to move onto one model — each piece's
+//! list of [generators](Generator), all taking the same conditions and effects — and
+//! precomputes the tables the engine reads on its hot path: for every generator, side
+//! and square the leaps, rays and targets it may take, the reverse tables that answer
+//! "is this square attacked", and the Zobrist keys.
+
+mod lower;
+mod tables;
+
+pub use crate::model::{
+    Board, Castling, Cell, CellInfo, Code, Cond, EMPTY, Effect, EndRule, Geometry, MAX_PIECE_TYPES,
+    NO_CELL, Outcome, Param, Player, Promotion, Terrain, Zone, code, file_letter, kind_of, side_of,
+};
+pub use tables::{GenInfo, GenKind, LeapAttack, RayAttack, Step, Tables, Zobrist};
+
+use indexmap::IndexMap;
+
+use crate::model::Game;
+use crate::syntax::betza::BetzaMove;
+
+/// The index of a generator in [`Rules::generators`].
+pub type GenId = u16;
+
+/// Where the moves of one generator come from. Every source takes the same
+/// [`Cond`]itions and [`Effect`]s; what is special to a source (castling's
+/// passing-through test, a flight's colour) lives inside it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Source {
+    /// Leaps, rides and hops of one Betza component.
+    Betza(BetzaMove),
+    /// To an empty square of zone `to` on any board, never capturing; with
+    /// `same_colour`, only to a square of the colour the piece stands on.
+    Flight { to: usize, same_colour: bool },
+    /// From the mover's hand onto an empty square.
+    Drop,
+    /// Off the board.
+    Exit,
+    /// Turns into its other face `face` and makes one move as that face.
+    Flip { face: usize },
+    /// Castling number `castling` of [`Rules::castlings`]: the king-like piece and its
+    /// partner move together.
+    Castle { castling: usize },
+    /// The player moves nothing.
+    Pass,
+    /// The pie rule: the second player takes over the first player's side.
+    Swap,
+}
+
+/// One way to move: a source, the conditions under which it may be used and what it
+/// does besides moving.
+#[derive(Debug, Clone)]
+pub struct Generator {
+    /// The piece type whose move it is; `None` for moves of the game itself
+    /// (castling, passing, the pie rule).
+    pub piece: Option<usize>,
+    pub source: Source,
+    pub conditions: Vec<Cond>,
+    pub effects: Vec<Effect>,
+}
+
+/// A piece type as the engine plays it.
+#[derive(Debug, Clone)]
+pub struct PieceType {
+    pub name: String,
+    /// The upper-case letter; the second player's pieces use the lower case.
+    pub letter: char,
+    pub royal: bool,
+    pub en_passant: bool,
+    pub resets_clock: bool,
+    pub value: Option<i64>,
+    /// Its Betza strings as written, for messages.
+    pub betza: String,
+    pub promotion: Option<Promotion>,
+    /// The only player who has this piece, if one (its letter's case then tells).
+    pub owner: Option<usize>,
+    /// Its generators, in the order they produce moves.
+    pub moves: Vec<GenId>,
+}
+
+/// A game's rules, checked and compiled.
+#[derive(Debug, Clone)]
+pub struct Rules {
+    pub name: String,
+    pub geometry: Geometry,
+    pub players: [Player; 2],
+    pub pieces: Vec<PieceType>,
+    pub terrains: Vec<Terrain>,
+    /// The file's zones, then the zones lowering made (a flight's squares).
+    pub zones: Vec<Zone>,
+    /// Castling rights, in the order a position string lists them.
+    pub castlings: Vec<Castling>,
+    pub end_rules: Vec<EndRule>,
+    pub params: IndexMap<String, Param>,
+    /// Names of the per-player counters.
+    pub counters: Vec<String>,
+    /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
+    pub stalemate_illegal: bool,
+    pub setup: String,
+    /// Every generator of every piece, and of the game.
+    pub generators: Vec<Generator>,
+    /// The generators that belong to no piece (castling, passing, the pie rule).
+    pub game_moves: Vec<GenId>,
+    pub tables: Tables,
+}
+
+impl Rules {
+    /// Lowers a checked game onto the move model and precomputes its tables. The
+    /// setup's piece codes (which pieces are unmoved) are added by
+    /// [`Rules::set_home`] once the setup has been read.
+    pub fn compile(game: Game) -> Rules {
+        let mut rules = lower::lower(game);
+        rules.tables = tables::build(&rules);
+        rules
+    }
+
+    /// Records the setup's board, to tell which pieces are unmoved.
+    pub fn set_home(&mut self, board: &[Code]) {
+        self.tables.home = board.to_vec();
+        let mut counts = vec![0u16; 1 + 2 * self.pieces.len()];
+        for &c in board {
+            counts[c as usize] += 1;
+        }
+        self.tables.home_counts = counts;
+    }
+
+    pub fn cell_count(&self) -> usize {
+        self.geometry.len()
+    }
+
+    /// The piece type and side a position string's letter stands for: upper case for
+    /// the first player, lower case for the second.
+    pub fn piece_by_letter(&self, c: char) -> Option<(usize, usize)> {
+        if !c.is_ascii_alphabetic() {
+            return None;
+        }
+        let side = usize::from(c.is_ascii_lowercase());
+        self.kind_for(side, c).map(|k| (k, side))
+    }
+
+    /// The first piece type whose letter is `c`, in either case, whoever owns it.
+    pub fn kind_by_letter(&self, c: char) -> Option<usize> {
+        let up = c.to_ascii_uppercase();
+        self.pieces.iter().position(|p| p.letter == up)
+    }
+
+    /// The piece type of `side` whose letter is `c`, in either case.
+    pub fn kind_for(&self, side: usize, c: char) -> Option<usize> {
+        let up = c.to_ascii_uppercase();
+        self.pieces
+            .iter()
+            .position(|p| p.letter == up && p.owner.is_none_or(|o| o == side))
+    }
+
+    /// The letter of a piece code: upper case for the first player.
+    pub fn code_letter(&self, code: Code) -> char {
+        let l = self.pieces[kind_of(code)].letter;
+        if side_of(code) == 0 {
+            l
+        } else {
+            l.to_ascii_lowercase()
+        }
+    }
+
+    pub fn zone_contains(&self, zone: usize, side: usize, cell: Cell) -> bool {
+        self.zones[zone].cells[side][cell as usize]
+    }
+
+    /// The generators of a piece type, with their ids.
+    pub fn moves_of(&self, kind: usize) -> impl Iterator<Item = (GenId, &Generator)> {
+        self.pieces[kind]
+            .moves
+            .iter()
+            .map(|&g| (g, &self.generators[g as usize]))
+    }
+
+    /// The piece type's generators of one source kind (`Source::Exit`, ...).
+    pub fn moves_where(
+        &self,
+        kind: usize,
+        wanted: impl Fn(&Source) -> bool,
+    ) -> impl Iterator<Item = (GenId, &Generator)> {
+        self.moves_of(kind).filter(move |(_, g)| wanted(&g.source))
+    }
+
+    /// Are pieces placed from a hand in this game?
+    pub fn has_drops(&self) -> bool {
+        self.generators.iter().any(|g| g.source == Source::Drop)
+    }
+
+    /// The zone a piece type may leave the board from, if one.
+    pub fn exit_zone(&self, kind: usize) -> Option<usize> {
+        self.moves_where(kind, |s| *s == Source::Exit)
+            .find_map(|(_, g)| {
+                g.conditions.iter().find_map(|c| match *c {
+                    Cond::From(z) => Some(z),
+                    _ => None,
+                })
+            })
+    }
+
+    /// Does the game have the pie rule?
+    pub fn pie_rule(&self) -> bool {
+        self.game_moves
+            .iter()
+            .any(|&g| self.generators[g as usize].source == Source::Swap)
+    }
+}

@@ -1,0 +1,646 @@
+//! The tables the engine reads on its hot path, precomputed from the generators: one
+//! [`GenInfo`] per generator, the leaps and rays of every Betza generator from every
+//! square, the targets of flights and drops, the reverse tables for attack detection
+//! and the Zobrist keys.
+
+use super::{GenId, Rules, Source};
+use crate::model::{Cell, Code, Cond, Effect, code};
+use crate::syntax::betza::{self, BetzaMove, Hop};
+
+/// What kind of source a generator has, as the move generator dispatches on it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum GenKind {
+    #[default]
+    Betza,
+    Flight,
+    Drop,
+    Exit,
+    Flip,
+    Castle,
+    Pass,
+    Swap,
+}
+
+/// A generator as the move generator reads it.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct GenInfo {
+    pub kind: GenKind,
+    pub can_move: bool,
+    pub can_capture: bool,
+    pub hop: Hop,
+    pub initial: bool,
+    /// Its non-capturing move leaves the passed squares open to en passant.
+    pub sets_ep: bool,
+    /// It may capture onto an en-passant square.
+    pub takes_ep: bool,
+    /// It captures without moving.
+    pub stays: bool,
+    /// No hop, no condition, no effect: the generator's short path.
+    pub plain: bool,
+    /// Its conditions, (start, len) in `Tables::conds`.
+    pub conds: (u16, u16),
+    /// Its effects: 0 for none, else 1 + an index into `Tables::effects`.
+    pub effects: u16,
+    /// The piece type whose move it is (a drop places one of these).
+    pub piece: u8,
+    /// For a flip: the piece type of the other face.
+    pub face: u8,
+    /// For castling: its index in `Rules::castlings`.
+    pub castling: u8,
+    /// For a flight: targets per side and origin at `targets + side * cells + cell`
+    /// in `Tables::target_index`; for a drop, per side at `targets + side`.
+    pub targets: u32,
+}
+
+/// One precomputed leap or ray from a square.
+#[derive(Debug, Clone, Copy)]
+pub struct Step {
+    pub generator: GenId,
+    pub rider: bool,
+    /// Target cells (one for a leap, the whole line for a ray) in `Tables::cells`.
+    pub first: u32,
+    pub len: u16,
+    /// For a lame leap, the cells that must be empty.
+    pub path_first: u32,
+    pub path_len: u16,
+}
+
+/// A line toward a target being collected: direction, range, hop, piece kinds.
+type RayEntry = (i32, i32, u16, Hop, u64);
+
+/// A leap that would capture on the target square from `from`.
+#[derive(Debug, Clone, Copy)]
+pub struct LeapAttack {
+    pub from: Cell,
+    pub kinds: u64,
+    pub path_first: u32,
+    pub path_len: u16,
+}
+
+/// A line from the target square along which pieces of `kinds` capture.
+#[derive(Debug, Clone, Copy)]
+pub struct RayAttack {
+    pub kinds: u64,
+    pub first: u32,
+    pub len: u16,
+    pub max: u16,
+    pub hop: Hop,
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Tables {
+    /// One per generator, indexed by [`GenId`].
+    pub gens: Vec<GenInfo>,
+    pub steps: Vec<Step>,
+    /// (start, len) into `steps` per `code * cells + cell`.
+    pub step_index: Vec<(u32, u32)>,
+    pub cells: Vec<Cell>,
+    /// (start, len) into `cells`: the targets of flights and drops (see `GenInfo::targets`).
+    pub target_index: Vec<(u32, u32)>,
+    /// Per piece type: its generators other than Betza moves and drops, in order.
+    pub piece_extras: Vec<Vec<GenId>>,
+    /// Per piece type: its drop generators.
+    pub drop_gens: Vec<Vec<GenId>>,
+    /// Does any piece drop?
+    pub has_drops: bool,
+    /// Per attacker side and target cell: (start, len) into `leap_attacks` / `ray_attacks`.
+    pub leap_index: [Vec<(u32, u32)>; 2],
+    pub ray_index: [Vec<(u32, u32)>; 2],
+    pub leap_attacks: Vec<LeapAttack>,
+    pub ray_attacks: Vec<RayAttack>,
+    /// Castling rights lost when a move starts or ends on a cell.
+    pub castle_mask: Vec<u32>,
+    /// Piece codes of the setup position, to tell which pieces are unmoved.
+    pub home: Vec<Code>,
+    pub zobrist: Zobrist,
+    /// Piece types that are royal.
+    pub royal_kinds: u64,
+    pub conds: Vec<Cond>,
+    pub effects: Vec<Vec<Effect>>,
+    /// Piece types whose generators may produce the same move twice.
+    pub overlapping_kinds: u64,
+    /// Piece types that a `closer-to` condition looks for.
+    pub located_kinds: u64,
+    /// How many of each piece code the setup has.
+    pub home_counts: Vec<u16>,
+    /// Bit `target * cells + between` is set when a piece on `between` may stand
+    /// between `target` and a piece that could capture there (on a rider's line or
+    /// a lame leaper's path). Moving a piece off every such square cannot expose a
+    /// royal piece, unless hoppers or flips exist (see `fast_legality`).
+    pub between: Vec<u64>,
+    /// Whether legality may skip make/unmake for moves off the lines to the royal.
+    pub fast_legality: bool,
+    /// Piece types that promote somewhere.
+    pub promoting_kinds: u64,
+    /// Piece types with captures under conditions on the position's state or on
+    /// where a rider starts: attack detection walks their moves instead of reading
+    /// the reverse tables.
+    pub dynamic_attack_kinds: u64,
+    /// Per side, the squares a flip generator may start from (its `from` zone).
+    pub flip_cells: [Vec<Cell>; 2],
+}
+
+#[derive(Debug, Clone, Default)]
+pub struct Zobrist {
+    /// Per `code * cells + cell`.
+    pub piece: Vec<u64>,
+    /// Per `terrain * cells + cell`.
+    pub terrain: Vec<u64>,
+    pub side: u64,
+    pub castling: Vec<u64>,
+    pub ep: Vec<u64>,
+    /// Per `cell * 256 + height`, for pieces whose height is not 1.
+    pub height: Vec<u64>,
+    pub swapped: u64,
+    /// Per `(side * kinds + kind) * 64 + count in hand`.
+    pub hand: Vec<u64>,
+    /// Per `side * counters + counter`: a base key mixed with the value (see
+    /// [`Zobrist::counter_key`]), so every value hashes apart.
+    pub counter: Vec<u64>,
+    /// Per `side * kinds + kind` that has left the board.
+    pub exited: Vec<u64>,
+}
+
+impl Zobrist {
+    /// The key of counter slot `slot` holding `value`: exact for every value.
+    #[inline]
+    pub fn counter_key(&self, slot: usize, value: i64) -> u64 {
+        mix(self.counter[slot] ^ value as u64)
+    }
+}
+
+impl Tables {
+    /// The target squares of a flight (for a piece of `side` on `from`) or a drop
+    /// (for `side`) generator.
+    #[inline]
+    pub fn targets(&self, info: &GenInfo, side: usize, from: Cell) -> &[Cell] {
+        let slot = match info.kind {
+            GenKind::Flight => info.targets as usize + side * self.step_cells() + from as usize,
+            _ => info.targets as usize + side,
+        };
+        let (start, len) = self.target_index[slot];
+        &self.cells[start as usize..(start + len) as usize]
+    }
+
+    /// How many cells the tables were built for.
+    #[inline]
+    fn step_cells(&self) -> usize {
+        self.castle_mask.len()
+    }
+}
+
+/// SplitMix64's finaliser: a bijection that scatters nearby inputs.
+#[inline]
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+    z ^ (z >> 31)
+}
+
+struct SplitMix(u64);
+impl SplitMix {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        mix(self.0)
+    }
+}
+
+/// Every table of the rules.
+pub(super) fn build(rules: &Rules) -> Tables {
+    let mut t = Tables::default();
+    gen_infos(rules, &mut t);
+    piece_flags(rules, &mut t);
+    steps(rules, &mut t);
+    between(rules, &mut t);
+    targets(rules, &mut t);
+    t.castle_mask = vec![0; rules.cell_count()];
+    for (i, c) in rules.castlings.iter().enumerate() {
+        t.castle_mask[c.king_from as usize] |= 1 << i;
+        t.castle_mask[c.rook_from as usize] |= 1 << i;
+    }
+    t.zobrist = zobrist(rules);
+    t
+}
+
+/// One [`GenInfo`] per generator.
+fn gen_infos(rules: &Rules, t: &mut Tables) {
+    for g in &rules.generators {
+        let conds = (t.conds.len() as u16, g.conditions.len() as u16);
+        t.conds.extend(g.conditions.iter().copied());
+        let effects = if g.effects.is_empty() {
+            0
+        } else {
+            t.effects.push(g.effects.clone());
+            t.effects.len() as u16
+        };
+        let piece = g.piece.map(|k| &rules.pieces[k]);
+        let mut info = GenInfo {
+            conds,
+            effects,
+            piece: g.piece.unwrap_or(0) as u8,
+            ..GenInfo::default()
+        };
+        match &g.source {
+            Source::Betza(b) => {
+                let en_passant = piece.is_some_and(|p| p.en_passant);
+                let passes = b
+                    .vectors
+                    .iter()
+                    .any(|&(x, y)| !betza::lame_path(x, y).is_empty());
+                info.can_move = b.can_move;
+                info.can_capture = b.can_capture;
+                info.hop = b.hop;
+                info.initial = b.initial;
+                info.sets_ep = en_passant && b.can_move && !b.can_capture && b.lame && passes;
+                info.takes_ep = en_passant && b.can_capture && b.hop == Hop::None;
+                info.stays = g.effects.contains(&Effect::Stay);
+                info.plain = b.hop == Hop::None && g.conditions.is_empty() && g.effects.is_empty();
+            }
+            Source::Flight { .. } => info.kind = GenKind::Flight,
+            Source::Drop => info.kind = GenKind::Drop,
+            Source::Exit => info.kind = GenKind::Exit,
+            Source::Flip { face } => {
+                info.kind = GenKind::Flip;
+                info.face = *face as u8;
+            }
+            Source::Castle { castling } => {
+                info.kind = GenKind::Castle;
+                info.castling = *castling as u8;
+            }
+            Source::Pass => info.kind = GenKind::Pass,
+            Source::Swap => info.kind = GenKind::Swap,
+        }
+        t.gens.push(info);
+    }
+}
+
+/// Per piece type: its extra and drop generators, and the masks the engine tests.
+fn piece_flags(rules: &Rules, t: &mut Tables) {
+    for (kind, p) in rules.pieces.iter().enumerate() {
+        let bit = 1u64 << kind;
+        let mut seen = Vec::new();
+        let mut extras = Vec::new();
+        let mut drops = Vec::new();
+        let mut flights = 0;
+        for (id, g) in rules.moves_of(kind) {
+            match &g.source {
+                Source::Betza(b) => {
+                    for v in &b.vectors {
+                        if seen.contains(v) {
+                            t.overlapping_kinds |= bit;
+                        }
+                        seen.push(*v);
+                    }
+                }
+                Source::Drop => drops.push(id),
+                Source::Flight { .. } => {
+                    flights += 1;
+                    if flights > 1 {
+                        t.overlapping_kinds |= bit;
+                    }
+                    extras.push(id);
+                }
+                _ => extras.push(id),
+            }
+            for cond in &g.conditions {
+                if let Cond::CloserTo { kind: k, .. } = cond {
+                    t.located_kinds |= 1 << k;
+                }
+            }
+        }
+        t.has_drops |= !drops.is_empty();
+        t.piece_extras.push(extras);
+        t.drop_gens.push(drops);
+        if p.royal {
+            t.royal_kinds |= bit;
+        }
+        if p.promotion.is_some() {
+            t.promoting_kinds |= bit;
+        }
+    }
+}
+
+/// Does a condition depend only on the board's geometry (a zone), not on the state?
+fn is_static(cond: &Cond) -> bool {
+    matches!(cond, Cond::From(_) | Cond::To(_) | Cond::Player(_))
+}
+
+/// The leaps and rays of every Betza generator of every piece, side and square, and
+/// the reverse attack tables built from them.
+fn steps(rules: &Rules, t: &mut Tables) {
+    let n = rules.cell_count();
+    let ncodes = 1 + 2 * rules.pieces.len();
+    t.step_index = vec![(0, 0); ncodes * n];
+    let mut rev = Reverse {
+        leaps: [vec![Vec::new(); n], vec![Vec::new(); n]],
+        rays: [vec![Vec::new(); n], vec![Vec::new(); n]],
+    };
+    for kind in 0..rules.pieces.len() {
+        for side in 0..2 {
+            let code = code(kind, side) as usize;
+            for from in rules.geometry.board_cells(0).map(|c| c as Cell) {
+                let start = t.steps.len() as u32;
+                for (id, g) in rules.moves_of(kind) {
+                    if let Source::Betza(b) = &g.source {
+                        let origin = Origin { kind, side, from };
+                        betza_steps(rules, t, &mut rev, origin, id, b, &g.conditions);
+                    }
+                }
+                t.step_index[code * n + from as usize] = (start, t.steps.len() as u32 - start);
+            }
+        }
+    }
+    rev.store(rules, t);
+}
+
+/// A piece on a square, as the tables are built for it.
+#[derive(Clone, Copy)]
+struct Origin {
+    kind: usize,
+    side: usize,
+    from: Cell,
+}
+
+/// Reverse attack entries being collected per attacker side and target cell.
+struct Reverse {
+    leaps: [Vec<Vec<LeapAttack>>; 2],
+    rays: [Vec<Vec<RayEntry>>; 2],
+}
+
+/// The steps of one Betza generator from one square.
+fn betza_steps(
+    rules: &Rules,
+    t: &mut Tables,
+    rev: &mut Reverse,
+    o: Origin,
+    id: GenId,
+    b: &BetzaMove,
+    conditions: &[Cond],
+) {
+    let geo = &rules.geometry;
+    let flip = if o.side == 0 { 1 } else { -1 };
+    for &(vx, vy) in &b.vectors {
+        let (dx, dy) = (vx as i32 * flip, vy as i32 * flip);
+        let first = t.cells.len() as u32;
+        let max = if b.rider && b.max_steps == 0 {
+            usize::MAX
+        } else {
+            b.max_steps as usize
+        };
+        let mut cur = o.from;
+        let mut len = 0;
+        while len < max {
+            let Some(next) = geo.offset(cur, dx, dy) else {
+                break;
+            };
+            t.cells.push(next);
+            cur = next;
+            len += 1;
+        }
+        if len == 0 {
+            continue;
+        }
+        let path_first = t.cells.len() as u32;
+        let mut path_len = 0;
+        if b.lame {
+            for (px, py) in betza::lame_path(vx, vy) {
+                let cell = geo
+                    .offset(o.from, px as i32 * flip, py as i32 * flip)
+                    .expect("a lame path lies inside the leap, on the board");
+                t.cells.push(cell);
+                path_len += 1;
+            }
+        }
+        t.steps.push(Step {
+            generator: id,
+            rider: b.rider,
+            first,
+            len: len as u16,
+            path_first,
+            path_len,
+        });
+        if !b.can_capture {
+            continue;
+        }
+        // Captures that hang on the position's state (a height, a counter, a first
+        // move), or a rider's that hang on where it starts, are asked of the piece.
+        let state = b.initial || conditions.iter().any(|c| !is_static(c));
+        let rider_from = b.rider && conditions.iter().any(|c| matches!(c, Cond::From(_)));
+        if state || rider_from {
+            t.dynamic_attack_kinds |= 1 << o.kind;
+            continue;
+        }
+        let allowed = |cell: Cell| {
+            conditions.iter().all(|c| match *c {
+                Cond::From(z) => rules.zone_contains(z, o.side, o.from),
+                Cond::To(z) => rules.zone_contains(z, o.side, cell),
+                Cond::Player(s) => s == o.side,
+                _ => true,
+            })
+        };
+        if b.rider {
+            rev.add_ray(rules, o, (dx, dy), b, allowed);
+        } else {
+            let to = t.cells[first as usize];
+            if allowed(to) {
+                rev.add_leap(o, to, path_first, path_len);
+            }
+        }
+    }
+}
+
+impl Reverse {
+    /// Indexes a rider's line by each square it may capture on.
+    fn add_ray(
+        &mut self,
+        rules: &Rules,
+        o: Origin,
+        (dx, dy): (i32, i32),
+        b: &BetzaMove,
+        allowed: impl Fn(Cell) -> bool,
+    ) {
+        let max = if b.max_steps == 0 {
+            u16::MAX
+        } else {
+            b.max_steps as u16
+        };
+        let mut cur = o.from;
+        let mut k = 0u16;
+        while let Some(next) = rules.geometry.offset(cur, dx, dy) {
+            k += 1;
+            if b.hop == Hop::None && k > max {
+                break;
+            }
+            cur = next;
+            if !allowed(next) {
+                continue;
+            }
+            let list = &mut self.rays[o.side][next as usize];
+            let key = (-dx, -dy, max, b.hop);
+            match list.iter_mut().find(|e| (e.0, e.1, e.2, e.3) == key) {
+                Some(e) => e.4 |= 1 << o.kind,
+                None => list.push((key.0, key.1, key.2, key.3, 1 << o.kind)),
+            }
+        }
+    }
+
+    fn add_leap(&mut self, o: Origin, to: Cell, path_first: u32, path_len: u16) {
+        let list = &mut self.leaps[o.side][to as usize];
+        let existing = list
+            .iter_mut()
+            .find(|e| e.from == o.from && e.path_len == 0 && path_len == 0);
+        match existing {
+            Some(e) => e.kinds |= 1 << o.kind,
+            None => list.push(LeapAttack {
+                from: o.from,
+                kinds: 1 << o.kind,
+                path_first,
+                path_len,
+            }),
+        }
+    }
+
+    /// Flattens the collected entries into the tables.
+    fn store(self, rules: &Rules, t: &mut Tables) {
+        let n = rules.cell_count();
+        for side in 0..2 {
+            t.leap_index[side] = Vec::with_capacity(n);
+            t.ray_index[side] = Vec::with_capacity(n);
+            for target in 0..n {
+                let s = t.leap_attacks.len() as u32;
+                t.leap_attacks
+                    .extend(self.leaps[side][target].iter().copied());
+                t.leap_index[side].push((s, t.leap_attacks.len() as u32 - s));
+                let s = t.ray_attacks.len() as u32;
+                for &(dx, dy, max, hop, kinds) in &self.rays[side][target] {
+                    let first = t.cells.len() as u32;
+                    let mut cur = target as Cell;
+                    while let Some(next) = rules.geometry.offset(cur, dx, dy) {
+                        t.cells.push(next);
+                        cur = next;
+                    }
+                    let len = (t.cells.len() as u32 - first) as u16;
+                    t.ray_attacks.push(RayAttack {
+                        kinds,
+                        first,
+                        len,
+                        max,
+                        hop,
+                    });
+                }
+                t.ray_index[side].push((s, t.ray_attacks.len() as u32 - s));
+            }
+        }
+    }
+}
+
+/// Squares between a target and its attackers, for the legality fast path.
+fn between(rules: &Rules, t: &mut Tables) {
+    let n = rules.cell_count();
+    t.between = vec![0; (n * n).div_ceil(64)];
+    let mut hoppers = false;
+    for step in &t.steps {
+        let info = &t.gens[step.generator as usize];
+        if !info.can_capture {
+            continue;
+        }
+        hoppers |= info.hop != Hop::None;
+        let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+        let path =
+            &t.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize];
+        for (j, &target) in line.iter().enumerate() {
+            for &b in line[..j].iter().chain(path) {
+                let bit = target as usize * n + b as usize;
+                t.between[bit / 64] |= 1 << (bit % 64);
+            }
+        }
+    }
+    let flips = t.gens.iter().any(|g| g.kind == GenKind::Flip);
+    t.fast_legality = !hoppers && !flips;
+}
+
+/// The targets of flights (per side and origin) and drops (per side), and the squares
+/// flips start from: the cells their conditions on zones allow.
+fn targets(rules: &Rules, t: &mut Tables) {
+    let n = rules.cell_count();
+    let geo = &rules.geometry;
+    for (id, g) in rules.generators.iter().enumerate() {
+        let zones_allow = |side: usize, from: Option<usize>, to: Option<usize>| {
+            g.conditions.iter().all(|c| match *c {
+                Cond::From(z) => from.is_some_and(|f| rules.zones[z].cells[side][f]),
+                Cond::To(z) => to.is_some_and(|c| rules.zones[z].cells[side][c]),
+                Cond::Player(s) => s == side,
+                _ => true,
+            })
+        };
+        match g.source {
+            Source::Flight { to, same_colour } => {
+                t.gens[id].targets = t.target_index.len() as u32;
+                for side in 0..2 {
+                    for from in 0..n {
+                        let start = t.cells.len() as u32;
+                        for target in 0..n {
+                            let colour_ok =
+                                !same_colour || geo.cells[target].dark == geo.cells[from].dark;
+                            if rules.zones[to].cells[side][target]
+                                && target != from
+                                && colour_ok
+                                && zones_allow(side, Some(from), Some(target))
+                            {
+                                t.cells.push(target as Cell);
+                            }
+                        }
+                        t.target_index.push((start, t.cells.len() as u32 - start));
+                    }
+                }
+            }
+            Source::Drop => {
+                t.gens[id].targets = t.target_index.len() as u32;
+                let anywhere = !g.conditions.iter().any(|c| matches!(c, Cond::To(_)));
+                for side in 0..2 {
+                    let start = t.cells.len() as u32;
+                    for cell in 0..n {
+                        let on_main = geo.cells[cell].board == 0;
+                        if (on_main || !anywhere) && zones_allow(side, None, Some(cell)) {
+                            t.cells.push(cell as Cell);
+                        }
+                    }
+                    t.target_index.push((start, t.cells.len() as u32 - start));
+                }
+            }
+            Source::Flip { .. } => {
+                for side in 0..2 {
+                    for cell in 0..n {
+                        let c = cell as Cell;
+                        if zones_allow(side, Some(cell), None) && !t.flip_cells[side].contains(&c) {
+                            t.flip_cells[side].push(c);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+fn zobrist(rules: &Rules) -> Zobrist {
+    let n = rules.cell_count();
+    let kinds = rules.pieces.len();
+    let ncodes = 1 + 2 * kinds;
+    let mut rng = SplitMix(0x0005_EED0_F7A7_5A4D);
+    let mut keys = |count: usize| -> Vec<u64> { (0..count).map(|_| rng.next()).collect() };
+    let mut piece = keys(ncodes * n);
+    piece[..n].fill(0);
+    Zobrist {
+        piece,
+        terrain: keys(rules.terrains.len() * n),
+        side: keys(1)[0],
+        castling: keys(rules.castlings.len()),
+        ep: keys(n),
+        height: keys(n * 256),
+        swapped: keys(1)[0],
+        hand: keys(2 * kinds * 64),
+        counter: keys(2 * rules.counters.len()),
+        exited: keys(2 * kinds),
+    }
+}
