@@ -117,3 +117,25 @@ setup "k2/3/2K w - - 0 1"
         "{text}"
     );
 }
+
+#[test]
+fn repetition_compares_counters_exactly() {
+    // Each rook move adds 64 to the mover's counter: the board repeats, the counters
+    // (0, 64, 128) do not, so no position occurs twice.
+    let source = r#"
+board 4 x 4
+counter c
+piece King K { moves "K" royal }
+piece Rook R { moves "R" then counter c 64 }
+end { checkmate loss  repetition 3 draw }
+setup "3k/4/4/R2K w - - 0 1 c=0/0"
+"#;
+    let rules = load_rules(source).unwrap();
+    let mut pos = Position::start(rules);
+    for mv in ["a1a2", "d4c4", "a2a1", "c4d4"].iter().cycle().take(12) {
+        pos.play(mv).unwrap();
+        assert_eq!(pos.repetitions(), 1, "{}", pos.fen());
+    }
+    assert!(pos.fen().ends_with("c=384/0"), "{}", pos.fen());
+    assert!(pos.outcome().is_none());
+}

@@ -14,6 +14,7 @@ impl Position {
         let geo = &rules.geometry;
         let mut s = match m.kind {
             MoveKind::Swap => return "swap".into(),
+            MoveKind::Pass => return "pass".into(),
             MoveKind::Drop => {
                 return format!(
                     "{}@{}",

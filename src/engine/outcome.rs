@@ -72,6 +72,13 @@ impl Position {
         None
     }
 
+    /// Has a `captured` or `exited` rule ended the game? The one place that decides
+    /// it: pieces in hand count as not captured.
+    #[inline]
+    pub fn is_decided(&self) -> bool {
+        self.decided().is_some()
+    }
+
     /// Has the game ended, and how? Checks every end rule.
     pub fn outcome(&mut self) -> Option<GameEnd> {
         let rules = self.rules.clone();
@@ -133,17 +140,41 @@ impl Position {
         None
     }
 
-    /// How many times the current position has occurred, this time included.
+    /// How many times the current position has occurred, this time included. A hash
+    /// match is confirmed by comparing the positions themselves.
     pub fn repetitions(&self) -> u32 {
         let mut count = 1;
         let len = self.history.len();
         // Only positions since the last irreversible move can repeat.
         let back = (self.halfmove as usize).min(len);
+        let mut earlier: Option<Position> = None;
         for i in (len - back..len).rev() {
-            if self.history[i].hash == self.hash {
+            if self.history[i].hash != self.hash {
+                continue;
+            }
+            let p = earlier.get_or_insert_with(|| self.clone());
+            while p.history.len() > i {
+                p.unmake();
+            }
+            if p.same_state(self) {
                 count += 1;
             }
         }
         count
+    }
+
+    /// Do two positions under the same rules hold the same state (everything that
+    /// decides what may happen next)?
+    fn same_state(&self, other: &Position) -> bool {
+        self.side == other.side
+            && self.board == other.board
+            && self.height == other.height
+            && self.terrain == other.terrain
+            && self.castling == other.castling
+            && self.ep == other.ep
+            && self.hand == other.hand
+            && self.counters == other.counters
+            && self.exited == other.exited
+            && self.swapped == other.swapped
     }
 }

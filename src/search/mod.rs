@@ -30,7 +30,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::engine::{GameEnd, Move, Position};
-use crate::rules::{Code, EMPTY, EndRule, NO_CELL, Outcome, Rules, kind_of, side_of};
+use crate::rules::{Code, EMPTY, EndRule, NO_CELL, Outcome, Rules, kind_of};
 pub use eval::Eval;
 use tt::{Bound, Tt};
 
@@ -259,9 +259,6 @@ pub struct Searcher {
     /// The number of legal moves at each ply of the current line.
     mobility: Vec<i32>,
     has_royals: bool,
-    /// (kind, side) pairs of `captured PIECE` rules whose setup has such a piece.
-    captured: Vec<(usize, usize)>,
-    captured_kinds: u64,
     nodes: u64,
     seldepth: usize,
     start: Instant,
@@ -288,22 +285,7 @@ impl Searcher {
     /// A searcher sharing evaluation tables already built for these rules.
     pub fn with_eval(rules: Arc<Rules>, eval: Arc<Eval>, mb: usize) -> Self {
         let cells = rules.cell_count();
-        let mut captured = Vec::new();
-        let mut captured_kinds = 0u64;
-        for r in &rules.end_rules {
-            if let EndRule::Captured(kind, _) = *r {
-                for side in 0..2 {
-                    let c = crate::rules::code(kind, side) as usize;
-                    if rules.tables.home_counts.get(c).is_some_and(|&n| n > 0) {
-                        captured.push((kind, side));
-                        captured_kinds |= 1 << kind;
-                    }
-                }
-            }
-        }
         Self {
-            captured,
-            captured_kinds,
             ends: Ends::new(&rules),
             has_royals: rules.pieces.iter().any(|p| p.royal),
             rules,
@@ -817,7 +799,7 @@ impl Searcher {
             return 0;
         }
         // A capture rule that took effect (read from the board, confirmed by the engine).
-        if self.capture_decided(pos)
+        if pos.is_decided()
             && let Some(e) = pos.outcome()
         {
             return end_score(&e, pos.side_to_move(), ply);
@@ -894,24 +876,6 @@ impl Searcher {
         self.lists[ply] = moves;
         self.order[ply] = scores;
         best
-    }
-
-    /// Has a `captured PIECE` rule decided the game (a side lost every such piece its
-    /// setup gave it)? Read from the board, as the move generator would.
-    #[inline]
-    fn capture_decided(&self, pos: &Position) -> bool {
-        if self.captured.is_empty() {
-            return false;
-        }
-        let mut seen = [0u64; 2];
-        for &c in pos.board() {
-            if c != EMPTY && self.captured_kinds >> kind_of(c) & 1 != 0 {
-                seen[side_of(c)] |= 1 << kind_of(c);
-            }
-        }
-        self.captured
-            .iter()
-            .any(|&(kind, side)| seen[side] >> kind & 1 == 0)
     }
 }
 
