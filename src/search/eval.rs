@@ -165,6 +165,54 @@ fn leaper_12_reach(rules: &Rules) -> f64 {
     total as f64 / n as f64
 }
 
+/// Per piece type, the bonus for its height: half the value of the piece it leaves
+/// behind, or a tenth of its own when its moves depend on its height.
+fn height_bonus(rules: &Rules, values: &[i32]) -> Vec<i32> {
+    (0..rules.pieces.len())
+        .map(|k| {
+            let gens: Vec<&crate::rules::Generator> = rules.moves_of(k).map(|(_, g)| g).collect();
+            let leaves = gens
+                .iter()
+                .flat_map(|g| &g.effects)
+                .filter_map(|e| match *e {
+                    Effect::Leave(left) => Some(values[left]),
+                    _ => None,
+                })
+                .max();
+            let uses_height = gens.iter().any(|g| {
+                g.effects.iter().any(|e| matches!(e, Effect::Height(_)))
+                    || g.conditions.iter().any(|c| matches!(c, Cond::Height(..)))
+            });
+            match leaves {
+                Some(v) => v / 2,
+                None if uses_height => values[k] / 10,
+                None => 0,
+            }
+        })
+        .collect()
+}
+
+/// The piece types whose loss loses the game: royal pieces under a checkmate-loss
+/// rule, and the pieces of `captured PIECE loss` rules.
+fn target_kinds(rules: &Rules) -> u64 {
+    let mut targets = 0u64;
+    let checkmate = rules
+        .end_rules
+        .iter()
+        .any(|r| matches!(r, EndRule::Checkmate(Outcome::Loss)));
+    for (k, p) in rules.pieces.iter().enumerate() {
+        if p.royal && checkmate {
+            targets |= 1 << k;
+        }
+    }
+    for r in &rules.end_rules {
+        if let EndRule::Captured(k, Outcome::Loss) = *r {
+            targets |= 1 << k;
+        }
+    }
+    targets
+}
+
 impl Eval {
     /// Builds the tables for a set of rules.
     pub fn new(rules: &Rules) -> Self {
@@ -214,29 +262,7 @@ impl Eval {
                 values[k] += potential[k];
             }
         }
-        let height_bonus = (0..kinds)
-            .map(|k| {
-                let comps: Vec<&crate::rules::Generator> =
-                    rules.moves_of(k).map(|(_, g)| g).collect();
-                let leaves = comps
-                    .iter()
-                    .flat_map(|c| &c.effects)
-                    .filter_map(|e| match *e {
-                        Effect::Leave(left) => Some(values[left]),
-                        _ => None,
-                    })
-                    .max();
-                let uses_height = comps.iter().any(|c| {
-                    c.effects.iter().any(|e| matches!(e, Effect::Height(_)))
-                        || c.conditions.iter().any(|c| matches!(c, Cond::Height(..)))
-                });
-                match leaves {
-                    Some(v) => v / 2,
-                    None if uses_height => values[k] / 10,
-                    None => 0,
-                }
-            })
-            .collect();
+        let height_bonus = height_bonus(rules, &values);
         let coords: Vec<(u16, i16, i16)> = rules
             .geometry
             .cells
@@ -313,21 +339,7 @@ impl Eval {
                 }
             }
         }
-        let mut targets = 0u64;
-        let checkmate = rules
-            .end_rules
-            .iter()
-            .any(|r| matches!(r, EndRule::Checkmate(Outcome::Loss)));
-        for (k, p) in rules.pieces.iter().enumerate() {
-            if p.royal && checkmate {
-                targets |= 1 << k;
-            }
-        }
-        for r in &rules.end_rules {
-            if let EndRule::Captured(k, Outcome::Loss) = *r {
-                targets |= 1 << k;
-            }
-        }
+        let targets = target_kinds(rules);
         let mut goal_weight = vec![0; ncodes];
         for k in 0..kinds {
             if targets >> k & 1 == 0 {
