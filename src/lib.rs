@@ -13,6 +13,7 @@ pub mod diagnostic;
 pub mod engine;
 pub mod interrupt;
 pub mod perft;
+#[cfg(feature = "cli")]
 pub mod repl;
 pub mod rules;
 pub mod search;
