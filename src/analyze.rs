@@ -11,7 +11,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rayon::prelude::*;
 use serde::Serialize;
@@ -217,7 +217,7 @@ pub struct Options {
     pub threads: usize,
     pub seed: u64,
     pub config: GameConfig,
-    /// A progress bar on standard error.
+    /// A progress bar on standard error (with the `cli` feature).
     pub progress: bool,
     /// The search against a random mover instead of itself (alternating colours).
     pub versus_random: bool,
@@ -276,8 +276,10 @@ pub struct Spread {
 }
 
 impl Spread {
-    fn of(values: &[usize]) -> Self {
-        if values.is_empty() {
+    /// The spread of values given as a histogram: value → how many times.
+    fn of_counts(counts: &BTreeMap<usize, u64>) -> Self {
+        let n: u64 = counts.values().sum();
+        if n == 0 {
             return Spread {
                 mean: 0.0,
                 median: 0.0,
@@ -286,22 +288,36 @@ impl Spread {
                 max: 0,
             };
         }
-        let mut v = values.to_vec();
-        v.sort_unstable();
-        let n = v.len() as f64;
-        let mean = v.iter().sum::<usize>() as f64 / n;
-        let var = v.iter().map(|&x| (x as f64 - mean).powi(2)).sum::<f64>() / n;
-        let median = if v.len() % 2 == 1 {
-            v[v.len() / 2] as f64
+        let nf = n as f64;
+        let sum: f64 = counts.iter().map(|(&v, &c)| v as f64 * c as f64).sum();
+        let mean = sum / nf;
+        let var = counts
+            .iter()
+            .map(|(&v, &c)| c as f64 * (v as f64 - mean).powi(2))
+            .sum::<f64>()
+            / nf;
+        // The k-th smallest value (0-based).
+        let nth = |k: u64| {
+            let mut seen = 0;
+            for (&v, &c) in counts {
+                seen += c;
+                if seen > k {
+                    return v;
+                }
+            }
+            0
+        };
+        let median = if n % 2 == 1 {
+            nth(n / 2) as f64
         } else {
-            (v[v.len() / 2 - 1] + v[v.len() / 2]) as f64 / 2.0
+            (nth(n / 2 - 1) + nth(n / 2)) as f64 / 2.0
         };
         Spread {
             mean,
             median,
             stdev: var.sqrt(),
-            min: v[0],
-            max: v[v.len() - 1],
+            min: counts.keys().next().copied().unwrap_or(0),
+            max: counts.keys().next_back().copied().unwrap_or(0),
         }
     }
 }
@@ -389,26 +405,58 @@ pub fn game_seed(seed: u64, i: usize) -> u64 {
     seed ^ (i as u64 + 1).wrapping_mul(0xD1B5_4A32_D192_ED03)
 }
 
-/// Plays the games and summarises them.
+/// A progress bar on standard error (with the `cli` feature), or nothing.
+struct Progress {
+    #[cfg(feature = "cli")]
+    bar: indicatif::ProgressBar,
+}
+
+impl Progress {
+    #[cfg(feature = "cli")]
+    fn new(show: bool, games: usize) -> Self {
+        let bar = if show {
+            let b = indicatif::ProgressBar::new(games as u64);
+            b.set_style(
+                indicatif::ProgressStyle::with_template(
+                    "{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left",
+                )
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+            );
+            b
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        Progress { bar }
+    }
+    #[cfg(not(feature = "cli"))]
+    fn new(_show: bool, _games: usize) -> Self {
+        Progress {}
+    }
+    fn inc(&self) {
+        #[cfg(feature = "cli")]
+        self.bar.inc(1);
+    }
+    fn finish(&self) {
+        #[cfg(feature = "cli")]
+        self.bar.finish_and_clear();
+    }
+}
+
+/// The most threads a run uses, whatever it is asked.
+pub const MAX_THREADS: usize = 256;
+
+/// Plays the games and summarises them. The games are tallied as they finish: the
+/// memory does not grow with their number (only with the distinct game lengths and
+/// endings).
 pub fn analyze(rules: &Arc<Rules>, opts: &Options) -> Report {
     let eval = Arc::new(Eval::new(rules));
     let players: [Player; 2] = match &opts.limits {
         None => [Player::Random, Player::Random],
         Some(l) => [Player::Search(l.clone()), Player::Search(l.clone())],
     };
-    let bar = if opts.progress {
-        let b = indicatif::ProgressBar::new(opts.games as u64);
-        b.set_style(
-            indicatif::ProgressStyle::with_template(
-                "{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left",
-            )
-            .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-        );
-        b
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = Progress::new(opts.progress, opts.games);
     let start = Instant::now();
+    let kinds = rules.pieces.len();
     let play = |i: usize| {
         let seed = game_seed(opts.seed, i);
         // Against a random mover the search takes each colour in turn.
@@ -423,174 +471,280 @@ pub fn analyze(rules: &Arc<Rules>, opts: &Options) -> Report {
             players.clone()
         };
         let r = play_game(rules, &eval, &ps, seed, &opts.config);
-        bar.inc(1);
-        r
+        bar.inc();
+        (i, r)
     };
-    let records: Vec<GameRecord> = if opts.threads == 1 {
-        (0..opts.games).map(play).collect()
+    let add = |mut t: Tally, (i, r): (usize, GameRecord)| {
+        t.add(i, &r);
+        t
+    };
+    let threads = opts.threads.clamp(1, MAX_THREADS);
+    let serial = || (0..opts.games).map(play).fold(Tally::new(kinds), add);
+    let tally = if threads == 1 {
+        serial()
     } else {
-        match rayon::ThreadPoolBuilder::new()
-            .num_threads(opts.threads)
-            .build()
-        {
-            Ok(pool) => pool.install(|| (0..opts.games).into_par_iter().map(play).collect()),
-            Err(_) => (0..opts.games).map(play).collect(),
+        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
+            Ok(pool) => pool.install(|| {
+                (0..opts.games)
+                    .into_par_iter()
+                    .map(play)
+                    .fold(|| Tally::new(kinds), add)
+                    .reduce(|| Tally::new(kinds), Tally::merge)
+            }),
+            Err(_) => serial(),
         }
     };
-    bar.finish_and_clear();
+    bar.finish();
     let elapsed = start.elapsed();
-    let mut report = summarise(rules, &eval, &records, opts);
-    report.timing = Some(timing(&records, elapsed, opts.threads));
+    let secs = elapsed.as_secs_f64().max(1e-9);
+    let timing = Timing {
+        seconds: secs,
+        threads,
+        games_per_second: tally.games as f64 / secs,
+        plies_per_second: tally.plies as f64 / secs,
+        search_nodes: tally.nodes,
+        search_nodes_per_second: tally.nodes as f64 / secs,
+    };
+    let mut report = tally.report(rules, &eval, opts);
+    report.timing = Some(timing);
     report
 }
 
-fn timing(records: &[GameRecord], elapsed: Duration, threads: usize) -> Timing {
-    let secs = elapsed.as_secs_f64().max(1e-9);
-    let plies: usize = records.iter().map(|r| r.plies).sum();
-    let nodes: u64 = records.iter().map(|r| r.nodes).sum();
-    Timing {
-        seconds: secs,
-        threads,
-        games_per_second: records.len() as f64 / secs,
-        plies_per_second: plies as f64 / secs,
-        search_nodes: nodes,
-        search_nodes_per_second: nodes as f64 / secs,
-    }
+/// What the report needs of the games played so far, added up as they finish.
+#[derive(Debug, Clone, Default)]
+struct Tally {
+    games: usize,
+    /// Wins per colour, and draws.
+    wins: [usize; 2],
+    draws: usize,
+    /// Wins per person (0 moved first), and swaps (with a pie rule).
+    person_wins: [usize; 2],
+    swaps: usize,
+    /// The search's wins and losses against a random mover (game i: the search moves
+    /// first when i is even).
+    search_wins: usize,
+    search_losses: usize,
+    /// Game length in plies → number of games.
+    lengths: BTreeMap<usize, u64>,
+    /// Per third of a game: the sum of the legal-move counts and the number of positions.
+    phase: [(u64, u64); 3],
+    reasons: BTreeMap<String, usize>,
+    moved: Vec<u64>,
+    captures: Vec<u64>,
+    captured: Vec<u64>,
+    plies: u64,
+    nodes: u64,
 }
 
-/// The report of a set of games (without timing).
-pub fn summarise(rules: &Rules, eval: &Eval, records: &[GameRecord], opts: &Options) -> Report {
-    let n = records.len();
-    let names = [rules.players[0].name.clone(), rules.players[1].name.clone()];
-    let draws = records.iter().filter(|r| r.winner.is_none()).count();
-    let wins = |side: usize| records.iter().filter(|r| r.winner == Some(side)).count();
-    let sides = (0..2)
-        .map(|s| side_result(&names[s], wins(s), draws, wins(s ^ 1)))
-        .collect();
-    let (swaps, first_player) = if rules.pie_rule() {
-        let w = records
-            .iter()
-            .filter(|r| r.winner_player == Some(0))
-            .count();
-        let l = records
-            .iter()
-            .filter(|r| r.winner_player == Some(1))
-            .count();
-        (
-            Some(records.iter().filter(|r| r.swapped).count()),
-            Some(side_result("first player", w, draws, l)),
-        )
-    } else {
-        (None, None)
-    };
-    let search_vs_random = opts.versus_random.then(|| {
-        // Game i: the search is the first player when i is even.
-        let mut w = 0;
-        let mut l = 0;
-        for (i, r) in records.iter().enumerate() {
-            let search = i % 2;
-            match r.winner_player {
-                Some(p) if p == search => w += 1,
-                Some(_) => l += 1,
-                None => {}
+impl Tally {
+    fn new(kinds: usize) -> Self {
+        Tally {
+            moved: vec![0; kinds],
+            captures: vec![0; kinds],
+            captured: vec![0; kinds],
+            ..Tally::default()
+        }
+    }
+
+    /// Adds game number `i`.
+    fn add(&mut self, i: usize, r: &GameRecord) {
+        self.games += 1;
+        match r.winner {
+            Some(w) => self.wins[w & 1] += 1,
+            None => self.draws += 1,
+        }
+        if let Some(p) = r.winner_player {
+            self.person_wins[p & 1] += 1;
+            if p == i % 2 {
+                self.search_wins += 1;
+            } else {
+                self.search_losses += 1;
             }
         }
-        side_result("search", w, draws, l)
-    });
-    let lengths: Vec<usize> = records.iter().map(|r| r.plies).collect();
-    let mut phase = [(0u64, 0u64); 3];
-    for r in records {
+        self.swaps += usize::from(r.swapped);
+        *self.lengths.entry(r.plies).or_default() += 1;
         let len = r.branching.len();
         for (i, &b) in r.branching.iter().enumerate() {
             let p = (i * 3 / len.max(1)).min(2);
-            phase[p].0 += b as u64;
-            phase[p].1 += 1;
+            self.phase[p].0 += u64::from(b);
+            self.phase[p].1 += 1;
         }
-    }
-    let avg = |(s, c): (u64, u64)| if c == 0 { 0.0 } else { s as f64 / c as f64 };
-    let all = phase
-        .iter()
-        .fold((0, 0), |(s, c), &(ps, pc)| (s + ps, c + pc));
-    let branching = Branching {
-        opening: avg(phase[0]),
-        middle: avg(phase[1]),
-        end: avg(phase[2]),
-        overall: avg(all),
-    };
-    let mut reasons: BTreeMap<String, usize> = BTreeMap::new();
-    for r in records {
-        *reasons.entry(r.reason.clone()).or_default() += 1;
-    }
-    let mut endings: Vec<Ending> = reasons
-        .into_iter()
-        .map(|(reason, count)| Ending { reason, count })
-        .collect();
-    endings.sort_by(|a, b| b.count.cmp(&a.count).then(a.reason.cmp(&b.reason)));
-    let total_moves: u64 = records.iter().map(|r| r.moved.iter().sum::<u64>()).sum();
-    let pieces = rules
-        .pieces
-        .iter()
-        .enumerate()
-        .map(|(k, p)| {
-            let moved: u64 = records.iter().map(|r| r.moved[k]).sum();
-            let captures: u64 = records.iter().map(|r| r.captures[k]).sum();
-            let captured: u64 = records.iter().map(|r| r.captured[k]).sum();
-            PieceStats {
-                name: p.name.clone(),
-                value: eval.values[k],
-                value_source: eval.sources[k],
-                moved,
-                captures,
-                captured,
-                moved_share: if total_moves == 0 {
-                    0.0
-                } else {
-                    moved as f64 / total_moves as f64
-                },
-                captured_per_game: if n == 0 {
-                    0.0
-                } else {
-                    captured as f64 / n as f64
-                },
+        match self.reasons.get_mut(&r.reason) {
+            Some(c) => *c += 1,
+            None => {
+                self.reasons.insert(r.reason.clone(), 1);
             }
-        })
-        .collect();
-    let mode = match &opts.limits {
-        None => "random".to_string(),
-        Some(l) => {
-            let mut m = match (l.depth, l.movetime) {
-                (Some(d), Some(t)) => format!("search depth {d}, {} ms/move", t.as_millis()),
-                (Some(d), None) => format!("search depth {d}"),
-                (None, Some(t)) => format!("search {} ms/move", t.as_millis()),
-                (None, None) => "search".to_string(),
-            };
-            if opts.versus_random {
-                m += " vs random";
-            }
-            m
         }
-    };
-    Report {
-        game: rules.name.clone(),
-        games: n,
-        mode,
-        seed: opts.seed,
-        opening_plies: if opts.limits.is_some() && !opts.versus_random {
-            opts.config.opening_plies
+        for (sum, add) in [
+            (&mut self.moved, &r.moved),
+            (&mut self.captures, &r.captures),
+            (&mut self.captured, &r.captured),
+        ] {
+            for (s, a) in sum.iter_mut().zip(add) {
+                *s += a;
+            }
+        }
+        self.plies += r.plies as u64;
+        self.nodes += r.nodes;
+    }
+
+    /// The tally of two sets of games.
+    fn merge(mut self, other: Tally) -> Tally {
+        self.games += other.games;
+        for s in 0..2 {
+            self.wins[s] += other.wins[s];
+            self.person_wins[s] += other.person_wins[s];
+        }
+        self.draws += other.draws;
+        self.swaps += other.swaps;
+        self.search_wins += other.search_wins;
+        self.search_losses += other.search_losses;
+        for (len, c) in other.lengths {
+            *self.lengths.entry(len).or_default() += c;
+        }
+        for p in 0..3 {
+            self.phase[p].0 += other.phase[p].0;
+            self.phase[p].1 += other.phase[p].1;
+        }
+        for (reason, c) in other.reasons {
+            *self.reasons.entry(reason).or_default() += c;
+        }
+        for (sum, add) in [
+            (&mut self.moved, &other.moved),
+            (&mut self.captures, &other.captures),
+            (&mut self.captured, &other.captured),
+        ] {
+            if sum.len() < add.len() {
+                sum.resize(add.len(), 0);
+            }
+            for (s, a) in sum.iter_mut().zip(add) {
+                *s += a;
+            }
+        }
+        self.plies += other.plies;
+        self.nodes += other.nodes;
+        self
+    }
+
+    /// The report (without timing).
+    fn report(&self, rules: &Rules, eval: &Eval, opts: &Options) -> Report {
+        let n = self.games;
+        let names = [rules.players[0].name.clone(), rules.players[1].name.clone()];
+        let draws = self.draws;
+        let sides = (0..2)
+            .map(|s| side_result(&names[s], self.wins[s], draws, self.wins[s ^ 1]))
+            .collect();
+        let (swaps, first_player) = if rules.pie_rule() {
+            (
+                Some(self.swaps),
+                Some(side_result(
+                    "first player",
+                    self.person_wins[0],
+                    draws,
+                    self.person_wins[1],
+                )),
+            )
         } else {
-            0
-        },
-        max_plies: opts.config.max_plies,
-        sides,
-        swaps,
-        first_player,
-        search_vs_random,
-        length: Spread::of(&lengths),
-        branching,
-        endings,
-        pieces,
-        timing: None,
+            (None, None)
+        };
+        let search_vs_random = opts
+            .versus_random
+            .then(|| side_result("search", self.search_wins, draws, self.search_losses));
+        let avg = |(s, c): (u64, u64)| if c == 0 { 0.0 } else { s as f64 / c as f64 };
+        let all = self
+            .phase
+            .iter()
+            .fold((0, 0), |(s, c), &(ps, pc)| (s + ps, c + pc));
+        let branching = Branching {
+            opening: avg(self.phase[0]),
+            middle: avg(self.phase[1]),
+            end: avg(self.phase[2]),
+            overall: avg(all),
+        };
+        let mut endings: Vec<Ending> = self
+            .reasons
+            .iter()
+            .map(|(reason, &count)| Ending {
+                reason: reason.clone(),
+                count,
+            })
+            .collect();
+        endings.sort_by(|a, b| b.count.cmp(&a.count).then(a.reason.cmp(&b.reason)));
+        let total_moves: u64 = self.moved.iter().sum();
+        let pieces = rules
+            .pieces
+            .iter()
+            .enumerate()
+            .map(|(k, p)| {
+                let at = |v: &Vec<u64>| v.get(k).copied().unwrap_or(0);
+                let (moved, captures, captured) =
+                    (at(&self.moved), at(&self.captures), at(&self.captured));
+                PieceStats {
+                    name: p.name.clone(),
+                    value: eval.values[k],
+                    value_source: eval.sources[k],
+                    moved,
+                    captures,
+                    captured,
+                    moved_share: if total_moves == 0 {
+                        0.0
+                    } else {
+                        moved as f64 / total_moves as f64
+                    },
+                    captured_per_game: if n == 0 {
+                        0.0
+                    } else {
+                        captured as f64 / n as f64
+                    },
+                }
+            })
+            .collect();
+        let mode = match &opts.limits {
+            None => "random".to_string(),
+            Some(l) => {
+                let mut m = match (l.depth, l.movetime) {
+                    (Some(d), Some(t)) => format!("search depth {d}, {} ms/move", t.as_millis()),
+                    (Some(d), None) => format!("search depth {d}"),
+                    (None, Some(t)) => format!("search {} ms/move", t.as_millis()),
+                    (None, None) => "search".to_string(),
+                };
+                if opts.versus_random {
+                    m += " vs random";
+                }
+                m
+            }
+        };
+        Report {
+            game: rules.name.clone(),
+            games: n,
+            mode,
+            seed: opts.seed,
+            opening_plies: if opts.limits.is_some() && !opts.versus_random {
+                opts.config.opening_plies
+            } else {
+                0
+            },
+            max_plies: opts.config.max_plies,
+            sides,
+            swaps,
+            first_player,
+            search_vs_random,
+            length: Spread::of_counts(&self.lengths),
+            branching,
+            endings,
+            pieces,
+            timing: None,
+        }
     }
+}
+
+/// The report of a set of games (without timing); game `i` of a run is `records[i]`.
+pub fn summarise(rules: &Rules, eval: &Eval, records: &[GameRecord], opts: &Options) -> Report {
+    let mut t = Tally::new(rules.pieces.len());
+    for (i, r) in records.iter().enumerate() {
+        t.add(i, r);
+    }
+    t.report(rules, eval, opts)
 }
 
 fn pct(r: &Rate) -> String {

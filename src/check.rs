@@ -56,7 +56,10 @@ fn did_you_mean<'a>(
     match closest(name, candidates.iter().copied()) {
         Some(c) => format!("did you mean `{c}`?"),
         None if candidates.is_empty() => format!("no {what} is declared yet"),
-        None => format!("declared {what}s: {}", candidates.join(", ")),
+        None => format!(
+            "declared {what}s: {}",
+            crate::diagnostic::list_candidates(candidates)
+        ),
     }
 }
 

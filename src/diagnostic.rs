@@ -104,28 +104,199 @@ impl Diagnostic for SourceProblem {
     }
 }
 
-/// Renders problems as plain text without colours, as `varsand check` prints them to a
-/// file or pipe; the tests snapshot this text.
-pub fn render_plain(problems: &[Problem], name: &str, source: &str) -> String {
-    let handler =
-        miette::GraphicalReportHandler::new_themed(miette::GraphicalTheme::unicode_nocolor())
-            .with_width(100);
-    let source: Arc<str> = Arc::from(source);
+/// At most this many problems are shown; a line says how many more there are.
+pub const MAX_SHOWN: usize = 50;
+/// A snippet (the lines around a problem, as miette shows them) longer than this many
+/// bytes is not shown: the problem is reported with its line and column instead. The
+/// renderer cannot draw columns past 65,535, and a megabyte-long line printed once per
+/// problem buries the messages.
+pub const MAX_SNIPPET: usize = 8 * 1024;
+/// Messages, labels and help lines are cut at this many characters.
+const MAX_TEXT: usize = 1000;
+/// A help line lists at most this many candidate names.
+pub const MAX_CANDIDATES: usize = 10;
+
+/// Renders problems for `varsand check`, `play`, `reload` and `load`: in colour for a
+/// terminal or as plain text (which the tests snapshot). The only renderer: whatever
+/// the input, it returns text and never panics. It shows the first [`MAX_SHOWN`]
+/// problems, each with its snippet unless that is longer than [`MAX_SNIPPET`].
+pub fn render(problems: &[Problem], name: &str, source: &str, color: bool) -> String {
+    let theme = if color {
+        miette::GraphicalTheme::unicode()
+    } else {
+        miette::GraphicalTheme::unicode_nocolor()
+    };
+    let handler = miette::GraphicalReportHandler::new_themed(theme).with_width(100);
+    // A lone carriage return ends a line, as the grammar reads it; miette counts lines
+    // by `\n` only. Both are one byte, so every span keeps its place.
+    let text = normalise_line_ends(source);
+    let shared: Arc<str> = Arc::from(text.as_str());
     let mut out = String::new();
-    for p in problems {
-        let diag = p.clone().with_source(name, source.clone());
-        handler
-            .render_report(&mut out, &diag)
-            .expect("writing to a String cannot fail");
+    for p in problems.iter().take(MAX_SHOWN) {
+        let mut p = p.clone();
+        p.message = cut(&p.message, MAX_TEXT);
+        p.label = cut(&p.label, MAX_TEXT / 4);
+        p.help = p.help.map(|h| cut(&h, MAX_TEXT));
+        p.span = fit_span(p.span, &text);
+        let shown = if snippet_len(p.span, &text) <= MAX_SNIPPET {
+            true
+        } else {
+            // Underline the first character alone: a span over many lines.
+            p.span = fit_span(Span::new(p.span.start, p.span.start + 1), &text);
+            snippet_len(p.span, &text) <= MAX_SNIPPET
+        };
+        let written = if shown {
+            let diag = p.clone().with_source(name, shared.clone());
+            handler.render_report(&mut out, &diag).is_ok()
+        } else {
+            false
+        };
+        if !written {
+            let (line, col) = line_col(&text, p.span.start);
+            let diag = Bare(p);
+            let _ = handler.render_report(&mut out, &diag);
+            out += &format!("  at {name}:{line}:{col} (the line is too long to show)\n\n");
+        }
+    }
+    if problems.len() > MAX_SHOWN {
+        let more = problems.len() - MAX_SHOWN;
+        out += &format!(
+            "… and {more} more problem{}\n",
+            if more == 1 { "" } else { "s" }
+        );
     }
     out
 }
 
+/// [`render`] without colours.
+pub fn render_plain(problems: &[Problem], name: &str, source: &str) -> String {
+    render(problems, name, source, false)
+}
+
+/// The names a help line offers, such as `a, b, c`: at most [`MAX_CANDIDATES`], then
+/// `and N more`.
+pub fn list_candidates<S: AsRef<str>>(names: impl IntoIterator<Item = S>) -> String {
+    let mut shown: Vec<String> = Vec::new();
+    let mut more = 0usize;
+    for n in names {
+        if shown.len() < MAX_CANDIDATES {
+            shown.push(cut(n.as_ref(), 60));
+        } else {
+            more += 1;
+        }
+    }
+    let mut s = shown.join(", ");
+    if more > 0 {
+        s += &format!(" and {more} more");
+    }
+    s
+}
+
+/// `text` cut to at most `max` characters, with `…` when cut.
+fn cut(text: &str, max: usize) -> String {
+    match text.char_indices().nth(max) {
+        Some((i, _)) => format!("{}…", &text[..i]),
+        None => text.to_string(),
+    }
+}
+
+/// Lone `\r` (not followed by `\n`) replaced by `\n`.
+fn normalise_line_ends(source: &str) -> String {
+    let b = source.as_bytes();
+    let mut out = String::with_capacity(source.len());
+    for (i, c) in source.char_indices() {
+        if c == '\r' && b.get(i + 1) != Some(&b'\n') {
+            out.push('\n');
+        } else {
+            out.push(c);
+        }
+    }
+    out
+}
+
+/// The span moved inside the text and onto character boundaries.
+fn fit_span(span: Span, text: &str) -> Span {
+    let mut start = span.start.min(text.len());
+    let mut end = span.end.clamp(start, text.len());
+    while !text.is_char_boundary(start) {
+        start -= 1;
+    }
+    while !text.is_char_boundary(end) {
+        end += 1;
+    }
+    Span::new(start, end)
+}
+
+/// How many bytes the snippet of `span` holds: its lines and one on either side.
+fn snippet_len(span: Span, text: &str) -> usize {
+    let b = text.as_bytes();
+    let line_start = |at: usize| {
+        b[..at]
+            .iter()
+            .rposition(|&c| c == b'\n')
+            .map_or(0, |i| i + 1)
+    };
+    let line_end = |at: usize| {
+        b[at.min(b.len())..]
+            .iter()
+            .position(|&c| c == b'\n')
+            .map_or(b.len(), |i| at + i)
+    };
+    let first = line_start(span.start);
+    let from = if first == 0 { 0 } else { line_start(first - 1) };
+    let last = line_end(span.end);
+    let to = if last >= b.len() {
+        b.len()
+    } else {
+        line_end(last + 1)
+    };
+    to - from
+}
+
+/// The 1-based line and column (in characters) of a byte offset.
+fn line_col(text: &str, at: usize) -> (usize, usize) {
+    let before = &text[..at];
+    let line = before.bytes().filter(|&c| c == b'\n').count() + 1;
+    let start = before.rfind('\n').map_or(0, |i| i + 1);
+    (line, before[start..].chars().count() + 1)
+}
+
+/// A problem shown without its snippet.
+#[derive(Debug)]
+struct Bare(Problem);
+
+impl fmt::Display for Bare {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0.message)
+    }
+}
+
+impl std::error::Error for Bare {}
+
+impl Diagnostic for Bare {
+    fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        Some(Box::new(self.0.code))
+    }
+    fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
+        self.0
+            .help
+            .as_ref()
+            .map(|h| Box::new(h) as Box<dyn fmt::Display>)
+    }
+}
+
 /// Returns the known name closest to `name`, if one is close enough to be a likely typo.
 pub fn closest<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Option<&'a str> {
+    // A typo is a short slip in a short name: long names are not compared (the
+    // distance table grows with the product of the lengths).
+    const LONGEST: usize = 64;
+    if name.len() > LONGEST {
+        return None;
+    }
     let lower = name.to_lowercase();
     candidates
         .into_iter()
+        .filter(|c| c.len() <= LONGEST)
         .map(|c| (edit_distance(&lower, &c.to_lowercase()), c))
         .filter(|(d, c)| *d <= (c.len().max(name.len()) / 3).max(1))
         .min_by_key(|(d, _)| *d)

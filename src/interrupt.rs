@@ -4,13 +4,18 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 static INTERRUPTED: AtomicBool = AtomicBool::new(false);
 
-/// Installs the handler once; later calls do nothing.
+/// Installs the handler once; later calls do nothing. Without the `cli` feature
+/// there is no handler: only [`request`] stops the work.
+#[cfg(feature = "cli")]
 pub fn install() {
     static ONCE: std::sync::Once = std::sync::Once::new();
     ONCE.call_once(|| {
         let _ = ctrlc::set_handler(|| INTERRUPTED.store(true, Ordering::Relaxed));
     });
 }
+
+#[cfg(not(feature = "cli"))]
+pub fn install() {}
 
 /// Has Ctrl-C been pressed since the last [`clear`]?
 #[inline]

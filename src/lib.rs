@@ -14,6 +14,7 @@ pub mod engine;
 pub mod interrupt;
 pub mod model;
 pub mod perft;
+#[cfg(feature = "cli")]
 pub mod repl;
 pub mod rules;
 pub mod search;

@@ -1,5 +1,6 @@
 //! The `varsand` command line.
 
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
@@ -9,7 +10,17 @@ use clap::{Parser, Subcommand};
 
 use varsand::check::Overrides;
 use varsand::perft::Perft;
+use varsand::repl::{MAX_MOVETIME_MS, MAX_PERFT_DEPTH};
 use varsand::{Position, Rules};
+
+/// The most games `analyze` plays in one run: a billion random games take days.
+const MAX_GAMES: u64 = 1_000_000_000;
+/// The most threads `analyze` runs, whatever the number of cores.
+const MAX_THREADS: usize = 256;
+/// The longest game `analyze` plays before calling it a draw.
+const MAX_MAX_PLIES: u64 = 10_000_000;
+/// The most random opening plies.
+const MAX_OPENING_PLIES: u64 = 1000;
 
 #[derive(Parser)]
 #[command(
@@ -42,20 +53,20 @@ enum Command {
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// The computer's thinking time per move, in milliseconds (`time MS` inside).
-        #[arg(long, value_name = "MS")]
+        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVETIME_MS))]
         movetime: Option<u64>,
     },
     /// Self-play analysis: many games by the computer (or random movers), summarised.
     Analyze {
         file: PathBuf,
         /// How many games to play.
-        #[arg(long, default_value_t = 100)]
-        games: usize,
+        #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+        games: u64,
         /// Search depth per move, in plies (the default, 3, when no --movetime).
-        #[arg(long, conflicts_with = "movetime")]
-        depth: Option<u32>,
+        #[arg(long, conflicts_with = "movetime", value_parser = clap::value_parser!(u64).range(1..=MAX_PERFT_DEPTH as u64))]
+        depth: Option<u64>,
         /// Search time per move, in milliseconds.
-        #[arg(long, value_name = "MS")]
+        #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVETIME_MS))]
         movetime: Option<u64>,
         /// Uniformly random games, as fast as possible (playouts per second).
         #[arg(long, conflicts_with_all = ["depth", "movetime", "vs_random"])]
@@ -63,18 +74,18 @@ enum Command {
         /// The search against a random mover, taking each colour in turn.
         #[arg(long)]
         vs_random: bool,
-        /// Threads (games run in parallel); 0 for every core.
+        /// Threads (games run in parallel); 0 for every core. At most 4 per core.
         #[arg(long, default_value_t = 0)]
         threads: usize,
         /// The seed of the random plies; the same seed and depth give the same report.
         #[arg(long, default_value_t = 1)]
         seed: u64,
         /// Random plies at the start of each game (among the sound moves), so games differ.
-        #[arg(long, default_value_t = 2)]
-        opening_plies: usize,
+        #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_PLIES))]
+        opening_plies: u64,
         /// Games still going after this many plies end as a draw ("move cap").
-        #[arg(long, default_value_t = 1000)]
-        max_plies: usize,
+        #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(1..=MAX_MAX_PLIES))]
+        max_plies: u64,
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
@@ -85,7 +96,9 @@ enum Command {
     /// Count the leaf nodes of the move tree, per first move (Stockfish's format).
     Perft {
         file: PathBuf,
-        depth: usize,
+        /// Plies to count (at most 64).
+        #[arg(value_parser = clap::value_parser!(u64).range(0..=MAX_PERFT_DEPTH as u64))]
+        depth: u64,
         /// Start from this position string instead of the setup.
         #[arg(long)]
         fen: Option<String>,
@@ -105,9 +118,9 @@ fn main() -> ExitCode {
             let mut ok = true;
             for f in &files {
                 match load(f, &Overrides::new()) {
-                    Ok(_) => println!("ok: {}", f.display()),
+                    Ok(_) => emit(&format!("ok: {}\n", f.display())),
                     Err(e) => {
-                        eprint!("{e}");
+                        emit_err(&e);
                         ok = false;
                     }
                 }
@@ -128,14 +141,16 @@ fn main() -> ExitCode {
             let overrides = match parse_overrides(&set) {
                 Ok(o) => o,
                 Err(e) => {
-                    eprint!("{e}");
+                    emit_err(&e);
                     return ExitCode::FAILURE;
                 }
             };
             match varsand::repl::run(file, overrides, seed, fen, movetime) {
-                Ok(()) => ExitCode::SUCCESS,
+                Ok(true) => ExitCode::SUCCESS,
+                // A script in which a command failed (its errors are on stderr).
+                Ok(false) => ExitCode::FAILURE,
                 Err(e) => {
-                    eprint!("{e}");
+                    emit_err(&e);
                     ExitCode::FAILURE
                 }
             }
@@ -146,10 +161,10 @@ fn main() -> ExitCode {
             fen,
             moves,
             set,
-        } => match perft(&file, depth, fen, moves, &set) {
+        } => match perft(&file, depth as usize, fen, moves, &set) {
             Ok(()) => ExitCode::SUCCESS,
             Err(e) => {
-                eprint!("{e}");
+                emit_err(&e);
                 ExitCode::FAILURE
             }
         },
@@ -172,28 +187,37 @@ fn main() -> ExitCode {
             let rules = match parse_overrides(&set).and_then(|o| load(&file, &o)) {
                 Ok(r) => r,
                 Err(e) => {
-                    eprint!("{e}");
+                    emit_err(&e);
                     return ExitCode::FAILURE;
                 }
             };
             let limits = (!random).then(|| Limits {
-                depth: depth.or(if movetime.is_none() { Some(3) } else { None }),
+                depth: depth
+                    .map(|d| d as u32)
+                    .or(if movetime.is_none() { Some(3) } else { None }),
                 movetime: movetime.map(std::time::Duration::from_millis),
                 nodes: None,
             });
-            let threads = if threads == 0 {
-                std::thread::available_parallelism().map_or(1, |n| n.get())
-            } else {
-                threads
+            let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+            let most = cores.saturating_mul(4).min(MAX_THREADS);
+            let threads = match threads {
+                0 => cores.min(MAX_THREADS),
+                t if t > most => {
+                    emit_err(&format!(
+                        "note: --threads {t} is more than this machine can use; running {most} (4 per core, at most {MAX_THREADS})\n"
+                    ));
+                    most
+                }
+                t => t,
             };
             let opts = Options {
-                games,
+                games: games as usize,
                 limits,
                 threads,
                 seed,
                 config: GameConfig {
-                    max_plies,
-                    opening_plies,
+                    max_plies: max_plies as usize,
+                    opening_plies: opening_plies as usize,
                     ..GameConfig::default()
                 },
                 progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
@@ -201,12 +225,12 @@ fn main() -> ExitCode {
             };
             let report = varsand::analyze::analyze(&rules, &opts);
             if json {
-                println!(
-                    "{}",
+                emit(&format!(
+                    "{}\n",
                     serde_json::to_string_pretty(&report).unwrap_or_default()
-                );
+                ));
             } else {
-                print!("{}", report.text());
+                emit(&report.text());
             }
             ExitCode::SUCCESS
         }
@@ -260,16 +284,36 @@ fn perft(
         divide.iter().map(|(_, n)| n).sum()
     };
     let elapsed = start.elapsed();
+    let mut text = String::new();
     for (m, n) in &divide {
-        println!("{m}: {n}");
+        text += &format!("{m}: {n}\n");
     }
-    println!();
-    println!("Nodes searched: {total}");
+    text += &format!("\nNodes searched: {total}\n");
+    emit(&text);
     let secs = elapsed.as_secs_f64();
-    eprintln!(
-        "time {:.3} s, {:.0} nodes/s",
+    emit_err(&format!(
+        "time {:.3} s, {:.0} nodes/s\n",
         secs,
         total as f64 / secs.max(1e-9)
-    );
+    ));
     Ok(())
+}
+
+/// Writes to standard output. When the reader has gone (a closed pipe, as in
+/// `varsand perft FILE 6 | head -1`), the program ends quietly with status 0: nobody
+/// reads the rest. Any other write error ends it with status 1.
+fn emit(text: &str) {
+    let mut out = std::io::stdout().lock();
+    if let Err(e) = out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        if e.kind() == std::io::ErrorKind::BrokenPipe {
+            std::process::exit(0);
+        }
+        emit_err(&format!("error: cannot write the output: {e}\n"));
+        std::process::exit(1);
+    }
+}
+
+/// Writes to standard error, ignoring failure (there is nowhere left to report it).
+fn emit_err(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
 }

@@ -4,6 +4,11 @@
 
 use crate::engine::{Move, Position};
 
+/// The deepest count: one move list and one stack frame per ply are kept, and perft
+/// grows about 30-fold a ply in chess (depth 10 is already hours), so a deeper request
+/// is a mistake. The command line and the REPL refuse it with a message.
+pub const MAX_DEPTH: usize = 64;
+
 /// Reusable move lists, one per ply, so counting allocates nothing.
 pub struct Perft {
     lists: Vec<Vec<Move>>,
@@ -26,7 +31,15 @@ impl Perft {
     }
 
     /// The number of leaf nodes `depth` plies below `pos`.
+    ///
+    /// # Panics
+    ///
+    /// If `depth` is more than [`MAX_DEPTH`] (before allocating anything).
     pub fn count(&mut self, pos: &mut Position, depth: usize) -> u64 {
+        assert!(
+            depth <= MAX_DEPTH,
+            "perft depth {depth} is more than {MAX_DEPTH}"
+        );
         if depth == 0 {
             return 1;
         }
@@ -38,7 +51,15 @@ impl Perft {
     }
 
     /// The count below each legal move, in move-text order (perft divide).
+    ///
+    /// # Panics
+    ///
+    /// If `depth` is more than [`MAX_DEPTH`].
     pub fn divide(&mut self, pos: &mut Position, depth: usize) -> Vec<(String, u64)> {
+        assert!(
+            depth <= MAX_DEPTH,
+            "perft depth {depth} is more than {MAX_DEPTH}"
+        );
         let mut out = Vec::new();
         if depth == 0 {
             return out;

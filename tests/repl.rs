@@ -26,16 +26,75 @@ const MONKEY: &str = "variants/monkey_queen.var";
 /// The start position of chess, as `fen` prints it.
 const CHESS_START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1";
 
+/// The lines a child writes to one of its outputs, read by a thread of their own (so
+/// that neither pipe fills up while the test waits on the other).
+struct Lines {
+    lines: Receiver<String>,
+    /// Everything read so far.
+    out: String,
+    /// How much of `out` earlier `expect` calls have consumed.
+    seen: usize,
+}
+
+impl Lines {
+    fn read(from: impl std::io::Read + Send + 'static) -> Lines {
+        let (tx, lines) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(from).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Lines {
+            lines,
+            out: String::new(),
+            seen: 0,
+        }
+    }
+
+    /// Everything until the writer closes its end, waiting at most `wait`; false on
+    /// timeout.
+    fn drain(&mut self, wait: Duration) -> bool {
+        let deadline = Instant::now() + wait;
+        loop {
+            match self
+                .lines
+                .recv_timeout(deadline.saturating_duration_since(Instant::now()))
+            {
+                Ok(line) => {
+                    self.out += &line;
+                    self.out.push('\n');
+                }
+                Err(RecvTimeoutError::Disconnected) => return true,
+                Err(RecvTimeoutError::Timeout) => return false,
+            }
+        }
+    }
+
+    /// The text not yet returned by `expect`.
+    fn rest(&mut self) -> String {
+        let part = self.out[self.seen..].to_string();
+        self.seen = self.out.len();
+        part
+    }
+}
+
 /// A running `varsand play` session.
 struct Repl {
     child: Child,
     stdin: Option<ChildStdin>,
-    lines: Receiver<String>,
-    /// Everything printed so far.
-    out: String,
-    /// How much of `out` earlier `expect` calls have consumed.
-    seen: usize,
+    stdout: Lines,
+    stderr: Lines,
     started: Instant,
+}
+
+/// Which output `expect` reads.
+#[derive(Clone, Copy, PartialEq)]
+enum Out {
+    Stdout,
+    Stderr,
 }
 
 impl Repl {
@@ -57,22 +116,13 @@ impl Repl {
             .spawn()
             .expect("start varsand play");
         let stdin = child.stdin.take();
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, lines) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
+        let stdout = Lines::read(child.stdout.take().expect("stdout"));
+        let stderr = Lines::read(child.stderr.take().expect("stderr"));
         Repl {
             child,
             stdin,
-            lines,
-            out: String::new(),
-            seen: 0,
+            stdout,
+            stderr,
             started: Instant::now(),
         }
     }
@@ -93,71 +143,71 @@ impl Repl {
         DEADLINE.saturating_sub(self.started.elapsed())
     }
 
-    /// Reads output until a line contains `needle`; returns the output read since the
-    /// previous `expect` up to and including that line. Fails after the deadline.
+    /// Reads standard output until a line contains `needle`; returns the output read
+    /// since the previous `expect` up to and including that line. Fails after the
+    /// deadline.
     fn expect(&mut self, needle: &str) -> String {
+        self.expect_on(Out::Stdout, needle)
+    }
+
+    /// [`Repl::expect`] on standard error, where a script's errors go.
+    fn expect_err(&mut self, needle: &str) -> String {
+        self.expect_on(Out::Stderr, needle)
+    }
+
+    fn expect_on(&mut self, which: Out, needle: &str) -> String {
+        let remaining = self.remaining();
+        let lines = match which {
+            Out::Stdout => &mut self.stdout,
+            Out::Stderr => &mut self.stderr,
+        };
         loop {
-            if let Some(i) = self.out[self.seen..].find(needle) {
-                let end = self.seen
+            if let Some(i) = lines.out[lines.seen..].find(needle) {
+                let end = lines.seen
                     + i
-                    + self.out[self.seen + i..]
+                    + lines.out[lines.seen + i..]
                         .find('\n')
-                        .map_or(self.out.len() - self.seen - i, |n| n + 1);
-                let part = self.out[self.seen..end].to_string();
-                self.seen = end;
+                        .map_or(lines.out.len() - lines.seen - i, |n| n + 1);
+                let part = lines.out[lines.seen..end].to_string();
+                lines.seen = end;
                 return part;
             }
-            match self.lines.recv_timeout(self.remaining()) {
+            match lines.lines.recv_timeout(remaining) {
                 Ok(line) => {
-                    self.out += &line;
-                    self.out.push('\n');
+                    lines.out += &line;
+                    lines.out.push('\n');
                 }
                 Err(RecvTimeoutError::Timeout) => {
                     let _ = self.child.kill();
                     panic!(
-                        "no `{needle}` within {DEADLINE:?}; output so far:\n{}",
-                        self.out
+                        "no `{needle}` within {DEADLINE:?}; output so far:\n{}\nstderr:\n{}",
+                        self.stdout.out, self.stderr.out
                     );
                 }
                 Err(RecvTimeoutError::Disconnected) => {
-                    let err = self.stderr();
+                    self.stderr.drain(Duration::from_secs(5));
                     panic!(
-                        "the REPL ended without printing `{needle}`; output:\n{}\nstderr:\n{err}",
-                        self.out
+                        "the REPL ended without printing `{needle}`; output:\n{}\nstderr:\n{}",
+                        self.stdout.out, self.stderr.out
                     )
                 }
             }
         }
     }
 
-    fn stderr(&mut self) -> String {
-        let mut s = String::new();
-        if let Some(mut e) = self.child.stderr.take() {
-            let _ = std::io::Read::read_to_string(&mut e, &mut s);
-        }
-        s
-    }
-
-    /// Closes stdin and waits for the REPL to end (killing it at the deadline); the
-    /// output not yet returned by `expect`. Fails if it exits unsuccessfully or writes to stderr.
-    fn finish(mut self) -> String {
+    /// Closes stdin and waits for the REPL to end (killing it at the deadline); its
+    /// exit status, the standard output and error not yet returned by `expect`, and
+    /// whether it wrote to stderr at all.
+    fn end(mut self) -> (std::process::ExitStatus, String, String, bool) {
         drop(self.stdin.take());
-        loop {
-            match self.lines.recv_timeout(self.remaining()) {
-                Ok(line) => {
-                    self.out += &line;
-                    self.out.push('\n');
-                }
-                Err(RecvTimeoutError::Disconnected) => break,
-                Err(RecvTimeoutError::Timeout) => {
-                    let _ = self.child.kill();
-                    let _ = self.child.wait();
-                    panic!(
-                        "the REPL did not finish within {DEADLINE:?}; output so far:\n{}",
-                        self.out
-                    );
-                }
-            }
+        let remaining = self.remaining();
+        if !self.stdout.drain(remaining) || !self.stderr.drain(self.remaining()) {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+            panic!(
+                "the REPL did not finish within {DEADLINE:?}; output so far:\n{}",
+                self.stdout.out
+            );
         }
         let status = loop {
             if let Some(s) = self.child.try_wait().expect("wait") {
@@ -170,13 +220,34 @@ impl Repl {
             }
             std::thread::sleep(Duration::from_millis(5));
         };
-        let err = self.stderr();
+        let wrote_err = !self.stderr.out.is_empty();
+        let (out, err) = (self.stdout.rest(), self.stderr.rest());
+        (status, out, err, wrote_err)
+    }
+
+    /// [`Repl::end`] for a script in which every command succeeds: the output not yet
+    /// returned by `expect`. Fails if it exits unsuccessfully or writes to stderr.
+    fn finish(self) -> String {
+        let (status, out, err, _) = self.end();
         assert!(
             status.success(),
             "varsand play failed ({status}); stderr:\n{err}"
         );
         assert!(err.is_empty(), "unexpected stderr:\n{err}");
-        self.out[self.seen..].to_string()
+        out
+    }
+
+    /// [`Repl::end`] for a script in which a command fails: it must exit with status 1
+    /// and write its errors to stderr. The standard output and error.
+    fn finish_failed(self) -> (String, String) {
+        let (status, out, err, wrote_err) = self.end();
+        assert_eq!(
+            status.code(),
+            Some(1),
+            "a script with a failed command ends with status 1; stdout:\n{out}\nstderr:\n{err}"
+        );
+        assert!(wrote_err, "the errors go to stderr; stdout:\n{out}");
+        (out, err)
     }
 }
 
@@ -195,6 +266,14 @@ fn run(args: &[&str], script: &str) -> String {
     let mut repl = Repl::start(args);
     repl.send(script);
     repl.finish()
+}
+
+/// Runs a script in which some command fails: the standard output and error (where
+/// the errors go, and the exit status is 1).
+fn run_failing(args: &[&str], script: &str) -> (String, String) {
+    let mut repl = Repl::start(args);
+    repl.send(script);
+    repl.finish_failed()
 }
 
 /// Each line with trailing spaces removed (the board's edge lines end in a space).
@@ -275,7 +354,13 @@ const OPERA_GAME: &[&str] = &[
 fn opera_game_ends_in_checkmate_refuses_further_moves_and_undo_reopens_play() {
     let mut s = script(OPERA_GAME);
     s += "a7a6\nfen\nundo\nfen\nh2h3\nfen\n";
-    let out = norm(&run(&[CHESS], &s));
+    let (out, err) = run_failing(&[CHESS], &s);
+    let out = norm(&out);
+    // The move after the mate is refused, on stderr (a script's errors go there).
+    assert_eq!(
+        err,
+        "the game is over (black is checkmated): `undo` or `new` to go on\n"
+    );
 
     // 17. Rd8#: the board (the mating rook in brackets), the status line, the result.
     let mate = "\
@@ -291,7 +376,6 @@ fn opera_game_ends_in_checkmate_refuses_further_moves_and_undo_reopens_play() {
    a  b  c  d  e  f  g  h
 black to move, in check; last move d1d8
 Game over: white wins (black is checkmated). `undo` or `new` to go on.
-the game is over (black is checkmated): `undo` or `new` to go on
 ";
     assert_has(&out, mate);
     // The game-over line comes once, for the mating move only.
@@ -426,16 +510,19 @@ fn reload_after_knights_become_kings_stops_before_the_now_illegal_move() {
     );
     // The new rules are in force: the knight now steps like a king.
     repl.send("g1f3\nb1c3\nmoves\n");
-    let out = norm(&repl.finish());
+    let (out, err) = repl.finish_failed();
     assert_has(
-        &out,
+        &err,
         "illegal: a Knight does not move from g1 to f3 (its moves: K)\n",
     );
     assert_has(
-        &out,
+        &err,
         "illegal: a Knight does not move from b1 to c3 (its moves: K)\n",
     );
-    assert!(!out.contains("  Knight"), "knights have no move:\n{out}");
+    assert!(
+        !norm(&out).contains("  Knight"),
+        "knights have no move:\n{out}"
+    );
 }
 
 #[test]
@@ -452,8 +539,10 @@ fn reload_with_a_syntax_error_keeps_the_old_rules_and_the_game() {
     assert!(text.contains("board 8 x 8"));
     std::fs::write(&var, text.replace("board 8 x 8", "board 8 by 8")).unwrap();
     repl.send("reload\nfen\n");
-    let failed = repl.expect(" w KQkq e6 0 2");
-    // The diagnostic: its kind, the message, the file and line, the text, the help.
+    let after = repl.expect(" w KQkq e6 0 2");
+    // The diagnostic, on stderr: its kind, the message, the file and line, the text,
+    // the help.
+    let failed = repl.expect_err("reload failed");
     assert_has(&failed, "varsand::syntax");
     assert_has(&failed, "syntax error");
     assert_has(&failed, &format!("{}:5:9", var.display()));
@@ -464,12 +553,12 @@ fn reload_with_a_syntax_error_keeps_the_old_rules_and_the_game() {
         &failed,
         "reload failed: the old rules and the game are kept\n",
     );
-    assert!(!failed.contains("reloaded"), "{failed}");
-    assert_eq!(fens(&failed), [before], "the position is unchanged");
+    assert!(!after.contains("reloaded"), "{after}");
+    assert_eq!(fens(&after), [before], "the position is unchanged");
 
     // The game goes on under the old rules (knights still leap).
     repl.send("g1f3\nfen\n");
-    let out = repl.finish();
+    let (out, _) = repl.finish_failed();
     assert_has(&out, "black to move; last move g1f3\n");
     assert_eq!(
         fens(&out),
@@ -489,10 +578,10 @@ fn reload_of_an_unchanged_file_replays_every_move() {
 
 #[test]
 fn unknown_commands_and_unreadable_move_text_are_explained() {
-    let out = run(&[CHESS], "frobnicate\ne2e9\nzz\ne7e8=Q\n");
+    let (_, err) = run_failing(&[CHESS], "frobnicate\ne2e9\nzz\ne7e8=Q\n");
     for word in ["frobnicate", "e2e9", "zz", "e7e8=Q"] {
         assert_has(
-            &out,
+            &err,
             &format!(
                 "illegal: `{word}` is neither a command nor a move on this board: write a move \
                  as from-square to-square, such as b1c3 (type `help` for commands)\n"
@@ -504,17 +593,17 @@ fn unknown_commands_and_unreadable_move_text_are_explained() {
 #[test]
 fn position_with_a_bad_string_shows_a_caret_under_the_problem() {
     let bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1";
-    let out = run(
+    let (out, err) = run_failing(
         &[CHESS],
         &format!("position {bad}\nposition 4k3/8/8/8/8/8/8/4K3 x - - 0 1\nposition\nfen\n"),
     );
-    let lines: Vec<&str> = out.lines().collect();
+    let lines: Vec<&str> = err.lines().collect();
     let at = lines
         .iter()
         .position(|l| {
             *l == "bad position string: `X` is neither a piece nor a terrain of this game"
         })
-        .unwrap_or_else(|| panic!("no message for the bad letter:\n{out}"));
+        .unwrap_or_else(|| panic!("no message for the bad letter:\n{err}"));
     assert_eq!(lines[at + 1], format!("  {bad}"));
     assert_eq!(
         lines[at + 2].find('^'),
@@ -528,7 +617,7 @@ fn position_with_a_bad_string_shows_a_caret_under_the_problem() {
     let at = lines
         .iter()
         .position(|l| *l == "bad position string: `x` names no player")
-        .unwrap_or_else(|| panic!("no message for the bad side:\n{out}"));
+        .unwrap_or_else(|| panic!("no message for the bad side:\n{err}"));
     assert_eq!(
         lines[at + 2].find('^'),
         lines[at + 1].find(" x ").map(|i| i + 1)
@@ -536,7 +625,7 @@ fn position_with_a_bad_string_shows_a_caret_under_the_problem() {
     assert!(lines[at + 2].ends_with("^ the side to move is `w` or `b`"));
 
     assert_has(
-        &out,
+        &err,
         "position what? give a position string, such as the one `fen` prints\n",
     );
     // Nothing changed.
@@ -545,48 +634,48 @@ fn position_with_a_bad_string_shows_a_caret_under_the_problem() {
 
 #[test]
 fn set_reports_unknown_parameters_non_numbers_and_missing_values() {
-    let out = run(
+    let (out, err) = run_failing(
         &[MONKEY],
         "set nosuch 3\nset height x\nset height\nset\nset height 2\nfen\n",
     );
-    assert_has(&out, "no parameter `nosuch`; this variant has: height\n");
-    assert_has(&out, "`x` is not a whole number\n");
+    assert_has(&err, "no parameter `nosuch`; this variant has: height\n");
+    assert_has(&err, "`x` is not a whole number\n");
     assert_eq!(
-        out.matches("set NAME VALUE; parameters: height\n").count(),
+        err.matches("set NAME VALUE; parameters: height\n").count(),
         2,
-        "`set height` and `set` both show the usage:\n{out}"
+        "`set height` and `set` both show the usage:\n{err}"
     );
     // Out of the declared range 3..255: refused, and no change.
-    assert_has(&out, "height must be in 3..255\n");
+    assert_has(&err, "height must be in 3..255\n");
     assert_eq!(
         fens(&out),
         ["5q(20)6/12/12/12/12/12/12/12/12/12/12/6Q(20)5 w - - 0 1"]
     );
 
     // Chess declares no parameters.
-    let out = run(&[CHESS], "set height 3\nset\n");
+    let (_, err) = run_failing(&[CHESS], "set height 3\nset\n");
     assert_has(
-        &out,
+        &err,
         "this variant declares no parameters, so there is no `height`\n",
     );
-    assert_has(&out, "this variant declares no parameters\n");
+    assert_has(&err, "this variant declares no parameters\n");
 }
 
 #[test]
 fn perft_play_and_save_without_arguments_show_their_usage() {
-    let out = run(&[CHESS], "perft\nperft x\nplay purple\nplay\nsave\nfen\n");
+    let (out, err) = run_failing(&[CHESS], "perft\nperft x\nplay purple\nplay\nsave\nfen\n");
     assert_eq!(
-        out.matches("perft DEPTH, such as perft 4\n").count(),
+        err.matches("perft DEPTH, such as perft 4\n").count(),
         2,
-        "{out}"
+        "{err}"
     );
     assert_eq!(
-        out.matches("play what? write `play white`, `play black`, `play both` or `play none`\n")
+        err.matches("play what? write `play white`, `play black`, `play both` or `play none`\n")
             .count(),
         2,
-        "{out}"
+        "{err}"
     );
-    assert_has(&out, "save FILE, such as save game.txt\n");
+    assert_has(&err, "save FILE, such as save game.txt\n");
     assert!(!out.contains("the computer plays"), "{out}");
     assert_eq!(fens(&out), [CHESS_START]);
 }
@@ -597,7 +686,7 @@ fn load_of_a_missing_file_or_a_file_without_variant_header_keeps_the_game() {
     let missing = tmp.path("missing.txt");
     let headerless = tmp.path("headerless.txt");
     std::fs::write(&headerless, "1. e2e4 e7e5 *\n").unwrap();
-    let out = run(
+    let (out, err) = run_failing(
         &[CHESS],
         &format!(
             "e2e4\nload {}\nload {}\nfen\n",
@@ -606,14 +695,14 @@ fn load_of_a_missing_file_or_a_file_without_variant_header_keeps_the_game() {
         ),
     );
     assert_has(
-        &out,
+        &err,
         &format!(
             "cannot read {}: No such file or directory",
             missing.display()
         ),
     );
     assert_has(
-        &out,
+        &err,
         &format!(
             "{}: no [Variant \"FILE\"] header: which rule file does the game use?\n",
             headerless.display()
@@ -628,9 +717,9 @@ fn load_of_a_missing_file_or_a_file_without_variant_header_keeps_the_game() {
 
 #[test]
 fn load_without_a_file_shows_its_usage() {
-    let out = run(&[CHESS], "load\n");
-    assert!(!out.contains("cannot read :"), "{out}");
-    assert_has(&out, "load FILE");
+    let (_, err) = run_failing(&[CHESS], "load\n");
+    assert!(!err.contains("cannot read :"), "{err}");
+    assert_has(&err, "load FILE");
 }
 
 #[test]
@@ -670,7 +759,7 @@ fn help_explains_one_command_or_says_there_is_none() {
 
 #[test]
 fn illegal_moves_get_their_reason_and_nearby_legal_moves() {
-    let out = run(
+    let (out, err) = run_failing(
         &[CHESS],
         "\
 e3e4
@@ -692,48 +781,48 @@ fen
     );
     // No piece there.
     assert_has(
-        &out,
+        &err,
         "illegal: there is no piece on e3\nlegal moves nearby: e2e4\n",
     );
     // An enemy piece.
     assert_has(
-        &out,
+        &err,
         "illegal: the Pawn on e7 is black's, and white is to move\n",
     );
     // Onto a piece of one's own.
-    assert_has(&out, "illegal: your Pawn on e2 stands there\n");
+    assert_has(&err, "illegal: your Pawn on e2 stands there\n");
     // A blocked path.
     assert_has(
-        &out,
+        &err,
         "illegal: the way is blocked by your Pawn on a2\nlegal moves nearby: a2a3 b1a3\n",
     );
     // Not one of the piece's moves.
     assert_has(
-        &out,
+        &err,
         "illegal: a Pawn does not move from e2 to e5 (its moves: fmW fcF ifmnD)\nlegal moves nearby: e2e3 e2e4\n",
     );
     // A pinned knight: the move would leave the king in check.
-    assert_has(&out, "illegal: it would leave white's King attacked\n");
+    assert_has(&err, "illegal: it would leave white's King attacked\n");
     // A pawn on the last rank must promote.
     assert_has(
-        &out,
+        &err,
         "illegal: the Pawn must promote there: add one of q, r, b, n (such as e7e8q)\n\
          legal moves nearby: e7e8b e7e8n e7e8q e7e8r\n",
     );
     assert_has(
-        &out,
+        &err,
         "illegal: `k` is not a promotion choice here: choose one of q, r, b, n\n",
     );
     // Castling through an attacked square.
     assert_has(
-        &out,
+        &err,
         "illegal: castling would take the king across or onto the attacked square f1\n\
          legal moves nearby: e1c1 e1d1 e1d2 e1f2\n",
     );
     // In check, a move that does not answer it.
     assert_has(&out, "white to move, in check\n");
     assert_has(
-        &out,
+        &err,
         "illegal: white is in check, and this move leaves the King attacked\nlegal moves nearby: e1d2\n",
     );
     assert!(!out.contains("last move"), "no move was played:\n{out}");
@@ -742,12 +831,12 @@ fen
 
 #[test]
 fn swap_in_chess_is_refused_there_is_no_pie_rule() {
-    let out = run(&[CHESS], "swap\ne2e4\nswap\nfen\n");
+    let (out, err) = run_failing(&[CHESS], "swap\ne2e4\nswap\nfen\n");
     assert_eq!(
-        out.matches("illegal: this game has no pie rule, so there is no `swap`\n")
+        err.matches("illegal: this game has no pie rule, so there is no `swap`\n")
             .count(),
         2,
-        "{out}"
+        "{err}"
     );
     assert_eq!(
         fens(&out),
@@ -757,14 +846,14 @@ fn swap_in_chess_is_refused_there_is_no_pie_rule() {
 
 #[test]
 fn swap_in_monkey_queen_only_on_blacks_first_turn() {
-    let out = run(&[MONKEY], "swap\ng1g4\nf12f9\nswap\n");
+    let (_, err) = run_failing(&[MONKEY], "swap\ng1g4\nf12f9\nswap\n");
     assert_eq!(
-        out.matches(
+        err.matches(
             "illegal: `swap` (the pie rule) is allowed only instead of the second player's first move\n"
         )
         .count(),
         2,
-        "{out}"
+        "{err}"
     );
 }
 
@@ -805,7 +894,7 @@ fn save_then_load_round_trip() {
 
     // A chess game that has ended records its result; loading it keeps it over.
     let file = tmp.path("mate.txt");
-    let out = run(
+    let (out, err) = run_failing(
         &[CHESS],
         &format!(
             "f2f3\ne7e5\ng2g4\nd8h4\nsave {f}\nnew\nload {f}\nfen\ne2e4\n",
@@ -829,7 +918,7 @@ fn save_then_load_round_trip() {
         ["rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"]
     );
     assert_has(
-        &out,
+        &err,
         "the game is over (white is checkmated): `undo` or `new` to go on\n",
     );
 }

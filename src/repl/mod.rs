@@ -130,6 +130,11 @@ pub struct Session {
     limits: Limits,
     searcher: Option<Searcher>,
     out: Box<dyn Write>,
+    /// Where errors go: standard error when a script drives the session, else `out`.
+    err: Option<Box<dyn Write>>,
+    /// Has a command failed (an illegal move, a bad command or argument, a file that
+    /// could not be read or written)? A script then ends with exit status 1.
+    failed: bool,
 }
 
 /// The computer's time per move unless `time` or `--movetime` says otherwise.
@@ -139,23 +144,10 @@ const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// exactly, on any machine.
 const SCRIPT_NODES: u64 = 50_000;
 
-/// Renders diagnostics for the terminal or as plain text.
+/// Renders diagnostics (with [`crate::diagnostic::render`]) and a closing line
+/// counting them.
 pub fn render_problems(problems: &[Problem], path: &Path, source: &str, color: bool) -> String {
-    use miette::{GraphicalReportHandler, GraphicalTheme};
-    let theme = if color {
-        GraphicalTheme::unicode()
-    } else {
-        GraphicalTheme::unicode_nocolor()
-    };
-    let handler = GraphicalReportHandler::new_themed(theme);
-    let source: Arc<str> = Arc::from(source);
-    let mut out = String::new();
-    for p in problems {
-        let d = p
-            .clone()
-            .with_source(&path.display().to_string(), source.clone());
-        let _ = handler.render_report(&mut out, &d);
-    }
+    let mut out = crate::diagnostic::render(problems, &path.display().to_string(), source, color);
     let n = problems.len();
     out += &format!(
         "{}: {n} problem{}\n",
@@ -165,14 +157,53 @@ pub fn render_problems(problems: &[Problem], path: &Path, source: &str, color: b
     out
 }
 
+/// The largest file read: rule files and saved games are small texts, and a
+/// limit keeps `/dev/zero` or a huge file from filling the memory.
+pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
+
+/// Reads a text file of at most [`MAX_FILE_BYTES`]. Only regular files are read: a
+/// named pipe would block, a device may never end. The error is a sentence naming the
+/// file, without a final newline.
+pub fn read_text(path: &Path) -> Result<String, String> {
+    use std::io::Read;
+    let cannot = |why: &dyn std::fmt::Display| format!("cannot read {}: {why}", path.display());
+    let meta = std::fs::metadata(path).map_err(|e| cannot(&e))?;
+    if !meta.is_file() {
+        return Err(cannot(&"not a regular file"));
+    }
+    let too_big = || cannot(&format_args!("larger than {} MiB", MAX_FILE_BYTES >> 20));
+    if meta.len() > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    let file = std::fs::File::open(path).map_err(|e| cannot(&e))?;
+    let mut bytes = Vec::new();
+    file.take(MAX_FILE_BYTES + 1)
+        .read_to_end(&mut bytes)
+        .map_err(|e| cannot(&e))?;
+    if bytes.len() as u64 > MAX_FILE_BYTES {
+        return Err(too_big());
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        cannot(&format_args!(
+            "not UTF-8 text (byte {})",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
+
 /// Reads and checks a rule file; the rendered diagnostics on failure.
 pub fn load_file(path: &Path, overrides: &Overrides, color: bool) -> Result<Arc<Rules>, String> {
-    let source = std::fs::read_to_string(path)
-        .map_err(|e| format!("cannot read {}: {e}\n", path.display()))?;
+    let source = read_text(path).map_err(|e| e + "\n")?;
     check::load(&source, overrides)
         .map(Arc::new)
         .map_err(|p| render_problems(&p, path, &source, color))
 }
+
+/// The deepest `perft` the REPL and the command line run. Perft grows about
+/// 30-fold a ply in chess: depth 10 is already hours; past 64 a request is a typo.
+pub const MAX_PERFT_DEPTH: usize = crate::perft::MAX_DEPTH;
+/// The longest time per move the computer may be given: a day, in milliseconds.
+pub const MAX_MOVETIME_MS: u64 = 24 * 60 * 60 * 1000;
 
 enum Flow {
     Continue,
@@ -203,6 +234,8 @@ impl Session {
             limits: Limits::movetime(DEFAULT_MOVETIME_MS),
             searcher: None,
             out,
+            err: None,
+            failed: false,
         })
     }
 
@@ -219,8 +252,30 @@ impl Session {
         self.limits.nodes = Some(nodes.max(1));
     }
 
+    /// Sends error messages to `err` instead of the output (for scripts).
+    pub fn set_error_output(&mut self, err: Box<dyn Write>) {
+        self.err = Some(err);
+    }
+
+    /// Has a command failed since the session started?
+    pub fn failed(&self) -> bool {
+        self.failed
+    }
+
     fn say(&mut self, text: impl AsRef<str>) {
         let _ = writeln!(self.out, "{}", text.as_ref());
+    }
+
+    /// Reports a command that failed: its message goes to the error output.
+    fn fail(&mut self, text: impl AsRef<str>) {
+        self.failed = true;
+        let _ = self.out.flush();
+        let w = self.err.as_mut().unwrap_or(&mut self.out);
+        let _ = write!(w, "{}", text.as_ref());
+        if !text.as_ref().ends_with('\n') {
+            let _ = writeln!(w);
+        }
+        let _ = w.flush();
     }
 
     fn show(&mut self) {
@@ -408,7 +463,7 @@ impl Session {
 
     fn user_move(&mut self, text: &str) {
         if let Some(end) = self.ended() {
-            self.say(format!(
+            self.fail(format!(
                 "the game is over ({}): `undo` or `new` to go on",
                 end.reason
             ));
@@ -425,11 +480,12 @@ impl Session {
             }
             Err(_) => {
                 let why = self.pos.why_illegal(text);
-                self.say(format!("illegal: {why}"));
+                let mut message = format!("illegal: {why}");
                 let near = self.pos.suggestions(text);
                 if !near.is_empty() {
-                    self.say(format!("legal moves nearby: {}", near.join(" ")));
+                    message += &format!("\nlegal moves nearby: {}", near.join(" "));
                 }
+                self.fail(message);
             }
         }
     }
@@ -494,9 +550,11 @@ impl Session {
     fn time(&mut self, arg: &str) {
         if !arg.is_empty() {
             match arg.parse::<u64>() {
-                Ok(ms) if ms > 0 => self.set_movetime(ms),
+                Ok(ms) if ms > 0 && ms <= MAX_MOVETIME_MS => self.set_movetime(ms),
                 _ => {
-                    self.say("time MS, such as time 2000 (two seconds a move)");
+                    self.fail(format!(
+                        "time MS, such as time 2000 (two seconds a move; at most {MAX_MOVETIME_MS}, a day)"
+                    ));
                     return;
                 }
             }
@@ -514,9 +572,15 @@ impl Session {
         if !arg.is_empty() {
             match arg.parse::<u32>() {
                 Ok(0) => self.limits.depth = None,
+                Ok(d) if d as usize > MAX_PERFT_DEPTH => {
+                    self.fail(format!(
+                        "depth N, such as depth 4 (0: no limit but the time; at most {MAX_PERFT_DEPTH})"
+                    ));
+                    return;
+                }
                 Ok(d) => self.limits.depth = Some(d),
                 Err(_) => {
-                    self.say("depth N, such as depth 4 (0: no limit but the time)");
+                    self.fail("depth N, such as depth 4 (0: no limit but the time)");
                     return;
                 }
             }
@@ -540,7 +604,7 @@ impl Session {
                 } else if other == p[1].name {
                     [false, true]
                 } else {
-                    self.say(format!(
+                    self.fail(format!(
                         "play what? write `play {}`, `play {}`, `play both` or `play none`",
                         p[0].name, p[1].name
                     ));
@@ -572,7 +636,7 @@ impl Session {
 
     fn position(&mut self, fen: &str) {
         if fen.is_empty() {
-            self.say("position what? give a position string, such as the one `fen` prints");
+            self.fail("position what? give a position string, such as the one `fen` prints");
             return;
         }
         match Position::from_fen(self.rules.clone(), fen) {
@@ -581,9 +645,9 @@ impl Session {
                 self.restart();
             }
             Err(e) => {
-                self.say(format!("bad position string: {}", e.message));
-                self.say(format!(
-                    "  {fen}\n  {}{} {}",
+                self.fail(format!(
+                    "bad position string: {}\n  {fen}\n  {}{} {}",
+                    e.message,
                     " ".repeat(e.offset),
                     "^".repeat(e.len.max(1)),
                     e.help
@@ -596,7 +660,7 @@ impl Session {
         let mut parts = args.split_whitespace();
         let (Some(name), Some(value)) = (parts.next(), parts.next()) else {
             let names: Vec<String> = self.rules.params.keys().cloned().collect();
-            self.say(if names.is_empty() {
+            self.fail(if names.is_empty() {
                 "this variant declares no parameters".to_string()
             } else {
                 format!("set NAME VALUE; parameters: {}", names.join(", "))
@@ -607,7 +671,7 @@ impl Session {
         let base = name.rsplit('.').next().unwrap_or(name);
         if !self.rules.params.contains_key(base) {
             let names: Vec<String> = self.rules.params.keys().cloned().collect();
-            self.say(if names.is_empty() {
+            self.fail(if names.is_empty() {
                 format!("this variant declares no parameters, so there is no `{name}`")
             } else {
                 format!(
@@ -618,12 +682,12 @@ impl Session {
             return;
         }
         let Ok(value) = value.parse::<i64>() else {
-            self.say(format!("`{value}` is not a whole number"));
+            self.fail(format!("`{value}` is not a whole number"));
             return;
         };
         let p = &self.rules.params[base];
         if value < p.min || value > p.max {
-            self.say(format!("{name} must be in {}..{}", p.min, p.max));
+            self.fail(format!("{name} must be in {}..{}", p.min, p.max));
             return;
         }
         let mut overrides = self.overrides.clone();
@@ -640,10 +704,7 @@ impl Session {
                 self.start_fen = None;
                 self.restart();
             }
-            Err(e) => {
-                let _ = write!(self.out, "{e}");
-                self.say("the parameter was not changed");
-            }
+            Err(e) => self.fail(format!("{e}the parameter was not changed")),
         }
     }
 
@@ -652,8 +713,9 @@ impl Session {
         let rules = match load_file(&self.path, &self.overrides, self.color) {
             Ok(r) => r,
             Err(e) => {
-                let _ = write!(self.out, "{e}");
-                self.say("reload failed: the old rules and the game are kept");
+                self.fail(format!(
+                    "{e}reload failed: the old rules and the game are kept"
+                ));
                 return;
             }
         };
@@ -661,7 +723,7 @@ impl Session {
             Some(f) => match Position::from_fen(rules.clone(), f) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.say(format!("reload failed: the start position no longer reads ({}); the old rules and game are kept", e.message));
+                    self.fail(format!("reload failed: the start position no longer reads ({}); the old rules and game are kept", e.message));
                     return;
                 }
             },
@@ -701,9 +763,15 @@ impl Session {
 
     fn perft(&mut self, arg: &str) {
         let Ok(depth) = arg.parse::<usize>() else {
-            self.say("perft DEPTH, such as perft 4");
+            self.fail("perft DEPTH, such as perft 4");
             return;
         };
+        if depth > MAX_PERFT_DEPTH {
+            self.fail(format!(
+                "perft {depth}: the depth is at most {MAX_PERFT_DEPTH}"
+            ));
+            return;
+        }
         crate::interrupt::clear();
         let start = std::time::Instant::now();
         let mut perft = Perft::new();
@@ -733,7 +801,7 @@ impl Session {
 
     fn save(&mut self, file: &str) {
         if file.is_empty() {
-            self.say("save FILE, such as save game.txt");
+            self.fail("save FILE, such as save game.txt");
             return;
         }
         let ended = self.ended();
@@ -747,7 +815,7 @@ impl Session {
             &self.rules,
             ended.as_ref(),
         );
-        match std::fs::write(file, text) {
+        match write_atomically(Path::new(file), text.as_bytes()) {
             Ok(()) => {
                 let n = self.record.len();
                 self.say(format!(
@@ -755,26 +823,26 @@ impl Session {
                     if n == 1 { "" } else { "s" }
                 ))
             }
-            Err(e) => self.say(format!("cannot write {file}: {e}")),
+            Err(e) => self.fail(format!("cannot write {file}: {e}")),
         }
     }
 
     fn load(&mut self, file: &str) {
         if file.is_empty() {
-            self.say("load FILE, such as load game.txt");
+            self.fail("load FILE, such as load game.txt");
             return;
         }
-        let text = match std::fs::read_to_string(file) {
+        let text = match read_text(Path::new(file)) {
             Ok(t) => t,
             Err(e) => {
-                self.say(format!("cannot read {file}: {e}"));
+                self.fail(e);
                 return;
             }
         };
         let game = match record::read(&text) {
             Ok(g) => g,
             Err(e) => {
-                self.say(format!("{file}: {e}"));
+                self.fail(format!("{file}: {e}"));
                 return;
             }
         };
@@ -787,8 +855,7 @@ impl Session {
         let rules = match load_file(&variant, &game.overrides, self.color) {
             Ok(r) => r,
             Err(e) => {
-                let _ = write!(self.out, "{e}");
-                self.say("load failed: the current game is kept");
+                self.fail(format!("{e}load failed: the current game is kept"));
                 return;
             }
         };
@@ -796,31 +863,90 @@ impl Session {
             Some(f) => match Position::from_fen(rules.clone(), f) {
                 Ok(p) => p,
                 Err(e) => {
-                    self.say(format!("load failed: bad position string: {}", e.message));
+                    self.fail(format!("load failed: bad position string: {}", e.message));
                     return;
                 }
             },
             None => Position::start(rules.clone()),
         };
-        for (i, m) in game.moves.iter().enumerate() {
+        let mut moves = game.moves;
+        let mut ended = None;
+        for (i, m) in moves.iter().enumerate() {
+            // A finished game takes no more moves: the record stops there.
+            if let Some(end) = pos.outcome() {
+                ended = Some((i, end));
+                break;
+            }
             if let Err(e) = pos.play(m) {
-                self.say(format!(
+                self.fail(format!(
                     "load failed at move {} ({m}): {e}; the current game is kept",
                     i + 1
                 ));
                 return;
             }
         }
+        let total = moves.len();
+        if let Some((i, _)) = &ended {
+            moves.truncate(*i);
+        }
         self.path = variant;
         self.overrides = game.overrides;
         self.rules = rules;
         self.start_fen = game.fen;
         self.pos = pos;
-        self.record = game.moves;
+        self.record = moves;
         self.redo.clear();
         self.say(format!("loaded {} moves from {file}", self.record.len()));
+        if let Some((i, end)) = ended {
+            self.say(format!(
+                "the game ended after move {i} ({}): the {} move{} after it are not played",
+                end.reason,
+                total - i,
+                if total - i == 1 { "" } else { "s" }
+            ));
+        }
         self.show();
     }
+}
+
+/// Writes a file so that it is either the old file or the whole new one: the text goes
+/// to a temporary file in the same folder, which is flushed to the disk and then
+/// renamed over the target. Only a regular file (or none) is replaced.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        return Err("not a regular file".into());
+    }
+    let name = path.file_name().ok_or("not a file name")?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        f.write_all(bytes)?;
+        f.flush()?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.to_string());
+    }
+    // The rename itself lasts once the folder is on the disk (best effort).
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
 }
 
 /// Completion of commands, file names and legal moves.
@@ -887,19 +1013,24 @@ fn history_path() -> Option<PathBuf> {
     Some(dir.join("history.txt"))
 }
 
-/// Runs the REPL on standard input until `quit` or end of input.
+/// Runs the REPL on standard input until `quit` or end of input. When standard input
+/// is not a terminal (a script), errors go to standard error and the result is
+/// `Ok(false)` if any command failed, so the caller can exit with status 1.
 pub fn run(
     path: PathBuf,
     overrides: Overrides,
     seed: u64,
     fen: Option<String>,
     movetime: Option<u64>,
-) -> Result<(), String> {
+) -> Result<bool, String> {
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let color = tty && std::env::var_os("NO_COLOR").is_none();
     let mut session = Session::new(path, overrides, color, seed, Box::new(std::io::stdout()))?;
+    if !tty {
+        session.set_error_output(Box::new(std::io::stderr()));
+    }
     match movetime {
-        Some(ms) => session.set_movetime(ms),
+        Some(ms) => session.set_movetime(ms.min(MAX_MOVETIME_MS)),
         None if !tty => session.set_node_budget(SCRIPT_NODES),
         None => {}
     }
@@ -924,7 +1055,7 @@ pub fn run(
                 break;
             }
         }
-        return Ok(());
+        return Ok(!session.failed());
     }
     let words = Rc::new(RefCell::new(session.move_words()));
     let config = rustyline::Config::builder()
@@ -954,7 +1085,7 @@ pub fn run(
                 }
             }
             Err(rustyline::error::ReadlineError::Interrupted) => {
-                println!("(Ctrl-C: type `quit` or press Ctrl-D to leave)");
+                session.say("(Ctrl-C: type `quit` or press Ctrl-D to leave)");
             }
             Err(_) => break,
         }
@@ -962,5 +1093,5 @@ pub fn run(
     if let Some(h) = &history {
         let _ = editor.save_history(h);
     }
-    Ok(())
+    Ok(true)
 }

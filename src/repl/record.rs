@@ -9,6 +9,12 @@
 //!
 //! 1. e2e4 e7e5 2. g1f3 1-0
 //! ```
+//!
+//! The end of a complete record is its result (`*`, `1-0`, `0-1` or `1/2-1/2`), the
+//! last word of the moves, as in PGN: the writer always ends with it, and a file cut
+//! short (a full disk, a crash during a copy) lacks it, so [`read`] reports it as
+//! truncated instead of loading a shorter game. Every record written so far ends with
+//! its result, so older saves need no other marker and still load.
 
 use std::path::Path;
 
@@ -67,6 +73,9 @@ pub fn write(
     s
 }
 
+/// The words that end the moves: the result.
+const RESULTS: [&str; 4] = ["*", "1-0", "0-1", "1/2-1/2"];
+
 pub fn read(text: &str) -> Result<SavedGame, String> {
     let mut game = SavedGame {
         variant: String::new(),
@@ -74,6 +83,7 @@ pub fn read(text: &str) -> Result<SavedGame, String> {
         fen: None,
         moves: Vec::new(),
     };
+    let mut result: Option<&str> = None;
     for line in text.lines().map(str::trim) {
         if let Some(h) = line.strip_prefix('[') {
             let h = h.trim_end_matches(']');
@@ -103,7 +113,16 @@ pub fn read(text: &str) -> Result<SavedGame, String> {
                 .chars()
                 .all(|c| c.is_ascii_digit())
                 && word.ends_with('.');
-            if is_number || matches!(word, "*" | "1-0" | "0-1" | "1/2-1/2") {
+            if let Some(r) = result {
+                return Err(format!(
+                    "`{word}` after the result `{r}`: the result ends the moves"
+                ));
+            }
+            if RESULTS.contains(&word) {
+                result = Some(word);
+                continue;
+            }
+            if is_number {
                 continue;
             }
             game.moves.push(word.to_string());
@@ -111,6 +130,12 @@ pub fn read(text: &str) -> Result<SavedGame, String> {
     }
     if game.variant.is_empty() {
         return Err("no [Variant \"FILE\"] header: which rule file does the game use?".into());
+    }
+    if result.is_none() {
+        return Err(format!(
+            "the record is truncated: its moves do not end with a result ({}), so the file was cut short",
+            RESULTS.map(|r| format!("`{r}`")).join(", ")
+        ));
     }
     Ok(game)
 }
