@@ -138,7 +138,7 @@ pub fn play_from(
         pos.legal_moves_into(&mut moves);
         if let Some(end) = ends.game_end(&mut pos, &moves) {
             rec.winner = end.winner;
-            rec.reason = end.reason;
+            rec.reason = end.reason.words(&rules);
             break;
         }
         if rec.plies >= config.max_plies {

@@ -6,7 +6,6 @@
 
 use std::sync::Arc;
 
-use varsand::engine::GameEnd;
 use varsand::perft::Perft;
 use varsand::rules::Cell;
 use varsand::{Position, Rules, load_rules};
@@ -464,11 +463,8 @@ fn checkmate_detected() {
     assert!(pos.in_check(BLACK));
     assert!(pos.legal_moves().is_empty());
     assert_eq!(
-        pos.outcome(),
-        Some(GameEnd {
-            winner: Some(WHITE),
-            reason: "black is checkmated".into()
-        })
+        ending(&mut pos),
+        Some((Some(WHITE), "black is checkmated".to_string()))
     );
 }
 
@@ -479,20 +475,14 @@ fn stalemate_is_a_draw() {
     assert!(!pos.in_check(BLACK));
     assert!(pos.legal_moves().is_empty());
     assert_eq!(
-        pos.outcome(),
-        Some(GameEnd {
-            winner: None,
-            reason: "black is stalemated".into()
-        })
+        ending(&mut pos),
+        Some((None, "black is stalemated".to_string()))
     );
     // The classic one: king a8, queen b6.
     let mut pos = jm_at("k7/8/1Q6/8/8/8/8/7K b - - 0 1");
     assert_eq!(
-        pos.outcome(),
-        Some(GameEnd {
-            winner: None,
-            reason: "black is stalemated".into()
-        })
+        ending(&mut pos),
+        Some((None, "black is stalemated".to_string()))
     );
 }
 
@@ -524,11 +514,11 @@ fn fifty_move_rule_is_a_draw_unless_terrain_is_cleared() {
     play(&mut pos, "e1f1");
     assert_eq!(pos.halfmove_clock(), 100);
     assert_eq!(
-        pos.outcome(),
-        Some(GameEnd {
-            winner: None,
-            reason: "50 moves by each side without a capture or other progress".into()
-        })
+        ending(&mut pos),
+        Some((
+            None,
+            "50 moves by each side without a capture or other progress".to_string()
+        ))
     );
     let mut pos = jm_at(fen);
     play(&mut pos, "c2c3");
@@ -561,11 +551,8 @@ fn repetition_counts_terrain() {
     play(&mut pos, "c2c3");
     assert_eq!(pos.repetitions(), 3);
     assert_eq!(
-        pos.outcome(),
-        Some(GameEnd {
-            winner: None,
-            reason: "the position occurred 3 times".into()
-        })
+        ending(&mut pos),
+        Some((None, "the position occurred 3 times".to_string()))
     );
 }
 
@@ -697,4 +684,10 @@ fn example_walls_block_lines_of_attack() {
     assert!(at(walls(), "4k3/8/8/8/8/8/8/4R1K1 b - - 0 1").in_check(BLACK));
     // A knight's check goes over walls.
     assert!(at(walls(), "4k3/3###2/5N2/8/8/8/8/6K1 b - - 0 1").in_check(BLACK));
+}
+
+/// How the game ended, if it did: the winner and the ending in words.
+fn ending(pos: &mut Position) -> Option<(Option<usize>, String)> {
+    pos.outcome()
+        .map(|end| (end.winner, end.describe(pos.rules())))
 }

@@ -8,7 +8,6 @@
 use std::sync::Arc;
 
 use varsand::check::{self, Overrides};
-use varsand::engine::GameEnd;
 use varsand::perft::Perft;
 use varsand::rules::{Cell, Code, EMPTY, EndRule, Outcome, code};
 use varsand::{Position, Rules};
@@ -525,11 +524,8 @@ fn capturing_the_queen_wins() {
     let mut pos = position(&r, &[("a1", "Q(5)"), ("a8", "q(7)"), ("c2", "b")], "w");
     play(&mut pos, "a1a8");
     assert_eq!(
-        pos.outcome(),
-        Some(GameEnd {
-            winner: Some(WHITE),
-            reason: "black's Queen was captured".into()
-        })
+        ending(&mut pos),
+        Some((Some(WHITE), "black's Queen was captured".to_string()))
     );
     assert_eq!(moves(&mut pos), Vec::<String>::new(), "the game is over");
     assert_eq!(Perft::new().count(&mut pos, 1), 0);
@@ -540,11 +536,8 @@ fn capturing_the_queen_wins() {
     let mut pos = position(&r, &[("g1", "Q(20)"), ("g9", "b"), ("f12", "q(20)")], "b");
     play(&mut pos, "g9g1");
     assert_eq!(
-        pos.outcome(),
-        Some(GameEnd {
-            winner: Some(BLACK),
-            reason: "white's Queen was captured".into()
-        })
+        ending(&mut pos),
+        Some((Some(BLACK), "white's Queen was captured".to_string()))
     );
     assert_eq!(moves(&mut pos), Vec::<String>::new());
 }
@@ -557,11 +550,8 @@ fn no_legal_move_loses() {
     let mut pos = position(&r, &[("a1", "Q(2)"), ("c2", "b"), ("k12", "q(20)")], "w");
     assert_eq!(moves(&mut pos), Vec::<String>::new());
     assert_eq!(
-        pos.outcome(),
-        Some(GameEnd {
-            winner: Some(BLACK),
-            reason: "white has no legal move".into()
-        })
+        ending(&mut pos),
+        Some((Some(BLACK), "white has no legal move".to_string()))
     );
 
     // Reached in play: black's baby on c5 takes white's last baby, on c2.
@@ -574,11 +564,8 @@ fn no_legal_move_loses() {
     play(&mut pos, "c5c2");
     assert_eq!(moves(&mut pos), Vec::<String>::new());
     assert_eq!(
-        pos.outcome(),
-        Some(GameEnd {
-            winner: Some(BLACK),
-            reason: "white has no legal move".into()
-        })
+        ending(&mut pos),
+        Some((Some(BLACK), "white has no legal move".to_string()))
     );
 }
 
@@ -823,4 +810,10 @@ fn notation_variants() {
     // The pie move by name.
     play(&mut pos, "swap");
     assert!(pos.swapped());
+}
+
+/// How the game ended, if it did: the winner and the ending in words.
+fn ending(pos: &mut Position) -> Option<(Option<usize>, String)> {
+    pos.outcome()
+        .map(|end| (end.winner, end.describe(pos.rules())))
 }

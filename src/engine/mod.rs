@@ -12,5 +12,5 @@ mod outcome;
 mod position;
 
 pub use fen::FenError;
-pub use outcome::{GameEnd, NoMove};
+pub use outcome::{EndReason, GameEnd, NoMove};
 pub use position::{Move, MoveKind, Position};

@@ -2,14 +2,79 @@
 //! (rules that need no legal move first, then repetition and move limits).
 
 use super::{Move, Position};
-use crate::rules::{EndRule, Outcome, code};
+use crate::rules::{EndRule, Outcome, Rules, code};
 
-/// The end of a game.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Which end rule ended a game.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum EndReason {
+    Checkmate,
+    Stalemate,
+    /// No legal move (a `no-moves` rule).
+    NoMoves,
+    /// No legal move, and no end rule says what that means: a draw.
+    NoRuleApplies,
+    /// The position occurred this many times.
+    Repetition(u32),
+    /// This many moves by each side without progress.
+    MoveLimit(u32),
+    /// A piece of this type was captured (a `captured PIECE` rule).
+    Captured(usize),
+    /// A piece of this type left the board (an `exited PIECE` rule).
+    Exited(usize),
+}
+
+impl EndReason {
+    /// The kind of ending without the player: "checkmate", "Queen captured". Analysis
+    /// counts endings by these words.
+    pub fn words(self, rules: &Rules) -> String {
+        match self {
+            EndReason::Checkmate => "checkmate".into(),
+            EndReason::Stalemate => "stalemate".into(),
+            EndReason::NoMoves => "no legal move".into(),
+            EndReason::NoRuleApplies => "no legal move (no end rule applies)".into(),
+            EndReason::Repetition(k) => format!("repetition ({k} times)"),
+            EndReason::MoveLimit(k) => format!("move limit ({k} moves)"),
+            EndReason::Captured(kind) => format!("{} captured", rules.pieces[kind].name),
+            EndReason::Exited(kind) => format!("{} left the board", rules.pieces[kind].name),
+        }
+    }
+}
+
+/// The end of a game: the reason, the player it is about, and who won.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameEnd {
     /// The winning side, or `None` for a draw.
     pub winner: Option<usize>,
-    pub reason: String,
+    pub reason: EndReason,
+    /// The side the rule is about: the checkmated or stalemated player, the one
+    /// whose piece was captured or left, the player to move for repetition and move
+    /// limits.
+    pub side: usize,
+}
+
+impl GameEnd {
+    /// The ending in words, with the player: "black is checkmated".
+    pub fn describe(&self, rules: &Rules) -> String {
+        let who = &rules.players[self.side].name;
+        match self.reason {
+            EndReason::Checkmate => format!("{who} is checkmated"),
+            EndReason::Stalemate => format!("{who} is stalemated"),
+            EndReason::NoMoves => format!("{who} has no legal move"),
+            EndReason::NoRuleApplies => {
+                format!("{who} has no legal move (no end rule applies: a draw)")
+            }
+            EndReason::Repetition(k) => format!("the position occurred {k} times"),
+            EndReason::MoveLimit(k) => {
+                format!("{k} moves by each side without a capture or other progress")
+            }
+            EndReason::Captured(kind) => {
+                format!("{who}'s {} was captured", rules.pieces[kind].name)
+            }
+            EndReason::Exited(kind) => {
+                format!("{who}'s {} left the board", rules.pieces[kind].name)
+            }
+        }
+    }
 }
 
 /// Why a move typed by a user cannot be played.
@@ -82,62 +147,44 @@ impl Position {
     /// Has the game ended, and how? Checks every end rule.
     pub fn outcome(&mut self) -> Option<GameEnd> {
         let rules = self.rules.clone();
-        let name = |s: usize| rules.players[s].name.clone();
         if let Some((side, kind, o, exited)) = self.decided() {
-            let what = if exited {
-                "left the board"
+            let reason = if exited {
+                EndReason::Exited(kind)
             } else {
-                "was captured"
+                EndReason::Captured(kind)
             };
             return Some(GameEnd {
                 winner: result_for(side, o),
-                reason: format!("{}'s {} {what}", name(side), rules.pieces[kind].name),
+                reason,
+                side,
             });
         }
         let us = self.side;
+        let end = |o: Outcome, reason| GameEnd {
+            winner: result_for(us, o),
+            reason,
+            side: us,
+        };
         let moves: Vec<Move> = self.legal_moves();
         if moves.is_empty() {
             let check = self.in_check(us);
-            for rule in &rules.end_rules {
-                let (o, reason) = match *rule {
-                    EndRule::Checkmate(o) if check => (o, format!("{} is checkmated", name(us))),
-                    EndRule::Stalemate(o) if !check => (o, format!("{} is stalemated", name(us))),
-                    EndRule::NoMoves(o) => (o, format!("{} has no legal move", name(us))),
-                    _ => continue,
-                };
-                return Some(GameEnd {
-                    winner: result_for(us, o),
-                    reason,
-                });
-            }
-            return Some(GameEnd {
-                winner: None,
-                reason: format!(
-                    "{} has no legal move (no end rule applies: a draw)",
-                    name(us)
-                ),
+            let rule = rules.end_rules.iter().find_map(|rule| match *rule {
+                EndRule::Checkmate(o) if check => Some(end(o, EndReason::Checkmate)),
+                EndRule::Stalemate(o) if !check => Some(end(o, EndReason::Stalemate)),
+                EndRule::NoMoves(o) => Some(end(o, EndReason::NoMoves)),
+                _ => None,
             });
+            return Some(rule.unwrap_or(end(Outcome::Draw, EndReason::NoRuleApplies)));
         }
-        for rule in &rules.end_rules {
-            match *rule {
-                EndRule::Repetition(k, o) if self.repetitions() >= k => {
-                    return Some(GameEnd {
-                        winner: result_for(us, o),
-                        reason: format!("the position occurred {k} times"),
-                    });
-                }
-                EndRule::MoveLimit(k, o) if self.halfmove >= 2 * k => {
-                    return Some(GameEnd {
-                        winner: result_for(us, o),
-                        reason: format!(
-                            "{k} moves by each side without a capture or other progress"
-                        ),
-                    });
-                }
-                _ => {}
+        rules.end_rules.iter().find_map(|rule| match *rule {
+            EndRule::Repetition(k, o) if self.repetitions() >= k => {
+                Some(end(o, EndReason::Repetition(k)))
             }
-        }
-        None
+            EndRule::MoveLimit(k, o) if self.halfmove >= 2 * k => {
+                Some(end(o, EndReason::MoveLimit(k)))
+            }
+            _ => None,
+        })
     }
 
     /// How many times the current position has occurred, this time included. A hash

@@ -295,7 +295,7 @@ impl Session {
         };
         self.say(format!(
             "Game over: {result} ({}). `undo` or `new` to go on.",
-            end.reason
+            end.describe(&self.rules)
         ));
     }
 
@@ -465,7 +465,7 @@ impl Session {
         if let Some(end) = self.ended() {
             self.fail(format!(
                 "the game is over ({}): `undo` or `new` to go on",
-                end.reason
+                end.describe(&self.rules)
             ));
             return;
         }
@@ -900,7 +900,7 @@ impl Session {
         if let Some((i, end)) = ended {
             self.say(format!(
                 "the game ended after move {i} ({}): the {} move{} after it are not played",
-                end.reason,
+                end.describe(&self.rules),
                 total - i,
                 if total - i == 1 { "" } else { "s" }
             ));
