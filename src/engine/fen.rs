@@ -542,8 +542,14 @@ impl Position {
         for (i, clock) in clocks.iter_mut().enumerate() {
             if let Some(&(off, s)) = fields.get(4 + i) {
                 let what = ["halfmove clock", "move number"][i];
-                *clock = match signed_value(s, MAX_CLOCK) {
-                    Some(Ok(v)) if v >= 0 => v as u32,
+                // A count is never negative: `-1` is no move count at all.
+                let value = if s.starts_with('-') {
+                    None
+                } else {
+                    signed_value(s, MAX_CLOCK)
+                };
+                *clock = match value {
+                    Some(Ok(v)) => v as u32,
                     Some(_) => {
                         return Err(fen_err(
                             off,
