@@ -41,6 +41,51 @@ fn fen_err(
     }
 }
 
+/// The largest halfmove clock or move number a position string may give.
+pub(crate) const MAX_CLOCK: u32 = 1_000_000;
+/// Counter values a position string may give: `-MAX_COUNTER..=MAX_COUNTER`.
+const MAX_COUNTER: u32 = 1_000_000;
+/// The most pieces of one kind a hand holds (the hash has a key per count).
+const MAX_IN_HAND: usize = 63;
+
+/// The value of a run of ASCII digits, `None` if it is above `max` (never wrapped).
+fn digits_value(digits: &str, max: u64) -> Option<u64> {
+    digits.bytes().try_fold(0u64, |v, d| {
+        v.checked_mul(10)
+            .and_then(|v| v.checked_add(u64::from(d - b'0')))
+            .filter(|&v| v <= max)
+    })
+}
+
+/// A whole number written with an optional sign: `Some(Ok(v))` if it lies in
+/// `-max..=max`, `Some(Err(()))` if it is a number outside that range, `None` if it is
+/// not a number.
+fn signed_value(text: &str, max: u32) -> Option<Result<i64, ()>> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    Some(match digits_value(digits, u64::from(max)) {
+        Some(v) if negative => Ok(-(v as i64)),
+        Some(v) => Ok(v as i64),
+        None => Err(()),
+    })
+}
+
+/// The span to underline for a part of a position string that may be empty: the part
+/// itself, or else the separator before it (an empty part at the end of the text has
+/// no character of its own).
+fn part_span(at: usize, len: usize, first: bool) -> (usize, usize) {
+    if len > 0 || first || at == 0 {
+        (at, len.max(1))
+    } else {
+        (at - 1, 1)
+    }
+}
+
 impl std::fmt::Display for FenError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
@@ -113,9 +158,10 @@ fn read_board(
     };
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != b.ranks {
+        let (offset, len) = part_span(at, text.len(), board == 0);
         return Err(fen_err(
-            at,
-            text.len().max(1),
+            offset,
+            len,
             format!("{} ranks given, {the_board} has {}", rows.len(), b.ranks),
             "separate the ranks with `/`, the top rank first",
         ));
@@ -215,9 +261,10 @@ fn read_board(
             k += 1;
         }
         if file != b.files {
+            let (offset, len) = part_span(at, row.len(), board == 0 && i == 0);
             return Err(fen_err(
-                at,
-                row.len().max(1),
+                offset,
+                len,
                 format!(
                     "rank {}{of} has {} squares, {the_board} has {} files",
                     rank + 1,
@@ -234,9 +281,19 @@ fn read_board(
 
 /// A stack height written in a position string: a number, or a parameter's name.
 fn read_height(rules: &Rules, side: usize, text: &str, at: usize) -> Result<u8, FenError> {
-    let value = match text.parse::<i64>() {
-        Ok(v) => v,
-        Err(_) => {
+    let out_of_range = |shown: &str| {
+        fen_err(
+            at,
+            text.len().max(1),
+            format!("height {shown} is not in 1..255"),
+            "a stack is 1 to 255 high",
+        )
+    };
+    let value = match signed_value(text, 255) {
+        Some(Ok(v)) => v,
+        // A number beyond 255 either way: out of range, shown as written.
+        Some(Err(())) => return Err(out_of_range(text)),
+        None => {
             let key = format!("{}.{text}", rules.players[side].name);
             match rules.params.get(&key).or_else(|| rules.params.get(text)) {
                 Some(p) => p.value,
@@ -252,12 +309,7 @@ fn read_height(rules: &Rules, side: usize, text: &str, at: usize) -> Result<u8, 
         }
     };
     if !(1..=255).contains(&value) {
-        return Err(fen_err(
-            at,
-            text.len().max(1),
-            format!("height {value} is not in 1..255"),
-            "a stack is 1 to 255 high",
-        ));
+        return Err(out_of_range(&value.to_string()));
     }
     Ok(value as u8)
 }
@@ -265,31 +317,58 @@ fn read_height(rules: &Rules, side: usize, text: &str, at: usize) -> Result<u8, 
 /// Reads the pieces in hand: letters, each optionally after a count (`[3P2p]`).
 fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u8]) -> Result<(), FenError> {
     let kinds = rules.pieces.len();
-    let mut count = 0usize;
+    let too_many = |offset: usize, len: usize| {
+        fen_err(
+            offset,
+            len,
+            format!("more than {MAX_IN_HAND} of one piece in hand"),
+            format!("a hand holds at most {MAX_IN_HAND} of each piece"),
+        )
+    };
+    // The count before the next letter: its offset in `text` and its digits.
+    let mut count: Option<(usize, &str)> = None;
     for (i, ch) in text.char_indices() {
         if ch.is_ascii_digit() {
-            count = count * 10 + (ch as usize - '0' as usize);
+            let start = count.map_or(i, |(s, _)| s);
+            count = Some((start, &text[start..i + 1]));
             continue;
         }
         let Some((kind, side)) = rules.piece_by_letter(ch) else {
             return Err(fen_err(
                 at + i,
-                1,
+                ch.len_utf8(),
                 format!("`{ch}` is not a piece of this game"),
                 letters_help(rules),
             ));
         };
-        let n = hand[side * kinds + kind] as usize + count.max(1);
-        if n > 63 {
-            return Err(fen_err(
-                at + i,
-                1,
-                "more than 63 of one piece in hand",
-                "a hand holds at most 63 of each piece",
-            ));
+        let n = match count.take() {
+            None => 1,
+            Some((start, digits)) => match digits_value(digits, MAX_IN_HAND as u64) {
+                Some(0) => {
+                    return Err(fen_err(
+                        at + start,
+                        digits.len(),
+                        format!("a count of 0 before `{ch}`"),
+                        "leave out a piece that is not in hand; counts start from 1",
+                    ));
+                }
+                Some(n) => n as usize,
+                None => return Err(too_many(at + start, digits.len() + 1)),
+            },
+        };
+        let n = hand[side * kinds + kind] as usize + n;
+        if n > MAX_IN_HAND {
+            return Err(too_many(at + i, 1));
         }
         hand[side * kinds + kind] = n as u8;
-        count = 0;
+    }
+    if let Some((start, digits)) = count {
+        return Err(fen_err(
+            at + start,
+            digits.len(),
+            format!("the count {digits} is not followed by a piece"),
+            "write the count before the piece's letter: [3P2p]",
+        ));
     }
     Ok(())
 }
@@ -462,14 +541,34 @@ impl Position {
         let mut clocks = [0u32, 1u32];
         for (i, clock) in clocks.iter_mut().enumerate() {
             if let Some(&(off, s)) = fields.get(4 + i) {
-                *clock = s.parse().map_err(|_| {
-                    fen_err(
-                        off,
-                        s.len(),
-                        format!("`{s}` is not a move count"),
-                        "the last two fields are the halfmove clock and the move number",
-                    )
-                })?;
+                let what = ["halfmove clock", "move number"][i];
+                // A count is never negative: `-1` is no move count at all.
+                let value = if s.starts_with('-') {
+                    None
+                } else {
+                    signed_value(s, MAX_CLOCK)
+                };
+                *clock = match value {
+                    Some(Ok(v)) => v as u32,
+                    Some(_) => {
+                        return Err(fen_err(
+                            off,
+                            s.len(),
+                            format!("the {what} {s} is out of range"),
+                            format!(
+                                "the halfmove clock and the move number are whole numbers from 0 to {MAX_CLOCK}"
+                            ),
+                        ));
+                    }
+                    None => {
+                        return Err(fen_err(
+                            off,
+                            s.len(),
+                            format!("`{s}` is not a move count"),
+                            "the last two fields are the halfmove clock and the move number",
+                        ));
+                    }
+                };
             }
         }
         let mut swapped = false;
@@ -488,7 +587,7 @@ impl Position {
                         None => {
                             return Err(fen_err(
                                 off + 4 + i,
-                                1,
+                                ch.len_utf8(),
                                 format!("`{ch}` is not a piece of this game"),
                                 letters_help(&rules),
                             ));
@@ -499,13 +598,42 @@ impl Position {
             }
             let counter = s.split_once('=').and_then(|(name, v)| {
                 let i = rules.counters.iter().position(|c| c == name)?;
-                let (a, b) = v.split_once('/')?;
-                Some((i, a.parse::<i64>().ok()?, b.parse::<i64>().ok()?))
+                Some((i, name, v))
             });
             match counter {
-                Some((i, a, b)) => {
-                    counters[i] = a;
-                    counters[rules.counters.len() + i] = b;
+                Some((i, name, v)) => {
+                    let value_at = off + name.len() + 1;
+                    let values = v.split_once('/').and_then(|(a, b)| {
+                        Some([
+                            (signed_value(a, MAX_COUNTER)?, a, value_at),
+                            (signed_value(b, MAX_COUNTER)?, b, value_at + a.len() + 1),
+                        ])
+                    });
+                    let Some(values) = values else {
+                        return Err(fen_err(
+                            off,
+                            s.len(),
+                            format!("`{s}` does not give the counter's two values"),
+                            format!(
+                                "write {name}=FIRST/SECOND, two whole numbers such as {name}=2/0"
+                            ),
+                        ));
+                    };
+                    for (side, (value, text, at)) in values.into_iter().enumerate() {
+                        match value {
+                            Ok(v) => counters[side * rules.counters.len() + i] = v,
+                            Err(()) => {
+                                return Err(fen_err(
+                                    at,
+                                    text.len(),
+                                    format!("counter {name} = {text} is out of range"),
+                                    format!(
+                                        "a counter's value is a whole number from -{MAX_COUNTER} to {MAX_COUNTER}"
+                                    ),
+                                ));
+                            }
+                        }
+                    }
                 }
                 None => {
                     let names: Vec<String> =

@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use super::fen::MAX_CLOCK;
+
 use crate::rules::{Cell, Code, EMPTY, Effect, GenId, NO_CELL, Rules, code, kind_of, side_of};
 
 /// What make/unmake do for a move; which generator made it is [`Move::generator`].
@@ -111,6 +113,7 @@ pub(crate) struct Undo {
     pub ep: Cell,
     pub ep_victim: Cell,
     pub halfmove: u32,
+    pub fullmove: u32,
     pub hash: u64,
     pub unmoved_from: bool,
     pub unmoved_to: bool,
@@ -290,10 +293,16 @@ impl Position {
         }
         h ^= self.apply_counters(m, 1);
         h ^= self.lose_castling(m);
-        self.halfmove = if progress { 0 } else { self.halfmove + 1 };
+        // The clocks stop at the largest value a position string may hold, so every
+        // position reads back; unmake restores them from the record.
+        self.halfmove = if progress {
+            0
+        } else {
+            (self.halfmove + 1).min(MAX_CLOCK)
+        };
         self.side ^= 1;
         if self.side == 0 {
-            self.fullmove += 1;
+            self.fullmove = (self.fullmove + 1).min(MAX_CLOCK);
         }
         self.hash ^= h;
         self.history.push(undo);
@@ -321,6 +330,7 @@ impl Position {
             ep: self.ep,
             ep_victim: self.ep_victim,
             halfmove: self.halfmove,
+            fullmove: self.fullmove,
             hash: self.hash,
             unmoved_from: self.unmoved[from],
             unmoved_to: self.unmoved[to],
@@ -581,9 +591,7 @@ impl Position {
             return;
         }
         self.side ^= 1;
-        if self.side == 1 {
-            self.fullmove -= 1;
-        }
+        self.fullmove = u.fullmove;
         match m.kind {
             MoveKind::Castle => self.unmake_castle(&u),
             MoveKind::Drop => {
