@@ -138,6 +138,7 @@ catalogue! {
 
     // ---- several mistakes: the checker reports them all at once ---------------------
     three_mistakes: 3,
+    unknown_zone_and_bad_setup: 2, // setup problems come with the others
 }
 
 // ---- what diagnostics must (not) say --------------------------------------------------
