@@ -116,6 +116,9 @@ catalogue! {
     duplicate_castling_right: 1,
     unknown_player_in_castle: 1,
 
+    // ---- passing --------------------------------------------------------------------
+    pass_from_zone: 1,
+
     // ---- end rules ------------------------------------------------------------------
     checkmate_without_royal: 1,
     unknown_piece_in_end: 1,

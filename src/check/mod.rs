@@ -10,7 +10,7 @@
 //! 2. [`names::players`], [`setup::apply_overrides`], [`names::piece_names`];
 //! 3. [`zones::zones`], then the [`Scope`] every later pass resolves names in;
 //! 4. [`pieces::pieces`], [`terrain::terrains`], [`pieces::two_faces`];
-//! 5. [`moves::movement`] (flight, flip, drop), [`moves::castlings`];
+//! 5. [`moves::movement`] (flight, flip, drop, pass), [`moves::castlings`];
 //! 6. [`ends::end_rules`], [`setup::setup_decl`];
 //! 7. [`setup::compile`]: the game is compiled and its setup read whenever the
 //!    passes that define what a setup names (boards, players, parameters, piece
@@ -135,6 +135,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         drop_zone: movement.drop_zone,
         counters,
         stalemate_illegal: ends.stalemate_illegal,
+        passes: movement.passes,
         setup: setup.map(|s| s.node.clone()).unwrap_or_default(),
     };
     setup::compile(ck, game, setup)

@@ -1,10 +1,10 @@
-//! Game-level ways to move: flight, flip, drop, castling and the pie rule.
+//! Game-level ways to move: flight, flip, drop, castling, passing and the pie rule.
 
 use super::boards::{off_board, region_cells};
-use super::pieces::flips_to_span;
+use super::pieces::{flips_to_span, resolve_condition};
 use super::{Checker, Scope};
 use crate::diagnostic::Problem;
-use crate::model::{Castling, Flight, FlipRule, Piece};
+use crate::model::{Castling, Cond, Flight, FlipRule, Piece};
 use crate::syntax::ast::*;
 
 /// `pie-rule`, once.
@@ -22,11 +22,12 @@ pub(crate) fn pie_rule(ck: &mut Checker, span: Span, pie_rule: &mut bool) {
     *pie_rule = true;
 }
 
-/// Flights, flip rules and the drop zone.
+/// Flights, flip rules, the drop zone and the conditions of each `pass`.
 pub(crate) struct Movement {
     pub flights: Vec<Flight>,
     pub flip_rules: [Option<FlipRule>; 2],
     pub drop_zone: Option<usize>,
+    pub passes: Vec<Vec<Cond>>,
 }
 
 pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[Piece]) -> Movement {
@@ -34,6 +35,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         flights: Vec::new(),
         flip_rules: [None, None],
         drop_zone: None,
+        passes: Vec::new(),
     };
     for d in &file.decls {
         match d {
@@ -52,6 +54,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
                 }
                 out.drop_zone = scope.resolve_zone(ck, &dd.zone);
             }
+            Decl::Pass { conditions, .. } => out.passes.push(pass(ck, scope, conditions)),
             _ => {}
         }
     }
@@ -102,6 +105,34 @@ fn flip(ck: &mut Checker, scope: &Scope, f: &FlipDecl, rules: &mut [Option<FlipR
     if let Some(zone) = zone {
         rules[side] = Some(FlipRule { zone, needs });
     }
+}
+
+/// `pass [if CONDITIONS]`: only conditions on the player (counters) apply, as a
+/// pass moves no piece from or to any square.
+fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> Vec<Cond> {
+    let mut out = Vec::new();
+    for c in conditions {
+        let what = match &c.node {
+            Condition::Counter(..) => {
+                out.extend(resolve_condition(ck, scope, c));
+                continue;
+            }
+            Condition::From(_) => "`from`",
+            Condition::To(_) => "`to`",
+            Condition::Height(..) => "`height`",
+            Condition::CloserTo { .. } => "`closer-to`",
+        };
+        ck.report(
+            Problem::new(
+                "varsand::pass-condition",
+                c.span,
+                format!("a pass moves no piece: {what} does not apply to it"),
+            )
+            .label("not a condition of a pass")
+            .help("a pass may depend on a counter: `pass if counter NAME > 0`"),
+        );
+    }
+    out
 }
 
 /// Every castling the file declares (none without a board: that is reported once).
