@@ -315,6 +315,9 @@ pub struct Game {
     pub counters: Vec<String>,
     /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
     pub stalemate_illegal: bool,
+    /// Each `pass` declaration's conditions: the side to move may pass instead of
+    /// moving when all the conditions of one of them hold.
+    pub passes: Vec<Vec<Cond>>,
     /// The start position string.
     pub setup: String,
 }

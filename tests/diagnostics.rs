@@ -116,6 +116,9 @@ catalogue! {
     duplicate_castling_right: 1,
     unknown_player_in_castle: 1,
 
+    // ---- passing --------------------------------------------------------------------
+    pass_from_zone: 1,
+
     // ---- end rules ------------------------------------------------------------------
     checkmate_without_royal: 1,
     unknown_piece_in_end: 1,
@@ -138,6 +141,7 @@ catalogue! {
 
     // ---- several mistakes: the checker reports them all at once ---------------------
     three_mistakes: 3,
+    unknown_zone_and_bad_setup: 2, // setup problems come with the others
 }
 
 // ---- what diagnostics must (not) say --------------------------------------------------

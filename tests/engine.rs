@@ -139,3 +139,66 @@ setup "3k/4/4/R2K w - - 0 1 c=0/0"
     assert!(pos.fen().ends_with("c=384/0"), "{}", pos.fen());
     assert!(pos.outcome().is_none());
 }
+
+const PASSING: &str = r#"
+game "Passing"
+board 3 x 3
+players white black
+counter skips
+piece King K { moves "K" royal }
+piece Rook R { moves "R" }
+pass
+end { checkmate loss stalemate draw }
+setup "k2/3/2K w - - 0 1"
+"#;
+
+#[test]
+fn a_pass_flips_the_side_and_keeps_the_board() {
+    let rules = load_rules(PASSING).unwrap();
+    let fen = "k2/3/2K w - - 3 1";
+    let mut pos = Position::from_fen(rules, fen).unwrap();
+    let pass = pos
+        .legal_moves()
+        .into_iter()
+        .find(|m| pos.move_text(*m) == "pass")
+        .expect("`pass` is a legal move");
+    let (board, hash) = (pos.board().to_vec(), pos.hash());
+    pos.make(pass);
+    assert_eq!(pos.side_to_move(), 1);
+    assert_eq!(pos.halfmove_clock(), 4);
+    assert_eq!(pos.board(), board.as_slice());
+    assert_ne!(pos.hash(), hash);
+    assert_eq!(pos.hash(), pos.compute_hash());
+    assert!(
+        pos.legal_moves()
+            .iter()
+            .any(|m| pos.move_text(*m) == "pass")
+    );
+    pos.unmake();
+    assert_eq!(
+        pos.fen(),
+        Position::from_fen(pos.rules().clone(), fen).unwrap().fen()
+    );
+    assert_eq!(pos.hash(), hash);
+    // A side in check may not pass.
+    assert!(!sorted_moves(PASSING, "k2/3/R1K b - - 0 1").contains(&"pass".to_string()));
+}
+
+#[test]
+fn a_pass_under_a_counter_condition() {
+    let source = PASSING.replace("\npass\n", "\npass if counter skips > 0\n");
+    assert_eq!(
+        sorted_moves(&source, "k2/3/2K w - - 0 1 skips=1/0"),
+        ["c1b1", "c1c2", "pass"]
+    );
+    assert_eq!(
+        sorted_moves(&source, "k2/3/2K w - - 0 1 skips=0/1"),
+        ["c1b1", "c1c2"]
+    );
+    // Two passes whose conditions both hold still give one `pass`.
+    let twice = PASSING.replace("\npass\n", "\npass\npass if counter skips > 0\n");
+    assert_eq!(
+        sorted_moves(&twice, "k2/3/2K w - - 0 1 skips=1/0"),
+        ["c1b1", "c1c2", "pass"]
+    );
+}

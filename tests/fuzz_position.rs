@@ -1052,8 +1052,7 @@ fn error_spans_stay_inside_the_text() {
 #[test]
 fn nine_royals_load_and_count() {
     let rules = rules_of("variants/chess.var");
-    let pos =
-        Position::from_fen(Arc::clone(&rules), "KKKKKKKK/K7/8/8/8/8/8/k7 w - - 0 1").unwrap();
+    let pos = Position::from_fen(Arc::clone(&rules), "KKKKKKKK/K7/8/8/8/8/8/k7 w - - 0 1").unwrap();
     assert!(!pos.in_check(0));
     let pos =
         Position::from_fen(Arc::clone(&rules), "KKKKKKKK/K7/8/8/8/8/8/r6k w - - 0 1").unwrap();

@@ -131,6 +131,8 @@ impl Position {
     /// The moves of the game's own generators of the given kinds.
     fn game_moves(&self, g: &Gen, kinds: &[GenKind], out: &mut Vec<Move>) {
         let rules = g.rules;
+        // Several `pass` declarations whose conditions hold still give one pass.
+        let mut passed = false;
         for &id in &rules.game_moves {
             let info = &rules.tables.gens[id as usize];
             if !kinds.contains(&info.kind) {
@@ -147,7 +149,8 @@ impl Position {
                         kind: MoveKind::Pass,
                         ..m
                     };
-                    if self.conditions_hold(g, info, m) {
+                    if !passed && self.conditions_hold(g, info, m) {
+                        passed = true;
                         out.push(m);
                     }
                 }

@@ -8,7 +8,7 @@ use crate::rules::{EMPTY, code, kind_of};
 impl Position {
     /// The text of a move: `e2e4`, `e7e8q` (promotion, or a flip to the lettered
     /// face), `P@c2` (a piece from the hand), `c8off` (leaving the board), `d4e5!` (a
-    /// capture without moving), `swap` (the pie rule).
+    /// capture without moving), `swap` (the pie rule), `pass`.
     pub fn move_text(&self, m: Move) -> String {
         let rules = &*self.rules;
         let geo = &rules.geometry;

@@ -57,7 +57,9 @@ impl Painter<'_> {
         } else if !self.color {
             text.push('.');
         }
-        let last = pos.last_move().filter(|m| m.kind != MoveKind::Swap);
+        let last = pos
+            .last_move()
+            .filter(|m| !matches!(m.kind, MoveKind::Swap | MoveKind::Pass));
         let marked = last.is_some_and(|m| m.from == cell || m.to == cell);
         if !self.color {
             if marked && piece != EMPTY {

@@ -1,5 +1,5 @@
 //! Lowering: the game-level declarations of a checked [`Game`] (flight, flip, drop,
-//! exits, castling, the pie rule) become generators of the pieces they apply to, beside
+//! exits, castling, the pie rule, passing) become generators of the pieces they apply to, beside
 //! the pieces' Betza moves, so that every later stage sees one shape.
 
 use super::{GenId, Generator, PieceType, Rules, Source, Tables};
@@ -147,6 +147,12 @@ fn game_generators(game: &Game) -> Vec<Generator> {
     }
     for castling in 0..game.castlings.len() {
         out.push(plain(Source::Castle { castling }));
+    }
+    for conditions in &game.passes {
+        out.push(Generator {
+            conditions: conditions.clone(),
+            ..plain(Source::Pass)
+        });
     }
     out
 }

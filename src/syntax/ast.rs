@@ -63,6 +63,11 @@ pub enum Decl {
     Flip(FlipDecl),
     Drop(DropDecl),
     Counter(Name),
+    /// The side to move may pass instead of moving, if every condition holds.
+    Pass {
+        conditions: Vec<Spanned<Condition>>,
+        span: Span,
+    },
 }
 
 #[derive(Debug, Clone)]

@@ -87,8 +87,9 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         | Rule::flight_decl
         | Rule::flip_decl
         | Rule::drop_decl
-        | Rule::counter_decl => {
-            "a declaration (game, board, players, param, zone, terrain, piece, castle, end, setup, pie-rule, flight, flip, drop, counter)"
+        | Rule::counter_decl
+        | Rule::pass_decl => {
+            "a declaration (game, board, players, param, zone, terrain, piece, castle, end, setup, pie-rule, flight, flip, drop, counter, pass)"
         }
         Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name",
         Rule::letter | Rule::promo_letter => "a piece letter",
@@ -173,6 +174,13 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::game_decl => Decl::Game(string(inner.next().unwrap())),
         Rule::setup_decl => Decl::Setup(string(inner.next().unwrap())),
         Rule::pie_decl => Decl::PieRule(span),
+        Rule::pass_decl => Decl::Pass {
+            conditions: inner
+                .next()
+                .map(|c| c.into_inner().map(condition).collect())
+                .unwrap_or_default(),
+            span,
+        },
         Rule::counter_decl => Decl::Counter(name(inner.next().unwrap())),
         Rule::drop_decl => Decl::Drop(DropDecl {
             zone: name(inner.next().unwrap()),

@@ -1,0 +1,111 @@
+//! End rules: how a game ends and with what result.
+
+use super::{Checker, Scope};
+use crate::diagnostic::Problem;
+use crate::model::{EndRule, Outcome, Piece};
+use crate::syntax::ast::*;
+
+/// The end rules, and whether a move that stalemates the opponent is illegal.
+pub(crate) struct Ends {
+    pub rules: Vec<EndRule>,
+    pub stalemate_illegal: bool,
+}
+
+pub(crate) fn end_rules(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[Piece]) -> Ends {
+    let mut ends = Ends {
+        rules: Vec::new(),
+        stalemate_illegal: false,
+    };
+    for d in &file.decls {
+        let Decl::End(e) = d else { continue };
+        for r in &e.rules {
+            if r.result.node == GameResult::Illegal {
+                if r.condition.node == EndCondition::Stalemate {
+                    ends.stalemate_illegal = true;
+                } else {
+                    ck.report(
+                        Problem::new("varsand::illegal-result", r.result.span, "only `stalemate` can be `illegal`")
+                            .help("`stalemate illegal` forbids a move that leaves the opponent without a move; other rules end in win, loss or draw"),
+                    );
+                }
+                continue;
+            }
+            if let Some(rule) = end_rule(ck, scope, pieces, r) {
+                ends.rules.push(rule);
+            }
+        }
+    }
+    ends
+}
+
+fn outcome(r: GameResult) -> Outcome {
+    match r {
+        GameResult::Win => Outcome::Win,
+        GameResult::Loss => Outcome::Loss,
+        // `illegal` applies only to stalemate, where it is read separately.
+        GameResult::Draw | GameResult::Illegal => Outcome::Draw,
+    }
+}
+
+/// One rule, resolved (or reported and left out).
+fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) -> Option<EndRule> {
+    let res = outcome(r.result.node);
+    Some(match &r.condition.node {
+        EndCondition::Checkmate => {
+            if !pieces.iter().any(|p| p.royal) && !pieces.is_empty() {
+                ck.report(
+                    Problem::new("varsand::check-without-royal", r.condition.span, "checkmate needs a royal piece, and none is declared")
+                        .label("nothing can be checkmated")
+                        .help("mark the king-like piece `royal`, or use `no-moves` to end on having no legal move"),
+                );
+            }
+            EndRule::Checkmate(res)
+        }
+        EndCondition::Stalemate => EndRule::Stalemate(res),
+        EndCondition::NoMoves => EndRule::NoMoves(res),
+        EndCondition::Repetition(k) => {
+            if !(2..=100).contains(k) {
+                ck.report(
+                    Problem::new(
+                        "varsand::end-count",
+                        r.condition.span,
+                        format!("repetition counts 2 to 100 occurrences, not {k}"),
+                    )
+                    .help("threefold repetition is `repetition 3 draw`"),
+                );
+            }
+            EndRule::Repetition((*k).clamp(2, 100) as u32, res)
+        }
+        EndCondition::MoveLimit(k) => {
+            if !(1..=10_000).contains(k) {
+                ck.report(
+                    Problem::new(
+                        "varsand::end-count",
+                        r.condition.span,
+                        format!("a move limit counts 1 to 10000 moves, not {k}"),
+                    )
+                    .help("the fifty-move rule is `move-limit 50 draw`"),
+                );
+            }
+            EndRule::MoveLimit((*k).clamp(1, 10_000) as u32, res)
+        }
+        EndCondition::Captured(p) => EndRule::Captured(scope.resolve_piece(ck, p)?, res),
+        EndCondition::Exited(p) => {
+            let k = scope.resolve_piece(ck, p)?;
+            if pieces[k].exits_from.is_none() {
+                ck.report(
+                    Problem::new(
+                        "varsand::never-exits",
+                        p.span,
+                        format!("`{}` never leaves the board", p.node),
+                    )
+                    .help(format!(
+                        "give it an exit: `exits from ZONE` in piece {}",
+                        p.node
+                    )),
+                );
+            }
+            EndRule::Exited(k, res)
+        }
+    })
+}

@@ -1,0 +1,142 @@
+//! Stage 2: semantic checks. Resolves every name in the syntax tree, reports every
+//! problem at once with its span and a help line, and builds the resolved
+//! [`Game`](crate::model::Game), which [`Rules::compile`] compiles.
+//!
+//! The check runs as passes, one file per concern, in this order (each pass takes the
+//! syntax tree and what earlier passes resolved, and reports into the [`Checker`]):
+//!
+//! 1. [`names::declarations`]: game name, boards ([`boards`]), players, parameters,
+//!    counters, setups, pie rule — in declaration order;
+//! 2. [`names::players`], [`setup::apply_overrides`], [`names::piece_names`];
+//! 3. [`zones::zones`], then the [`Scope`] every later pass resolves names in;
+//! 4. [`pieces::pieces`], [`terrain::terrains`], [`pieces::two_faces`];
+//! 5. [`moves::movement`] (flight, flip, drop, pass), [`moves::castlings`];
+//! 6. [`ends::end_rules`], [`setup::setup_decl`];
+//! 7. [`setup::compile`]: the game is compiled and its setup read whenever the
+//!    passes that define what a setup names (boards, players, parameters, piece
+//!    letters, terrain, castling rights) found no problem, so that setup problems
+//!    are reported together with all the others.
+
+mod boards;
+mod ends;
+mod moves;
+mod names;
+mod pieces;
+mod setup;
+mod terrain;
+mod zones;
+
+use indexmap::IndexMap;
+
+use crate::diagnostic::Problem;
+use crate::model::Game;
+use crate::rules::Rules;
+use crate::syntax::{self, ast::*};
+
+pub(crate) use names::Scope;
+
+/// Parameter overrides given by the user (`--set height=30`, `--set white.height=24`).
+pub type Overrides = IndexMap<String, i64>;
+
+/// Parses and checks a rule file: the compiled rules, or every problem found.
+pub fn load(source: &str, overrides: &Overrides) -> Result<Rules, Vec<Problem>> {
+    let file = syntax::parse(source)?;
+    check(&file, source, overrides)
+}
+
+/// What every pass reports into.
+pub(crate) struct Checker {
+    problems: Vec<Problem>,
+    /// Every zone the file declares, to tell "declared later" from "not declared".
+    zone_names: Vec<String>,
+    /// Where problems about the file as a whole (or the command line) point.
+    end_of_file: Span,
+    /// A pass that defines what a setup names found a problem: do not read the setup.
+    setup_unreadable: bool,
+}
+
+impl Checker {
+    fn new(file: &File, source: &str) -> Self {
+        let zone_names = file
+            .decls
+            .iter()
+            .filter_map(|d| match d {
+                Decl::Zone(z) => Some(z.name.node.clone()),
+                _ => None,
+            })
+            .collect();
+        Checker {
+            problems: Vec::new(),
+            zone_names,
+            end_of_file: Span::new(source.len(), source.len()),
+            setup_unreadable: false,
+        }
+    }
+
+    fn report(&mut self, p: Problem) {
+        self.problems.push(p);
+    }
+
+    /// Runs a pass (or part of one) that defines what a setup string may name; if it
+    /// reports a problem, the setup is not read (its problems would be echoes).
+    fn defining_setup<T>(&mut self, pass: impl FnOnce(&mut Self) -> T) -> T {
+        let before = self.problems.len();
+        let out = pass(self);
+        if self.problems.len() > before {
+            self.setup_unreadable = true;
+        }
+        out
+    }
+}
+
+/// Checks a parsed file and compiles it.
+pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, Vec<Problem>> {
+    let mut ck = Checker::new(file, source);
+    let decls = ck.defining_setup(|ck| names::declarations(ck, file));
+    let players = ck.defining_setup(|ck| names::players(ck, decls.players));
+    let mut params = decls.params;
+    ck.defining_setup(|ck| setup::apply_overrides(ck, overrides, &players, &mut params));
+    let piece_decls = ck.defining_setup(|ck| names::piece_names(ck, file));
+    let zones = zones::zones(&mut ck, file, &decls.geometry, &players);
+    let scope = Scope {
+        geometry: decls.geometry,
+        players,
+        pieces: piece_decls,
+        zones,
+        counters: decls.counters,
+    };
+    let (mut pieces, letters) = pieces::pieces(&mut ck, &scope);
+    let terrains = ck.defining_setup(|ck| terrain::terrains(ck, file, &scope, &letters));
+    ck.defining_setup(|ck| pieces::two_faces(ck, &scope, &mut pieces));
+    let movement = moves::movement(&mut ck, file, &scope, &pieces);
+    let castlings = ck.defining_setup(|ck| moves::castlings(ck, file, &scope));
+    let ends = ends::end_rules(&mut ck, file, &scope, &pieces);
+    let setup = setup::setup_decl(&mut ck, &decls.setups);
+    let Scope {
+        geometry,
+        players,
+        zones,
+        counters,
+        ..
+    } = scope;
+    let game = Game {
+        name: decls.name.unwrap_or_else(|| "untitled".into()),
+        geometry,
+        players,
+        pieces,
+        terrains,
+        zones,
+        castlings,
+        end_rules: ends.rules,
+        params,
+        pie_rule: decls.pie_rule,
+        flights: movement.flights,
+        flip_rules: movement.flip_rules,
+        drop_zone: movement.drop_zone,
+        counters,
+        stalemate_illegal: ends.stalemate_illegal,
+        passes: movement.passes,
+        setup: setup.map(|s| s.node.clone()).unwrap_or_default(),
+    };
+    setup::compile(ck, game, setup)
+}

@@ -1,0 +1,244 @@
+//! Game-level ways to move: flight, flip, drop, castling, passing and the pie rule.
+
+use super::boards::{off_board, region_cells};
+use super::pieces::{flips_to_span, resolve_condition};
+use super::{Checker, Scope};
+use crate::diagnostic::Problem;
+use crate::model::{Castling, Cond, Flight, FlipRule, Piece};
+use crate::syntax::ast::*;
+
+/// `pie-rule`, once.
+pub(crate) fn pie_rule(ck: &mut Checker, span: Span, pie_rule: &mut bool) {
+    if *pie_rule {
+        ck.report(
+            Problem::new(
+                "varsand::duplicate-pie-rule",
+                span,
+                "the pie rule is declared twice",
+            )
+            .help("keep one `pie-rule` line"),
+        );
+    }
+    *pie_rule = true;
+}
+
+/// Flights, flip rules, the drop zone and the conditions of each `pass`.
+pub(crate) struct Movement {
+    pub flights: Vec<Flight>,
+    pub flip_rules: [Option<FlipRule>; 2],
+    pub drop_zone: Option<usize>,
+    pub passes: Vec<Vec<Cond>>,
+}
+
+pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[Piece]) -> Movement {
+    let mut out = Movement {
+        flights: Vec::new(),
+        flip_rules: [None, None],
+        drop_zone: None,
+        passes: Vec::new(),
+    };
+    for d in &file.decls {
+        match d {
+            Decl::Flight(f) => out.flights.push(Flight {
+                from: region_cells(ck, &f.from, &scope.geometry, &scope.zones, None),
+                to: region_cells(ck, &f.to, &scope.geometry, &scope.zones, None),
+                same_colour: f.same_colour,
+            }),
+            Decl::Flip(f) => flip(ck, scope, f, &mut out.flip_rules),
+            Decl::Drop(dd) => {
+                if out.drop_zone.is_some() {
+                    ck.report(
+                        Problem::new("varsand::duplicate-drop", dd.span, "a second drop rule")
+                            .help("keep one `drop in ZONE` line; make the zone per player"),
+                    );
+                }
+                out.drop_zone = scope.resolve_zone(ck, &dd.zone);
+            }
+            Decl::Pass { conditions, .. } => out.passes.push(pass(ck, scope, conditions)),
+            _ => {}
+        }
+    }
+    if pieces.iter().any(|p| p.flips_to.is_some()) && out.flip_rules.iter().all(Option::is_none) {
+        let span = scope
+            .pieces
+            .decls
+            .iter()
+            .zip(pieces)
+            .find(|(_, p)| p.flips_to.is_some())
+            .and_then(|(d, _)| flips_to_span(d))
+            .unwrap_or(ck.end_of_file);
+        ck.report(
+            Problem::new(
+                "varsand::no-flip-rule",
+                span,
+                "pieces have two faces, but no player may flip them",
+            )
+            .help("add `flip PLAYER in ZONE` (optionally `if own PIECE in ZONE`)"),
+        );
+    }
+    out
+}
+
+/// `flip PLAYER in ZONE [if own PIECE in ZONE]`.
+fn flip(ck: &mut Checker, scope: &Scope, f: &FlipDecl, rules: &mut [Option<FlipRule>; 2]) {
+    let Some(side) = scope.resolve_player(ck, &f.player) else {
+        return;
+    };
+    let zone = scope.resolve_zone(ck, &f.zone);
+    let needs = match &f.needs {
+        None => None,
+        Some((p, z)) => match (scope.resolve_piece(ck, p), scope.resolve_zone(ck, z)) {
+            (Some(p), Some(z)) => Some((p, z)),
+            _ => return,
+        },
+    };
+    if rules[side].is_some() {
+        ck.report(
+            Problem::new(
+                "varsand::duplicate-flip",
+                f.span,
+                format!("{} has two flip rules", f.player.node),
+            )
+            .help("keep one `flip` line per player"),
+        );
+    }
+    if let Some(zone) = zone {
+        rules[side] = Some(FlipRule { zone, needs });
+    }
+}
+
+/// `pass [if CONDITIONS]`: only conditions on the player (counters) apply, as a
+/// pass moves no piece from or to any square.
+fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> Vec<Cond> {
+    let mut out = Vec::new();
+    for c in conditions {
+        let what = match &c.node {
+            Condition::Counter(..) => {
+                out.extend(resolve_condition(ck, scope, c));
+                continue;
+            }
+            Condition::From(_) => "`from`",
+            Condition::To(_) => "`to`",
+            Condition::Height(..) => "`height`",
+            Condition::CloserTo { .. } => "`closer-to`",
+        };
+        ck.report(
+            Problem::new(
+                "varsand::pass-condition",
+                c.span,
+                format!("a pass moves no piece: {what} does not apply to it"),
+            )
+            .label("not a condition of a pass")
+            .help("a pass may depend on a counter: `pass if counter NAME > 0`"),
+        );
+    }
+    out
+}
+
+/// Every castling the file declares (none without a board: that is reported once).
+pub(crate) fn castlings(ck: &mut Checker, file: &File, scope: &Scope) -> Vec<Castling> {
+    let mut castlings: Vec<Castling> = Vec::new();
+    for d in &file.decls {
+        let Decl::Castle(c) = d else { continue };
+        if scope.geometry.boards.is_empty() {
+            continue; // the missing board is reported once, not per square
+        }
+        if let Some(castling) = castling(ck, scope, c, &castlings) {
+            castlings.push(castling);
+        }
+    }
+    if castlings.len() > 32 {
+        ck.report(Problem::new(
+            "varsand::too-many-castlings",
+            ck.end_of_file,
+            "at most 32 castling declarations",
+        ));
+    }
+    castlings
+}
+
+fn castling(
+    ck: &mut Checker,
+    scope: &Scope,
+    c: &CastleDecl,
+    declared: &[Castling],
+) -> Option<Castling> {
+    let geometry = &scope.geometry;
+    let side = scope.resolve_player(ck, &c.player);
+    if declared.iter().any(|x| x.letter == c.right.node) {
+        ck.report(
+            Problem::new(
+                "varsand::duplicate-castle",
+                c.right.span,
+                format!("castling right `{}` is declared twice", c.right.node),
+            )
+            .help("each castling needs its own letter, as in KQkq"),
+        );
+    }
+    let mut sq = |n: &Name| match geometry.parse_square(&n.node) {
+        Some(cell) => Some(cell),
+        None => {
+            ck.report(off_board(n, geometry));
+            None
+        }
+    };
+    let (kf, kt, rf, rt) = (
+        sq(&c.king_from),
+        sq(&c.king_to),
+        sq(&c.rook_from),
+        sq(&c.rook_to),
+    );
+    let (side, kf, kt, rf, rt) = (side?, kf?, kt?, rf?, rt?);
+    if kf == rf || kt == rt {
+        let (what, span) = if kf == rf {
+            ("start", c.rook_from.span)
+        } else {
+            ("end", c.rook_to.span)
+        };
+        ck.report(
+            Problem::new("varsand::castle-squares", span, format!("the two castling pieces {what} on the same square"))
+                .label("the king-like piece's square too")
+                .help("the rook-like piece starts and ends on squares of its own: `castle white K e1-g1 with h1-f1`"),
+        );
+        return None;
+    }
+    let (kc, rc) = (&geometry.cells[kf as usize], &geometry.cells[rf as usize]);
+    let (tc, uc) = (&geometry.cells[kt as usize], &geometry.cells[rt as usize]);
+    if kc.rank != rc.rank
+        || tc.rank != kc.rank
+        || uc.rank != kc.rank
+        || kc.board != 0
+        || rc.board != 0
+    {
+        ck.report(
+            Problem::new("varsand::castle-line", c.span, "castling moves both pieces along one rank")
+                .help("write `castle PLAYER LETTER KING_FROM-KING_TO with ROOK_FROM-ROOK_TO`, all on one rank"),
+        );
+        return None;
+    }
+    let at = |f: usize| {
+        geometry
+            .cell_at(kc.board, f as i32, kc.rank as i32)
+            .unwrap()
+    };
+    let files = |a: usize, b: usize| a.min(b)..=a.max(b);
+    let mut must_be_empty = Vec::new();
+    for cell in files(kc.file, tc.file)
+        .chain(files(rc.file, uc.file))
+        .map(at)
+    {
+        if cell != kf && cell != rf && !must_be_empty.contains(&cell) {
+            must_be_empty.push(cell);
+        }
+    }
+    Some(Castling {
+        side,
+        letter: c.right.node,
+        king_from: kf,
+        king_to: kt,
+        rook_from: rf,
+        rook_to: rt,
+        must_be_empty,
+        king_path: files(kc.file, tc.file).map(at).collect(),
+    })
+}

@@ -1,0 +1,299 @@
+//! Pieces: owner and letter, moves (Betza with conditions and effects), promotions,
+//! the other properties, and the two faces of a flipping piece.
+
+use std::collections::HashMap;
+
+use super::{Checker, Scope};
+use crate::diagnostic::Problem;
+use crate::model::Effect as RulesEffect;
+use crate::model::{Component, Cond, Piece, Promotion};
+use crate::syntax::ast::*;
+use crate::syntax::betza;
+
+/// The piece letters taken, per player, with the piece that took each (letters are
+/// unique per player, whatever their case).
+pub(crate) type Letters<'a> = [HashMap<char, &'a Name>; 2];
+
+/// Every piece of the scope, resolved, and the letters they take.
+pub(crate) fn pieces<'a>(ck: &mut Checker, scope: &Scope<'a>) -> (Vec<Piece>, Letters<'a>) {
+    let mut letters: Letters = [HashMap::new(), HashMap::new()];
+    let mut pieces = Vec::new();
+    for p in &scope.pieces.decls {
+        let mut piece = ck.defining_setup(|ck| identity(ck, scope, p, &mut letters));
+        for prop in &p.props {
+            property(ck, scope, &mut piece, prop);
+        }
+        pieces.push(piece);
+    }
+    (pieces, letters)
+}
+
+/// A piece without its properties: name, owner and letter, which a setup names.
+fn identity<'a>(
+    ck: &mut Checker,
+    scope: &Scope,
+    p: &'a PieceDecl,
+    letters: &mut Letters<'a>,
+) -> Piece {
+    let owner = p.owner.as_ref().and_then(|o| scope.resolve_player(ck, o));
+    let letter = p.letter.node;
+    if !letter.is_ascii_alphabetic() {
+        ck.report(
+            Problem::new(
+                "varsand::piece-letter",
+                p.letter.span,
+                format!("a piece letter must be a letter A-Z, not `{letter}`"),
+            )
+            .help("upper case shows the first player's pieces, lower case the second's"),
+        );
+    }
+    let up = letter.to_ascii_uppercase();
+    let sides: Vec<usize> = match owner {
+        Some(o) => vec![o],
+        None => vec![0, 1],
+    };
+    if let Some(other) = sides.iter().find_map(|&s| letters[s].get(&up)) {
+        ck.report(
+            Problem::new(
+                "varsand::duplicate-letter",
+                p.letter.span,
+                format!("letter `{up}` is already used by `{}`", other.node),
+            )
+            .label("used twice")
+            .help("each piece needs its own letter, whatever its case"),
+        );
+    } else {
+        for &s in &sides {
+            letters[s].insert(up, &p.name);
+        }
+    }
+    if let Some(o) = owner {
+        let expected = if o == 0 {
+            up
+        } else {
+            letter.to_ascii_lowercase()
+        };
+        if letter != expected {
+            ck.report(
+                Problem::new(
+                    "varsand::owner-letter-case",
+                    p.letter.span,
+                    format!(
+                        "a piece of {} is written `{expected}`, not `{letter}`",
+                        scope.players[o].name
+                    ),
+                )
+                .help("the first player's pieces are upper case, the second's lower case"),
+            );
+        }
+    }
+    Piece {
+        name: p
+            .title
+            .as_ref()
+            .map(|t| t.node.clone())
+            .unwrap_or_else(|| p.name.node.clone()),
+        letter: up,
+        royal: false,
+        en_passant: false,
+        resets_clock: false,
+        value: None,
+        betza: String::new(),
+        components: Vec::new(),
+        promotion: None,
+        owner,
+        flies: false,
+        flips_to: None,
+        exits_from: None,
+    }
+}
+
+/// One property of a piece, resolved into `piece`.
+fn property(ck: &mut Checker, scope: &Scope, piece: &mut Piece, prop: &Spanned<PieceProp>) {
+    match &prop.node {
+        PieceProp::Moves {
+            betza: s,
+            conditions,
+            effects,
+        } => moves(ck, scope, piece, s, conditions, effects),
+        PieceProp::Royal => piece.royal = true,
+        PieceProp::EnPassant => piece.en_passant = true,
+        PieceProp::ResetsClock => piece.resets_clock = true,
+        PieceProp::Value(v) => piece.value = Some(v.node),
+        PieceProp::Flies => piece.flies = true,
+        PieceProp::FlipsTo(other) => piece.flips_to = scope.resolve_piece(ck, other),
+        PieceProp::ExitsFrom(z) => piece.exits_from = scope.resolve_zone(ck, z),
+        PieceProp::Promotes { zone, to } => {
+            let zone = scope.resolve_zone(ck, zone);
+            let to = promotion_kinds(ck, scope, to);
+            if let Some(zone) = zone {
+                piece.promotion = Some(Promotion { zone, to });
+            }
+        }
+    }
+}
+
+/// `moves BETZA [if CONDITIONS] [then EFFECTS]`: its components, added to `piece`.
+fn moves(
+    ck: &mut Checker,
+    scope: &Scope,
+    piece: &mut Piece,
+    s: &Spanned<String>,
+    conditions: &[Spanned<Condition>],
+    effects: &[Spanned<Effect>],
+) {
+    let moves = match betza::parse(&s.node) {
+        Ok(moves) => moves,
+        Err(e) => {
+            ck.report(Problem::inside(
+                "varsand::betza",
+                s.span,
+                e.offset,
+                e.len,
+                format!("bad Betza: {}", e.message),
+                e.help,
+            ));
+            return;
+        }
+    };
+    if !piece.betza.is_empty() {
+        piece.betza.push(' ');
+    }
+    piece.betza.push_str(&s.node);
+    let conds: Vec<Cond> = conditions
+        .iter()
+        .filter_map(|c| resolve_condition(ck, scope, c))
+        .collect();
+    let effs: Vec<RulesEffect> = effects
+        .iter()
+        .filter_map(|e| resolve_effect(ck, scope, e))
+        .collect();
+    piece
+        .components
+        .extend(moves.into_iter().map(|b| Component {
+            betza: b,
+            conditions: conds.clone(),
+            effects: effs.clone(),
+        }));
+}
+
+/// The piece kinds a promotion names by letter.
+fn promotion_kinds(ck: &mut Checker, scope: &Scope, to: &[Spanned<char>]) -> Vec<usize> {
+    let decls = &scope.pieces.decls;
+    let mut kinds = Vec::new();
+    for l in to {
+        let up = l.node.to_ascii_uppercase();
+        match decls
+            .iter()
+            .position(|d| d.letter.node.to_ascii_uppercase() == up)
+        {
+            Some(k) => kinds.push(k),
+            None => ck.report(
+                Problem::new(
+                    "varsand::unknown-promotion",
+                    l.span,
+                    format!("no piece has the letter `{}`", l.node),
+                )
+                .label("promotes to nothing")
+                .help(format!(
+                    "promotion lists piece letters; declared: {}",
+                    decls
+                        .iter()
+                        .map(|d| d.letter.node.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                )),
+            ),
+        }
+    }
+    kinds
+}
+
+/// A flip goes both ways: `A flips to B` makes B flip to A, and both belong to the
+/// same player.
+pub(crate) fn two_faces(ck: &mut Checker, scope: &Scope, pieces: &mut [Piece]) {
+    for (i, d) in scope.pieces.decls.iter().enumerate() {
+        let Some(other) = pieces[i].flips_to else {
+            continue;
+        };
+        match pieces[other].flips_to {
+            None => pieces[other].flips_to = Some(i),
+            Some(back) if back != i => {
+                ck.report(
+                    Problem::new(
+                        "varsand::flip-pair",
+                        flips_to_span(d).unwrap_or(d.span),
+                        format!(
+                            "`{}` flips to `{}`, which flips to `{}`",
+                            pieces[i].name, pieces[other].name, pieces[back].name
+                        ),
+                    )
+                    .help("a two-faced piece has two faces: each flips to the other"),
+                );
+            }
+            _ => {}
+        }
+        if pieces[i].owner != pieces[other].owner {
+            ck.report(
+                Problem::new(
+                    "varsand::flip-owner",
+                    d.span,
+                    format!(
+                        "`{}` and its other face `{}` belong to different players",
+                        pieces[i].name, pieces[other].name
+                    ),
+                )
+                .help("give both faces the same `for PLAYER`"),
+            );
+        }
+    }
+}
+
+/// Where a piece declaration says `flips to`.
+pub(crate) fn flips_to_span(d: &PieceDecl) -> Option<Span> {
+    d.props
+        .iter()
+        .find(|p| matches!(p.node, PieceProp::FlipsTo(_)))
+        .map(|p| p.span)
+}
+
+/// A condition of a move, resolved (or reported and left out).
+pub(crate) fn resolve_condition(
+    ck: &mut Checker,
+    scope: &Scope,
+    c: &Spanned<Condition>,
+) -> Option<Cond> {
+    Some(match &c.node {
+        Condition::Height(op, n) => Cond::Height(*op, *n),
+        Condition::CloserTo { enemy, piece } => Cond::CloserTo {
+            enemy: *enemy,
+            kind: scope.resolve_piece(ck, piece)?,
+        },
+        Condition::From(z) => Cond::From(scope.resolve_zone(ck, z)?),
+        Condition::To(z) => Cond::To(scope.resolve_zone(ck, z)?),
+        Condition::Counter(name, op, n) => Cond::Counter(scope.resolve_counter(ck, name)?, *op, *n),
+    })
+}
+
+/// An effect of a move, resolved (or reported and left out).
+fn resolve_effect(ck: &mut Checker, scope: &Scope, e: &Spanned<Effect>) -> Option<RulesEffect> {
+    Some(match &e.node {
+        Effect::Stay => RulesEffect::Stay,
+        Effect::Counter(name, d) => RulesEffect::Counter(scope.resolve_counter(ck, name)?, *d),
+        Effect::Leave(p) => RulesEffect::Leave(scope.resolve_piece(ck, p)?),
+        Effect::Height(d) => {
+            if d.abs() > 255 {
+                ck.report(
+                    Problem::new(
+                        "varsand::height-change",
+                        e.span,
+                        format!("a height changes by at most 255, not {d}"),
+                    )
+                    .help("heights run from 1 to 255"),
+                );
+                return None;
+            }
+            RulesEffect::Height(*d)
+        }
+    })
+}

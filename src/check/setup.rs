@@ -1,0 +1,186 @@
+//! Parameters, their overrides from the command line, and the setup: the start
+//! position, read against the compiled rules.
+
+use std::sync::Arc;
+
+use indexmap::IndexMap;
+
+use super::names::{did_you_mean, player_names};
+use super::{Checker, Overrides};
+use crate::diagnostic::Problem;
+use crate::engine::Position;
+use crate::model::{Game, Param, Player};
+use crate::rules::Rules;
+use crate::syntax::ast::*;
+
+/// One `param NAME = VALUE [in LOW..HIGH]` declaration.
+pub(crate) fn param(ck: &mut Checker, p: &ParamDecl, params: &mut IndexMap<String, Param>) {
+    if params.contains_key(&p.name.node) {
+        ck.report(
+            Problem::new(
+                "varsand::duplicate-param",
+                p.name.span,
+                format!("parameter `{}` is declared twice", p.name.node),
+            )
+            .help("give each parameter one `param` line"),
+        );
+        return;
+    }
+    let (min, max) = p
+        .range
+        .as_ref()
+        .map(|(a, b)| (a.node, b.node))
+        .unwrap_or((i64::MIN, i64::MAX));
+    if min > max {
+        let span = p
+            .range
+            .as_ref()
+            .map(|(a, b)| Span::new(a.span.start, b.span.end))
+            .unwrap_or(p.span);
+        ck.report(
+            Problem::new(
+                "varsand::param-range",
+                span,
+                format!("the range {min}..{max} is empty"),
+            )
+            .label("high before low")
+            .help(format!("write the low end first: in {max}..{min}")),
+        );
+    } else if p.value.node < min || p.value.node > max {
+        ck.report(
+            Problem::new(
+                "varsand::param-range",
+                p.value.span,
+                format!("the default {} lies outside {min}..{max}", p.value.node),
+            )
+            .help("choose a default inside the range"),
+        );
+    }
+    let value = p.value.node;
+    params.insert(p.name.node.clone(), Param { value, min, max });
+}
+
+/// Applies the overrides: `name=v` sets a parameter, `player.name=v` adds a
+/// per-player parameter (read by setups).
+pub(crate) fn apply_overrides(
+    ck: &mut Checker,
+    overrides: &Overrides,
+    players: &[Player; 2],
+    params: &mut IndexMap<String, Param>,
+) {
+    let mut per_player = Vec::new();
+    for (key, value) in overrides {
+        let base = key.rsplit('.').next().unwrap_or(key);
+        if let Some((player, _)) = key.split_once('.') {
+            if !players.iter().any(|p| p.name == player) {
+                ck.report(
+                    Problem::new(
+                        "varsand::unknown-player",
+                        ck.end_of_file,
+                        format!("--set {key}: no player is named `{player}`"),
+                    )
+                    .help(did_you_mean(
+                        player,
+                        player_names(players),
+                        "player",
+                    )),
+                );
+                continue;
+            }
+            per_player.push((key.clone(), *value));
+        }
+        let problem = match params.get_mut(base) {
+            Some(p) if *value < p.min || *value > p.max => Problem::new(
+                "varsand::param-range",
+                ck.end_of_file,
+                format!("--set {key}={value} is outside {}..{}", p.min, p.max),
+            )
+            .help("choose a value inside the parameter's range"),
+            Some(p) => {
+                if base == key {
+                    p.value = *value;
+                }
+                continue;
+            }
+            None => Problem::new(
+                "varsand::unknown-param",
+                ck.end_of_file,
+                format!("--set names `{key}`, which this file does not declare"),
+            )
+            .help(did_you_mean(
+                base,
+                params.keys().map(|s| s.as_str()),
+                "parameter",
+            )),
+        };
+        ck.report(problem);
+    }
+    for (key, value) in per_player {
+        if let Some(p) = params.get(key.rsplit('.').next().unwrap_or(&key)).cloned() {
+            params.insert(key, Param { value, ..p });
+        }
+    }
+}
+
+/// The one `setup` line (a missing or second one is reported).
+pub(crate) fn setup_decl<'a>(
+    ck: &mut Checker,
+    setups: &[&'a Spanned<String>],
+) -> Option<&'a Spanned<String>> {
+    match setups {
+        [] => {
+            ck.report(
+                Problem::new("varsand::no-setup", ck.end_of_file, "the file has no setup")
+                    .label("expected a setup")
+                    .help("add the start position: setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\""),
+            );
+            None
+        }
+        [one, rest @ ..] => {
+            for s in rest {
+                ck.report(
+                    Problem::new("varsand::duplicate-setup", s.span, "a second setup")
+                        .help("keep one `setup` line"),
+                );
+            }
+            Some(*one)
+        }
+    }
+}
+
+/// The last pass: compiles the game and reads its setup, whenever the passes that
+/// define what a setup names (boards, players, parameters, piece letters, terrain,
+/// castling rights) found no problem — also when other passes did, so that a bad
+/// setup is reported with them. Every problem left out a resolved part of the game
+/// (a move, a condition, a zone), never a name the setup reads.
+pub(crate) fn compile(
+    mut ck: Checker,
+    game: Game,
+    setup: Option<&Spanned<String>>,
+) -> Result<Rules, Vec<Problem>> {
+    let Some(setup) = setup else {
+        return Err(ck.problems);
+    };
+    if ck.setup_unreadable || game.geometry.boards.is_empty() {
+        return Err(ck.problems);
+    }
+    let mut rules = Rules::compile(game);
+    match Position::from_fen_with(Arc::new(rules.clone()), &setup.node, true) {
+        Ok(pos) if ck.problems.is_empty() => {
+            rules.set_home(pos.board());
+            Ok(rules)
+        }
+        Ok(_) => Err(ck.problems),
+        Err(e) => {
+            ck.report(Problem::inside(
+                "varsand::setup",
+                setup.span,
+                e.offset,
+                e.len,
+                format!("bad setup: {}", e.message),
+                e.help,
+            ));
+            Err(ck.problems)
+        }
+    }
+}

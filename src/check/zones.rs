@@ -1,0 +1,53 @@
+//! Zones: named sets of cells, shared or per player, each built from the regions and
+//! the zones declared before it.
+
+use super::Checker;
+use super::boards::region_cells;
+use super::names::resolve_player;
+use crate::diagnostic::Problem;
+use crate::model::{Geometry, Player, Zone};
+use crate::syntax::ast::*;
+
+/// Every zone the file declares, in order (a duplicate is reported and left out).
+pub(crate) fn zones(
+    ck: &mut Checker,
+    file: &File,
+    geometry: &Geometry,
+    players: &[Player; 2],
+) -> Vec<Zone> {
+    let n = geometry.len();
+    let mut zones: Vec<Zone> = Vec::new();
+    for d in &file.decls {
+        let Decl::Zone(z) = d else { continue };
+        if zones.iter().any(|x| x.name == z.name.node) {
+            ck.report(
+                Problem::new(
+                    "varsand::duplicate-zone",
+                    z.name.span,
+                    format!("zone `{}` is declared twice", z.name.node),
+                )
+                .help("rename one of them"),
+            );
+            continue;
+        }
+        let mut cells = [vec![false; n], vec![false; n]];
+        match &z.body {
+            ZoneBody::Shared(region) => {
+                let set = region_cells(ck, region, geometry, &zones, None);
+                cells = [set.clone(), set];
+            }
+            ZoneBody::ByPlayer(list) => {
+                for (player, region) in list {
+                    if let Some(side) = resolve_player(ck, players, player) {
+                        cells[side] = region_cells(ck, region, geometry, &zones, Some(side));
+                    }
+                }
+            }
+        }
+        zones.push(Zone {
+            name: z.name.node.clone(),
+            cells,
+        });
+    }
+    zones
+}
