@@ -1,7 +1,7 @@
 //! Perft against published counts, read from `tests/perft/*.perft`.
 //!
 //! The default run checks every case up to `QUICK_NODES` leaves, verifying after every
-//! unmake that the position and its hash are restored; `cargo test --release -- --ignored`
+//! unmake that the position and its hash are restored; `cargo test --profile checked -- --ignored`
 //! runs the deep cases too.
 
 use std::sync::Arc;
@@ -103,7 +103,7 @@ macro_rules! perft_suites {
             }
 
             #[test]
-            #[ignore = "deep: cargo test --release -- --ignored"]
+            #[ignore = "deep: cargo test --profile checked -- --ignored"]
             fn $deep() {
                 run(stringify!($variant), stringify!($variant), true);
             }

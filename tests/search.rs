@@ -2,7 +2,7 @@
 //! (each solution checked by brute force), wins against random movers, terminal
 //! positions, limits, the pie rule, reproducibility, and the evaluation's values.
 //!
-//! `cargo test --release --test search`; the long matches are `--ignored`.
+//! `cargo test --profile checked --test search`; the long matches are `--ignored`.
 
 use std::sync::Arc;
 use std::time::Duration;

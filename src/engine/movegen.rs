@@ -110,7 +110,9 @@ impl Position {
         let t = &rules.tables;
         let us = self.side;
         let g = Gen::new(self, rules);
-        self.game_moves(&g, &[GenKind::Swap, GenKind::Pass], out);
+        if !t.opening_moves.is_empty() {
+            self.game_moves(&g, &t.opening_moves, out);
+        }
         for from in 0..self.board.len() {
             let c = self.board[from];
             if c == EMPTY || side_of(c) != us {
@@ -125,19 +127,18 @@ impl Position {
         if t.has_drops {
             self.drops(&g, out);
         }
-        self.game_moves(&g, &[GenKind::Castle], out);
+        if self.castling != 0 {
+            self.game_moves(&g, &t.castle_moves, out);
+        }
     }
 
-    /// The moves of the game's own generators of the given kinds.
-    fn game_moves(&self, g: &Gen, kinds: &[GenKind], out: &mut Vec<Move>) {
+    /// The moves of some of the game's own generators.
+    fn game_moves(&self, g: &Gen, ids: &[GenId], out: &mut Vec<Move>) {
         let rules = g.rules;
         // Several `pass` declarations whose conditions hold still give one pass.
         let mut passed = false;
-        for &id in &rules.game_moves {
+        for &id in ids {
             let info = &rules.tables.gens[id as usize];
-            if !kinds.contains(&info.kind) {
-                continue;
-            }
             let m = Move::new(NO_CELL, NO_CELL, id);
             match info.kind {
                 GenKind::Swap if self.swap_allowed() => out.push(Move {
@@ -205,7 +206,11 @@ impl Position {
     fn piece_moves(&self, g: &Gen, from: Cell, face: Code, becomes: Code, out: &mut Vec<Move>) {
         self.betza_moves(g, from, face, becomes, out);
         let t = &g.rules.tables;
-        for &id in &t.piece_extras[kind_of(face)] {
+        let kind = kind_of(face);
+        if t.extra_kinds >> kind & 1 == 0 {
+            return;
+        }
+        for &id in &t.piece_extras[kind] {
             let info = &t.gens[id as usize];
             match info.kind {
                 GenKind::Flight => self.flights(g, id, info, from, becomes, out),
@@ -285,13 +290,18 @@ impl Position {
         let (start, len) = t.step_index[face as usize * n + f];
         // Most moves need none of the rules' extras: walk them on a short path.
         let simple_piece = becomes == EMPTY;
+        // Where this piece promotes, if it does: such landings take the full path.
+        let promotion_zone = rules.pieces[kind]
+            .promotion
+            .as_ref()
+            .map(|p| rules.zones[p.zone].cells[self.side].as_slice());
         for step in &t.steps[start as usize..(start + len) as usize] {
             let comp = &t.gens[step.generator as usize];
             if comp.initial && !self.unmoved[f] {
                 continue;
             }
             if simple_piece && comp.plain {
-                self.plain_step(g, step, from, kind, out);
+                self.plain_step(g, step, from, kind, promotion_zone, out);
                 continue;
             }
             let new = |to: Cell| Move {
@@ -381,6 +391,7 @@ impl Position {
         step: &crate::rules::Step,
         from: Cell,
         kind: usize,
+        promotion_zone: Option<&[bool]>,
         out: &mut Vec<Move>,
     ) {
         let rules = g.rules;
@@ -393,11 +404,6 @@ impl Position {
         if !step.rider && !path.iter().all(|&p| self.passable(p, kind)) {
             return;
         }
-        // Where this piece promotes, if it does: such landings take the full path.
-        let promotion_zone = rules.pieces[kind]
-            .promotion
-            .as_ref()
-            .map(|p| &rules.zones[p.zone].cells[us]);
         let id = step.generator;
         for &to in line {
             let occupant = self.board[to as usize];

@@ -99,6 +99,12 @@ pub struct Tables {
     pub target_index: Vec<(u32, u32)>,
     /// Per piece type: its generators other than Betza moves and drops, in order.
     pub piece_extras: Vec<Vec<GenId>>,
+    /// Piece types that have generators in `piece_extras`.
+    pub extra_kinds: u64,
+    /// The game's own generators made before the pieces' moves (the pie rule's swap,
+    /// passing), and castling, made last.
+    pub opening_moves: Vec<GenId>,
+    pub castle_moves: Vec<GenId>,
     /// Per piece type: its drop generators.
     pub drop_gens: Vec<Vec<GenId>>,
     /// Does any piece drop?
@@ -309,6 +315,9 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
             }
         }
         t.has_drops |= !drops.is_empty();
+        if !extras.is_empty() {
+            t.extra_kinds |= bit;
+        }
         t.piece_extras.push(extras);
         t.drop_gens.push(drops);
         if p.royal {
@@ -316,6 +325,12 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
         }
         if p.promotion.is_some() {
             t.promoting_kinds |= bit;
+        }
+    }
+    for &id in &rules.game_moves {
+        match rules.generators[id as usize].source {
+            Source::Castle { .. } => t.castle_moves.push(id),
+            _ => t.opening_moves.push(id),
         }
     }
 }
