@@ -59,6 +59,10 @@ macro_rules! catalogue {
 }
 
 catalogue! {
+    number_too_large: 1,
+    too_many_squares: 1,
+    square_name_reads_as_promotion: 2,
+    zone_named_like_square: 1,
     // ---- syntax: the parser stops at the first error --------------------------------
     syntax_error: 1,
     syntax_board_by: 1, // see `expect_syntax_board_by`

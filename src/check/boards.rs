@@ -6,10 +6,18 @@ use crate::diagnostic::Problem;
 use crate::model::{Geometry, Zone};
 use crate::syntax::ast::*;
 
+/// The most squares of all boards together: the engine's tables grow with the
+/// square of this number (a 26 x 99 board and side boards fit).
+pub(crate) const MAX_SQUARES: usize = 4096;
+/// The most boards a game may have.
+pub(crate) const MAX_BOARDS: usize = 32;
+/// Words a move is written as, which no square may be named.
+const MOVE_WORDS: [&str; 2] = ["pass", "swap"];
+
 /// Checks one `board` declaration and adds it to `geometry` if it is sound;
 /// `side_board` when a board was declared before.
 pub(crate) fn board(ck: &mut Checker, b: &BoardDecl, geometry: &mut Geometry, side_board: bool) {
-    let mut ok = true;
+    let mut ok = within_limits(ck, b, geometry);
     for (v, what, max) in [(&b.files, "files", 26), (&b.ranks, "ranks", 99)] {
         if v.node < 1 || v.node > max {
             ck.report(
@@ -76,10 +84,99 @@ pub(crate) fn board(ck: &mut Checker, b: &BoardDecl, geometry: &mut Geometry, si
         );
         ok = false;
     }
+    ok &= square_names_read_apart(ck, b, geometry);
     if ok {
         let names: Vec<String> = b.squares.iter().map(|s| s.node.clone()).collect();
         geometry.add_board(&bname, b.files.node as usize, b.ranks.node as usize, &names);
     }
+}
+
+/// Is there room for the board's squares, and for one more board?
+fn within_limits(ck: &mut Checker, b: &BoardDecl, geometry: &Geometry) -> bool {
+    if ck.boards_over_limit {
+        return false;
+    }
+    ck.boards_over_limit = true;
+    if geometry.boards.len() >= MAX_BOARDS {
+        ck.report(
+            Problem::new(
+                "varsand::too-many-boards",
+                b.span,
+                format!("a game has at most {MAX_BOARDS} boards"),
+            )
+            .help("join small side boards into one with named squares"),
+        );
+        return false;
+    }
+    let cells = b.files.node.clamp(0, 26) as usize * b.ranks.node.clamp(0, 99) as usize;
+    if geometry.len() + cells > MAX_SQUARES {
+        ck.report(
+            Problem::new(
+                "varsand::too-many-squares",
+                b.span,
+                format!(
+                    "this board brings the squares of all boards to {}, more than {MAX_SQUARES}",
+                    geometry.len() + cells
+                ),
+            )
+            .label("one board too many")
+            .help(format!(
+                "all boards together have at most {MAX_SQUARES} squares"
+            )),
+        );
+        return false;
+    }
+    ck.boards_over_limit = false;
+    true
+}
+
+/// Can every move text be read one way only? A square's name may not be a move word
+/// (`pass`), nor another square's name followed by more than digits: beside `e8`, a
+/// square `e8q` would make `e7e8q` both a promotion and a move to `e8q`.
+fn square_names_read_apart(ck: &mut Checker, b: &BoardDecl, geometry: &Geometry) -> bool {
+    let mut ok = true;
+    let named =
+        |n: &str| geometry.parse_square(n).is_some() || b.squares.iter().any(|x| x.node == n);
+    // `short` is a square's name and `long` starts with it, then a non-digit.
+    let clash = |short: &str, long: &str| {
+        long.len() > short.len()
+            && long.starts_with(short)
+            && !long.as_bytes()[short.len()].is_ascii_digit()
+    };
+    for sq in &b.squares {
+        let name = sq.node.as_str();
+        let other = if MOVE_WORDS.contains(&name) {
+            Some(name.to_string())
+        } else {
+            (1..name.len())
+                .map(|k| &name[..k])
+                .find(|p| named(p) && clash(p, name))
+                .map(str::to_string)
+                .or_else(|| {
+                    geometry
+                        .cells
+                        .iter()
+                        .map(|c| c.name.as_str())
+                        .chain(b.squares.iter().map(|x| x.node.as_str()))
+                        .find(|longer| clash(name, longer))
+                        .map(str::to_string)
+                })
+        };
+        if let Some(other) = other {
+            let message = if other == name {
+                format!("`{name}` is how a move is written, so no square may be named so")
+            } else {
+                format!("square names `{name}` and `{other}` make move texts ambiguous")
+            };
+            ck.report(
+                Problem::new("varsand::ambiguous-square", sq.span, message)
+                    .label("reads as part of a move")
+                    .help("a square's name may not be another square's name followed by letters: rename one of them"),
+            );
+            ok = false;
+        }
+    }
+    ok
 }
 
 /// The problem for a square name that is not on the board.
@@ -173,6 +270,10 @@ pub(crate) fn region_cells(
             RegionTerm::Board(name) => board_term(ck, term.span, name, geo, &mut set),
             RegionTerm::Square(s) => match geo.parse_square(s) {
                 Some(c) => set[c as usize] = true,
+                // A zone may have a name shaped like a square (`z1`) that no square has.
+                None if zones.iter().any(|z| z.name == *s) => {
+                    zone_term(ck, term.span, s, geo, zones, side, &mut set)
+                }
                 None => ck.report(off_board(&Spanned::new(s.clone(), term.span), geo)),
             },
             RegionTerm::Zone(z) => zone_term(ck, term.span, z, geo, zones, side, &mut set),

@@ -53,6 +53,8 @@ pub(crate) struct Checker {
     end_of_file: Span,
     /// A pass that defines what a setup names found a problem: do not read the setup.
     setup_unreadable: bool,
+    /// The boards' limits were passed and reported: later boards are left out quietly.
+    boards_over_limit: bool,
 }
 
 impl Checker {
@@ -70,6 +72,7 @@ impl Checker {
             zone_names,
             end_of_file: Span::new(source.len(), source.len()),
             setup_unreadable: false,
+            boards_over_limit: false,
         }
     }
 

@@ -30,6 +30,18 @@ pub(crate) fn zones(
             );
             continue;
         }
+        if geometry.parse_square(&z.name.node).is_some() {
+            ck.report(
+                Problem::new(
+                    "varsand::zone-named-like-square",
+                    z.name.span,
+                    format!("zone `{}` has the name of a square", z.name.node),
+                )
+                .label("a square's name")
+                .help("a region would read it as the square: give the zone another name"),
+            );
+            continue;
+        }
         let mut cells = [vec![false; n], vec![false; n]];
         match &z.body {
             ZoneBody::Shared(region) => {

@@ -3,6 +3,7 @@
 
 pub mod ast;
 pub mod betza;
+mod expected;
 
 use pest::Parser;
 use pest::iterators::Pair;
@@ -20,6 +21,29 @@ pub fn parse(source: &str) -> Result<File, Vec<Problem>> {
     let mut pairs =
         VarParser::parse(Rule::file, source).map_err(|e| vec![syntax_problem(e, source)])?;
     let file = pairs.next().expect("the file rule always yields one pair");
+    let too_large: Vec<Problem> = file
+        .clone()
+        .into_inner()
+        .flatten()
+        .filter(|p| p.as_rule() == Rule::number && p.as_str().parse::<i64>().is_err())
+        .map(|p| {
+            let span = Span::new(p.as_span().start(), p.as_span().end());
+            Problem::new(
+                "varsand::number-range",
+                span,
+                format!("the number {} is too large", p.as_str()),
+            )
+            .label("too many digits")
+            .help(format!(
+                "numbers in a rule file lie between {} and {}",
+                i64::MIN,
+                i64::MAX
+            ))
+        })
+        .collect();
+    if !too_large.is_empty() {
+        return Err(too_large);
+    }
     let mut decls = Vec::new();
     for pair in file.into_inner() {
         if pair.as_rule() == Rule::EOI {
@@ -38,7 +62,7 @@ fn syntax_problem(err: pest::error::Error<Rule>, source: &str) -> Problem {
     };
     let expected = match &err.variant {
         ErrorVariant::ParsingError { positives, .. } => {
-            let mut names: Vec<&str> = positives.iter().filter_map(|r| rule_name(*r)).collect();
+            let mut names: Vec<String> = positives.iter().filter_map(|r| rule_name(*r)).collect();
             names.sort_unstable();
             names.dedup();
             // At the top level, the parser's last hope is the end of the file; what
@@ -61,18 +85,25 @@ fn syntax_problem(err: pest::error::Error<Rule>, source: &str) -> Problem {
         .help("see grammar/README.md for the form of each declaration")
 }
 
-fn join_or(items: &[&str]) -> String {
+fn join_or(items: &[String]) -> String {
     match items {
         [] => String::new(),
-        [one] => (*one).to_string(),
+        [one] => one.clone(),
         [rest @ .., last] => format!("{} or {}", rest.join(", "), last),
     }
 }
 
-/// Words a designer understands for the grammar's rules, in error messages.
-fn rule_name(rule: Rule) -> Option<&'static str> {
+/// Words a designer understands for the grammar's rules, in error messages. Where a
+/// rule starts with keywords, they are read from the grammar.
+fn rule_name(rule: Rule) -> Option<String> {
+    let words = |what: &str, grammar_rule: &str| {
+        format!(
+            "{what} ({})",
+            expected::first_words(grammar_rule).join(", ")
+        )
+    };
     Some(match rule {
-        Rule::EOI => "end of file",
+        Rule::EOI => "end of file".into(),
         Rule::game_decl
         | Rule::board_decl
         | Rule::players_decl
@@ -88,53 +119,55 @@ fn rule_name(rule: Rule) -> Option<&'static str> {
         | Rule::flip_decl
         | Rule::drop_decl
         | Rule::counter_decl
-        | Rule::pass_decl => {
-            "a declaration (game, board, players, param, zone, terrain, piece, castle, end, setup, pie-rule, flight, flip, drop, counter, pass)"
-        }
-        Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name",
-        Rule::letter | Rule::promo_letter => "a piece letter",
-        Rule::number => "a number",
-        Rule::string => "a quoted string",
-        Rule::square => "a square such as e4",
+        | Rule::pass_decl => words("a declaration", "decl"),
+        Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name".into(),
+        Rule::letter | Rule::promo_letter => "a piece letter".into(),
+        Rule::number => "a number".into(),
+        Rule::string => "a quoted string".into(),
+        Rule::square => "a square such as e4".into(),
         Rule::region
         | Rule::rank_term
         | Rule::ranks_term
         | Rule::file_term
         | Rule::files_term
-        | Rule::all_term => {
-            "squares (rank N, ranks A..B, file x, files x..y, all, a square or a zone)"
-        }
-        Rule::player_region => "`player: squares`",
-        Rule::zone_by_player => "`{ player: squares ... }`",
+        | Rule::all_term
+        | Rule::board_term => words("squares", "region_term") + ", a square or a zone",
+        Rule::player_region => "`player: squares`".into(),
+        Rule::zone_by_player => "`{ player: squares ... }`".into(),
         Rule::moves_prop
         | Rule::royal_prop
         | Rule::en_passant_prop
         | Rule::promotes_prop
         | Rule::resets_prop
-        | Rule::value_prop => {
-            "a piece property (moves, royal, en-passant, promotes, resets-clock, value)"
-        }
+        | Rule::value_prop
+        | Rule::flies_prop
+        | Rule::flips_prop
+        | Rule::exits_prop => words("a piece property", "piece_prop"),
         Rule::blocks_prop | Rule::cleared_prop | Rule::crossed_prop => {
-            "a terrain property (blocks, cleared-by, crossed-by)"
+            words("a terrain property", "terrain_prop")
         }
-        Rule::block_kind => "passing, landing or nothing",
-        Rule::end_rule | Rule::end_condition => {
-            "an end rule (checkmate, stalemate, no-moves, repetition N, move-limit N, captured PIECE)"
+        Rule::block_kind => words("one of", "block_kind"),
+        Rule::end_rule | Rule::end_condition | Rule::exited | Rule::captured => {
+            words("an end rule", "end_condition")
         }
-        Rule::result => "win, loss or draw",
-        Rule::range => "`in LOW..HIGH`",
-        Rule::times => "`x`, as in `board 8 x 8`",
+        Rule::result => words("a result", "result"),
+        Rule::range => "`in LOW..HIGH`".into(),
+        Rule::times => "`x`, as in `board 8 x 8`".into(),
         Rule::conditions
         | Rule::condition
         | Rule::height_cond
         | Rule::closer_cond
         | Rule::from_cond
-        | Rule::to_cond => "a condition (height > N, closer-to enemy PIECE, from ZONE, to ZONE)",
-        Rule::effects | Rule::effect | Rule::leave_effect | Rule::height_effect => {
-            "an effect (leave PIECE, height +N)"
-        }
-        Rule::compare => "a comparison (< <= > >= == !=)",
-        Rule::owner => "enemy or own",
+        | Rule::to_cond
+        | Rule::counter_cond => words("a condition", "condition"),
+        Rule::effects
+        | Rule::effect
+        | Rule::leave_effect
+        | Rule::height_effect
+        | Rule::stay_effect
+        | Rule::counter_effect => words("an effect", "effect"),
+        Rule::compare => words("a comparison", "compare"),
+        Rule::owner => words("one of", "owner"),
         _ => return None,
     })
 }
@@ -152,7 +185,8 @@ fn num(pair: Pair<Rule>) -> Spanned<i64> {
     let span = span_of(&pair);
     // The grammar admits only digits; a number too large for i64 saturates and is
     // then refused by the checker's range checks.
-    let value = pair.as_str().parse::<i64>().unwrap_or(i64::MAX);
+    // Numbers that do not fit were reported by `parse` before the tree is built.
+    let value = pair.as_str().parse::<i64>().unwrap_or_default();
     Spanned::new(value, span)
 }
 
