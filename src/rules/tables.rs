@@ -579,6 +579,8 @@ fn between(rules: &Rules, t: &mut Tables) {
 fn targets(rules: &Rules, t: &mut Tables) {
     let n = rules.cell_count();
     let geo = &rules.geometry;
+    type FlightKey<'a> = (usize, bool, &'a Vec<Cond>);
+    let mut flights: Vec<(FlightKey, u32)> = Vec::new();
     for (id, g) in rules.generators.iter().enumerate() {
         let zones_allow = |side: usize, from: Option<usize>, to: Option<usize>| {
             g.conditions.iter().all(|c| match *c {
@@ -590,7 +592,15 @@ fn targets(rules: &Rules, t: &mut Tables) {
         };
         match g.source {
             Source::Flight { to, same_colour } => {
-                t.gens[id].targets = t.target_index.len() as u32;
+                // Fliers of several kinds share one table per flight.
+                let key = (to, same_colour, &g.conditions);
+                if let Some(&(_, offset)) = flights.iter().find(|(k, _)| *k == key) {
+                    t.gens[id].targets = offset;
+                    continue;
+                }
+                let offset = t.target_index.len() as u32;
+                flights.push((key, offset));
+                t.gens[id].targets = offset;
                 for side in 0..2 {
                     for from in 0..n {
                         let start = t.cells.len() as u32;
