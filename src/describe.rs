@@ -97,14 +97,14 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
             };
             format!(
                 "flies to an empty square of {}{colour}, never capturing",
-                rules.zones[*to].name
+                rules.zone(*to).name
             )
         }
         Source::Drop => "may be placed from the hand onto an empty square".to_string(),
         Source::Exit => "may leave the board".to_string(),
         Source::Flip { face } => format!(
             "may turn into its other face, the {}, and move as it",
-            rules.pieces[*face].name
+            rules.piece(*face).name
         ),
         Source::Castle { castling } => {
             let c = &rules.castlings[*castling];
@@ -127,14 +127,14 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
     for e in &g.effects {
         match *e {
             Effect::Leave(k) => {
-                let _ = write!(line, "; leaves a {} behind", rules.pieces[k].name);
+                let _ = write!(line, "; leaves a {} behind", rules.piece(k).name);
             }
             Effect::Height(d) => {
                 let _ = write!(line, "; its height changes by {d:+}");
             }
             Effect::Stay => line += "; captures without moving",
             Effect::Counter(i, d) => {
-                let _ = write!(line, "; {} changes by {d:+}", rules.counters[i]);
+                let _ = write!(line, "; {} changes by {d:+}", rules.counters[i.index()]);
             }
         }
     }
@@ -201,12 +201,12 @@ pub fn describe(rules: &Rules) -> String {
             let to: Vec<&str> = pr
                 .to
                 .iter()
-                .map(|&k| rules.pieces[k].name.as_str())
+                .map(|&k| rules.piece(k).name.as_str())
                 .collect();
             let _ = writeln!(
                 s,
                 "      promotes on reaching {} to {}",
-                rules.zones[pr.zone].name,
+                rules.zone(pr.zone).name,
                 to.join(", ")
             );
         }
@@ -317,12 +317,12 @@ pub fn describe(rules: &Rules) -> String {
             }
             EndRule::Captured(k, o) => format!(
                 "a player whose {} is captured {}",
-                rules.pieces[k].name,
+                rules.piece(k).name,
                 outcome(o)
             ),
             EndRule::Exited(k, o) => format!(
                 "a player whose {} leaves the board {}",
-                rules.pieces[k].name,
+                rules.piece(k).name,
                 outcome(o)
             ),
         };

@@ -14,6 +14,10 @@ pub const NO_CELL: Cell = Cell::MAX;
 /// A piece on a square: 0 is empty, else `1 + 2 * type + side`.
 pub type Code = u8;
 pub const EMPTY: Code = 0;
+/// Counters stay within `-MAX_COUNTER..=MAX_COUNTER`: a position string may not give
+/// more, an effect may not change one by more, and a move that would take one outside
+/// is not made.
+pub const MAX_COUNTER: i64 = 1_000_000;
 /// The most piece types a game may declare (type sets are 64-bit masks).
 pub const MAX_PIECE_TYPES: usize = 64;
 
@@ -26,6 +30,36 @@ pub fn kind_of(code: Code) -> usize {
 pub fn side_of(code: Code) -> usize {
     (code as usize - 1) & 1
 }
+
+/// The index of a piece type (in `Rules::pieces`, in declaration order).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PieceKind(pub u8);
+
+/// The index of a zone (in `Rules::zones`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct ZoneId(pub u16);
+
+/// The index of a per-player counter (in `Rules::counters`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct CounterId(pub u8);
+
+macro_rules! index_type {
+    ($($t:ident($inner:ty)),*) => {$(
+        impl $t {
+            /// The index, for the table it indexes.
+            #[inline]
+            pub fn index(self) -> usize {
+                self.0 as usize
+            }
+            /// The id of table entry `i` (the checker keeps tables within range).
+            #[inline]
+            pub fn new(i: usize) -> Self {
+                Self(i as $inner)
+            }
+        }
+    )*};
+}
+index_type!(PieceKind(u8), ZoneId(u16), CounterId(u8));
 
 /// One rectangular board.
 #[derive(Debug, Clone)]
@@ -160,18 +194,18 @@ pub enum Cond {
     /// Ends strictly closer to the nearest piece of `kind` of the enemy (or own side).
     CloserTo {
         enemy: bool,
-        kind: usize,
+        kind: PieceKind,
     },
-    From(usize),
-    To(usize),
+    From(ZoneId),
+    To(ZoneId),
     /// The mover's counter number `.0` compared with a number.
-    Counter(usize, Compare, i64),
+    Counter(CounterId, Compare, i64),
     /// Only for this player (lowered from per-player declarations such as `flip`).
     Player(usize),
     /// One's own piece of `kind` stands in `zone` (lowered from `flip ... if own`).
     OwnPieceIn {
-        kind: usize,
-        zone: usize,
+        kind: PieceKind,
+        zone: ZoneId,
     },
 }
 
@@ -179,19 +213,19 @@ pub enum Cond {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Effect {
     /// A piece of this kind, the mover's, is left on the square the mover left.
-    Leave(usize),
+    Leave(PieceKind),
     /// The mover's height changes by this much.
     Height(i64),
     /// Captures without moving.
     Stay,
     /// The mover's counter number `.0` changes by `.1`.
-    Counter(usize, i64),
+    Counter(CounterId, i64),
 }
 
 #[derive(Debug, Clone)]
 pub struct Promotion {
-    pub zone: usize,
-    pub to: Vec<usize>,
+    pub zone: ZoneId,
+    pub to: Vec<PieceKind>,
 }
 
 #[derive(Debug, Clone)]
@@ -212,9 +246,9 @@ pub struct Piece {
     /// May fly (see [`Flight`]).
     pub flies: bool,
     /// The other face of a two-faced piece.
-    pub flips_to: Option<usize>,
+    pub flips_to: Option<PieceKind>,
     /// It may leave the board from this zone.
-    pub exits_from: Option<usize>,
+    pub exits_from: Option<ZoneId>,
 }
 
 /// Fliers may move from `from` squares to empty `to` squares, never capturing.
@@ -228,9 +262,9 @@ pub struct Flight {
 /// When a player's two-faced pieces may flip.
 #[derive(Debug, Clone)]
 pub struct FlipRule {
-    pub zone: usize,
+    pub zone: ZoneId,
     /// Needs one's own piece of this kind in this zone.
-    pub needs: Option<(usize, usize)>,
+    pub needs: Option<(PieceKind, ZoneId)>,
 }
 
 #[derive(Debug, Clone)]
@@ -280,8 +314,8 @@ pub enum EndRule {
     NoMoves(Outcome),
     Repetition(u32, Outcome),
     MoveLimit(u32, Outcome),
-    Captured(usize, Outcome),
-    Exited(usize, Outcome),
+    Captured(PieceKind, Outcome),
+    Exited(PieceKind, Outcome),
 }
 
 #[derive(Debug, Clone)]
@@ -310,7 +344,7 @@ pub struct Game {
     pub flights: Vec<Flight>,
     pub flip_rules: [Option<FlipRule>; 2],
     /// Pieces in hand are placed on the empty squares of this zone.
-    pub drop_zone: Option<usize>,
+    pub drop_zone: Option<ZoneId>,
     /// Names of the per-player counters.
     pub counters: Vec<String>,
     /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).

@@ -202,3 +202,23 @@ fn a_pass_under_a_counter_condition() {
         ["c1b1", "c1c2", "pass"]
     );
 }
+
+#[test]
+fn counters_stay_within_their_range() {
+    // Each rook move adds 2: from 999,999 it would pass 1,000,000, so the rook may not
+    // move, and the position string of every reachable position reads back.
+    let source = r#"
+board 4 x 4
+counter c
+piece King K { moves "K" royal }
+piece Rook R { moves "R" then counter c 2 }
+end { checkmate loss  stalemate draw }
+setup "3k/4/4/R2K w - - 0 1 c=0/0"
+"#;
+    let moves = sorted_moves(source, "3k/4/4/R2K w - - 0 1 c=999999/0");
+    assert!(moves.iter().all(|m| m.starts_with('d')), "{moves:?}");
+    assert!(sorted_moves(source, "3k/4/4/R2K w - - 0 1 c=999998/0").contains(&"a1a2".to_string()));
+    let too_big = source.replace("counter c 2", "counter c 1000001");
+    let problems = load_rules(&too_big).unwrap_err();
+    assert_eq!(problems[0].code, "varsand::counter-change");
+}

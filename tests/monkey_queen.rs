@@ -575,7 +575,10 @@ fn no_draw_rules() {
     assert_eq!(
         r.end_rules,
         vec![
-            EndRule::Captured(r.kind_by_letter('Q').unwrap(), Outcome::Loss),
+            EndRule::Captured(
+                varsand::rules::PieceKind::new(r.kind_by_letter('Q').unwrap()),
+                Outcome::Loss
+            ),
             EndRule::NoMoves(Outcome::Loss),
         ],
         "no repetition or move-count rule"

@@ -92,7 +92,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
         EndCondition::Captured(p) => EndRule::Captured(scope.resolve_piece(ck, p)?, res),
         EndCondition::Exited(p) => {
             let k = scope.resolve_piece(ck, p)?;
-            if pieces[k].exits_from.is_none() {
+            if pieces[k.index()].exits_from.is_none() {
                 ck.report(
                     Problem::new(
                         "varsand::never-exits",

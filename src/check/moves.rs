@@ -4,8 +4,11 @@ use super::boards::{off_board, region_cells};
 use super::pieces::{flips_to_span, resolve_condition};
 use super::{Checker, Scope};
 use crate::diagnostic::Problem;
-use crate::model::{Castling, Cond, Flight, FlipRule, Piece};
+use crate::model::{Castling, Cond, Flight, FlipRule, Piece, ZoneId};
 use crate::syntax::ast::*;
+
+/// The most flight rules a game may declare (each becomes two zones).
+const MAX_FLIGHTS: usize = 256;
 
 /// `pie-rule`, once.
 pub(crate) fn pie_rule(ck: &mut Checker, span: Span, pie_rule: &mut bool) {
@@ -26,7 +29,7 @@ pub(crate) fn pie_rule(ck: &mut Checker, span: Span, pie_rule: &mut bool) {
 pub(crate) struct Movement {
     pub flights: Vec<Flight>,
     pub flip_rules: [Option<FlipRule>; 2],
-    pub drop_zone: Option<usize>,
+    pub drop_zone: Option<ZoneId>,
     pub passes: Vec<Vec<Cond>>,
 }
 
@@ -39,6 +42,14 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
     };
     for d in &file.decls {
         match d {
+            Decl::Flight(f) if out.flights.len() == MAX_FLIGHTS => ck.report(
+                Problem::new(
+                    "varsand::too-many-flights",
+                    f.span,
+                    format!("a game has at most {MAX_FLIGHTS} flight rules"),
+                )
+                .help("a flight rule may name several regions: join some"),
+            ),
             Decl::Flight(f) => out.flights.push(Flight {
                 from: region_cells(ck, &f.from, &scope.geometry, &scope.zones, None),
                 to: region_cells(ck, &f.to, &scope.geometry, &scope.zones, None),

@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 
 use super::{Checker, boards, moves, setup};
 use crate::diagnostic::{Problem, closest};
-use crate::model::{Geometry, MAX_PIECE_TYPES, Param, Player, Zone};
+use crate::model::{CounterId, Geometry, MAX_PIECE_TYPES, Param, PieceKind, Player, Zone, ZoneId};
 use crate::syntax::ast::*;
 
 /// What the first pass reads, in declaration order.
@@ -89,10 +89,22 @@ fn counter(ck: &mut Checker, c: &Name, counters: &mut Vec<String>) {
             )
             .help("keep one `counter` line"),
         );
+    } else if counters.len() == MAX_COUNTERS {
+        ck.report(
+            Problem::new(
+                "varsand::too-many-counters",
+                c.span,
+                format!("a game has at most {MAX_COUNTERS} counters"),
+            )
+            .help("count several things in one counter, or drop one"),
+        );
     } else {
         counters.push(c.node.clone());
     }
 }
+
+/// The most counters a game may declare.
+pub(crate) const MAX_COUNTERS: usize = 64;
 
 /// The two players, as declared or white and black.
 pub(crate) fn players(ck: &mut Checker, decl: Option<&PlayersDecl>) -> [Player; 2] {
@@ -186,9 +198,9 @@ impl Scope<'_> {
         resolve_player(ck, &self.players, n)
     }
 
-    pub fn resolve_piece(&self, ck: &mut Checker, n: &Name) -> Option<usize> {
+    pub fn resolve_piece(&self, ck: &mut Checker, n: &Name) -> Option<PieceKind> {
         match self.pieces.index.get(n.node.as_str()) {
-            Some(&i) if i < MAX_PIECE_TYPES => Some(i),
+            Some(&i) if i < MAX_PIECE_TYPES => Some(PieceKind::new(i)),
             _ => {
                 ck.report(
                     Problem::new(
@@ -208,7 +220,7 @@ impl Scope<'_> {
         }
     }
 
-    pub fn resolve_zone(&self, ck: &mut Checker, z: &Name) -> Option<usize> {
+    pub fn resolve_zone(&self, ck: &mut Checker, z: &Name) -> Option<ZoneId> {
         let found = self.zones.iter().position(|x| x.name == z.node);
         if found.is_none() {
             ck.report(
@@ -225,10 +237,10 @@ impl Scope<'_> {
                 )),
             );
         }
-        found
+        found.map(ZoneId::new)
     }
 
-    pub fn resolve_counter(&self, ck: &mut Checker, c: &Name) -> Option<usize> {
+    pub fn resolve_counter(&self, ck: &mut Checker, c: &Name) -> Option<CounterId> {
         let found = self.counters.iter().position(|x| *x == c.node);
         if found.is_none() {
             ck.report(
@@ -246,7 +258,7 @@ impl Scope<'_> {
                 ),
             );
         }
-        found
+        found.map(CounterId::new)
     }
 }
 

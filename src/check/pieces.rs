@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::{Checker, Scope};
 use crate::diagnostic::Problem;
 use crate::model::Effect as RulesEffect;
-use crate::model::{Component, Cond, Piece, Promotion};
+use crate::model::{Component, Cond, MAX_COUNTER, Piece, PieceKind, Promotion};
 use crate::syntax::ast::*;
 use crate::syntax::betza;
 
@@ -178,7 +178,7 @@ fn moves(
 }
 
 /// The piece kinds a promotion names by letter.
-fn promotion_kinds(ck: &mut Checker, scope: &Scope, to: &[Spanned<char>]) -> Vec<usize> {
+fn promotion_kinds(ck: &mut Checker, scope: &Scope, to: &[Spanned<char>]) -> Vec<PieceKind> {
     let decls = &scope.pieces.decls;
     let mut kinds = Vec::new();
     for l in to {
@@ -187,7 +187,7 @@ fn promotion_kinds(ck: &mut Checker, scope: &Scope, to: &[Spanned<char>]) -> Vec
             .iter()
             .position(|d| d.letter.node.to_ascii_uppercase() == up)
         {
-            Some(k) => kinds.push(k),
+            Some(k) => kinds.push(PieceKind::new(k)),
             None => ck.report(
                 Problem::new(
                     "varsand::unknown-promotion",
@@ -213,11 +213,11 @@ fn promotion_kinds(ck: &mut Checker, scope: &Scope, to: &[Spanned<char>]) -> Vec
 /// same player.
 pub(crate) fn two_faces(ck: &mut Checker, scope: &Scope, pieces: &mut [Piece]) {
     for (i, d) in scope.pieces.decls.iter().enumerate() {
-        let Some(other) = pieces[i].flips_to else {
+        let Some(other) = pieces[i].flips_to.map(PieceKind::index) else {
             continue;
         };
-        match pieces[other].flips_to {
-            None => pieces[other].flips_to = Some(i),
+        match pieces[other].flips_to.map(PieceKind::index) {
+            None => pieces[other].flips_to = Some(PieceKind::new(i)),
             Some(back) if back != i => {
                 ck.report(
                     Problem::new(
@@ -279,7 +279,21 @@ pub(crate) fn resolve_condition(
 fn resolve_effect(ck: &mut Checker, scope: &Scope, e: &Spanned<Effect>) -> Option<RulesEffect> {
     Some(match &e.node {
         Effect::Stay => RulesEffect::Stay,
-        Effect::Counter(name, d) => RulesEffect::Counter(scope.resolve_counter(ck, name)?, *d),
+        Effect::Counter(name, d) => {
+            let counter = scope.resolve_counter(ck, name)?;
+            if d.abs() > MAX_COUNTER {
+                ck.report(
+                    Problem::new(
+                        "varsand::counter-change",
+                        e.span,
+                        format!("a counter changes by at most {MAX_COUNTER}, not {d}"),
+                    )
+                    .help(format!("counters run from -{MAX_COUNTER} to {MAX_COUNTER}")),
+                );
+                return None;
+            }
+            RulesEffect::Counter(counter, *d)
+        }
         Effect::Leave(p) => RulesEffect::Leave(scope.resolve_piece(ck, p)?),
         Effect::Height(d) => {
             if d.abs() > 255 {

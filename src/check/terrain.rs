@@ -63,7 +63,7 @@ fn terrain(
     let mask = |ck: &mut Checker, list: &[Name]| {
         list.iter()
             .filter_map(|n| scope.resolve_piece(ck, n))
-            .fold(0u64, |m, k| m | 1 << k)
+            .fold(0u64, |m, k| m | 1 << k.index())
     };
     Terrain {
         name: t.name.node.clone(),

@@ -8,6 +8,9 @@ use crate::diagnostic::Problem;
 use crate::model::{Geometry, Player, Zone};
 use crate::syntax::ast::*;
 
+/// The most zones a game may declare (the compiler adds two per flight).
+pub(crate) const MAX_ZONES: usize = 1024;
+
 /// Every zone the file declares, in order (a duplicate is reported and left out).
 pub(crate) fn zones(
     ck: &mut Checker,
@@ -29,6 +32,17 @@ pub(crate) fn zones(
                 .help("rename one of them"),
             );
             continue;
+        }
+        if zones.len() == MAX_ZONES {
+            ck.report(
+                Problem::new(
+                    "varsand::too-many-zones",
+                    z.name.span,
+                    format!("a game has at most {MAX_ZONES} zones"),
+                )
+                .help("join zones that are used together"),
+            );
+            break;
         }
         if geometry.parse_square(&z.name.node).is_some() {
             ck.report(

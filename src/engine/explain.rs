@@ -66,10 +66,7 @@ impl Position {
             let name = &rules.pieces[kind].name;
             return match rules.exit_zone(kind) {
                 None => format!("a {name} never leaves the board"),
-                Some(z) => format!(
-                    "a {name} leaves the board only from {}",
-                    rules.zones[z].name
-                ),
+                Some(z) => format!("a {name} leaves the board only from {}", rules.zone(z).name),
             };
         }
         let Some((from, to, promo)) = split_move(&rules, text) else {
@@ -404,17 +401,18 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
         Cond::Player(side) => format!("to be {}'s move", rules.players[side].name),
         Cond::OwnPieceIn { kind, zone } => format!(
             "your {} to stand in {}",
-            rules.pieces[kind].name, rules.zones[zone].name
+            rules.piece(kind).name,
+            rules.zone(zone).name
         ),
         Cond::Height(op, v) => format!("a height {} {v}", op_words(op)),
         Cond::CloserTo { enemy, kind } => format!(
             "to end strictly closer to {} {}",
             if enemy { "the enemy" } else { "your own" },
-            rules.pieces[kind].name
+            rules.piece(kind).name
         ),
-        Cond::From(z) => format!("to start in {}", rules.zones[z].name),
-        Cond::To(z) => format!("to end in {}", rules.zones[z].name),
-        Cond::Counter(i, op, v) => format!("{} {} {v}", rules.counters[i], op_words(op)),
+        Cond::From(z) => format!("to start in {}", rules.zone(z).name),
+        Cond::To(z) => format!("to end in {}", rules.zone(z).name),
+        Cond::Counter(i, op, v) => format!("{} {} {v}", rules.counters[i.index()], op_words(op)),
     }
 }
 

@@ -44,7 +44,7 @@ fn fen_err(
 /// The largest halfmove clock or move number a position string may give.
 pub(crate) const MAX_CLOCK: u32 = 1_000_000;
 /// Counter values a position string may give: `-MAX_COUNTER..=MAX_COUNTER`.
-const MAX_COUNTER: u32 = 1_000_000;
+const MAX_COUNTER: u32 = crate::model::MAX_COUNTER as u32;
 /// The most pieces of one kind a hand holds (the hash has a key per count).
 const MAX_IN_HAND: usize = 63;
 

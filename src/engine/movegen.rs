@@ -6,8 +6,9 @@
 //! piece attacked.
 
 use super::{Move, MoveKind, Position};
+use crate::model::MAX_COUNTER;
 use crate::rules::{
-    Cell, Code, Cond, EMPTY, GenId, GenInfo, GenKind, NO_CELL, code, kind_of, side_of,
+    Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, GenKind, NO_CELL, code, kind_of, side_of,
 };
 use crate::syntax::betza::Hop;
 
@@ -294,7 +295,7 @@ impl Position {
         let promotion_zone = rules.pieces[kind]
             .promotion
             .as_ref()
-            .map(|p| rules.zones[p.zone].cells[self.side].as_slice());
+            .map(|p| rules.zone(p.zone).cells[self.side].as_slice());
         for step in &t.steps[start as usize..(start + len) as usize] {
             let comp = &t.gens[step.generator as usize];
             if comp.initial && !self.unmoved[f] {
@@ -524,7 +525,7 @@ impl Position {
         {
             for &k in &p.to {
                 out.push(Move {
-                    promo: code(k, self.side),
+                    promo: code(k.index(), self.side),
                     ..m
                 });
             }
@@ -533,11 +534,34 @@ impl Position {
         out.push(m);
     }
 
+    #[inline]
     fn conditions_hold(&self, g: &Gen, comp: &GenInfo, m: Move) -> bool {
         let (start, len) = comp.conds;
+        if comp.counts && !self.counters_stay_in_range(g, comp) {
+            return false;
+        }
+        if len == 0 {
+            return true;
+        }
         g.rules.tables.conds[start as usize..(start + len) as usize]
             .iter()
             .all(|cond| self.condition_holds(g, cond, m))
+    }
+
+    /// Would the counter effects of a generator keep the mover's counters within
+    /// `-MAX_COUNTER..=MAX_COUNTER`?
+    fn counters_stay_in_range(&self, g: &Gen, comp: &GenInfo) -> bool {
+        let t = &g.rules.tables;
+        let nc = g.rules.counters.len();
+        t.effects[comp.effects as usize - 1]
+            .iter()
+            .all(|e| match *e {
+                Effect::Counter(i, d) => {
+                    let after = self.counters[self.side * nc + i.index()] + d;
+                    (-MAX_COUNTER..=MAX_COUNTER).contains(&after)
+                }
+                _ => true,
+            })
     }
 
     /// Does one condition hold for the move `m`?
@@ -558,20 +582,20 @@ impl Position {
             }
             Cond::From(z) => m.from != NO_CELL && g.rules.zone_contains(z, side, m.from),
             Cond::To(z) => m.to != NO_CELL && g.rules.zone_contains(z, side, m.to),
-            Cond::Counter(i, op, n) => op.holds(self.counter(side, i), n),
+            Cond::Counter(i, op, n) => op.holds(self.counter(side, i.index()), n),
             Cond::Player(s) => side == s,
             Cond::OwnPieceIn { kind, zone } => {
-                let c = code(kind, side);
+                let c = code(kind.index(), side);
                 self.counts[c as usize] > 0
                     && self
                         .board
                         .iter()
                         .enumerate()
-                        .any(|(cell, &b)| b == c && g.rules.zones[zone].cells[side][cell])
+                        .any(|(cell, &b)| b == c && g.rules.zone(zone).cells[side][cell])
             }
             Cond::CloserTo { .. } if m.from == NO_CELL || m.to == NO_CELL => false,
             Cond::CloserTo { enemy, kind } => {
-                let target = code(kind, if enemy { side ^ 1 } else { side });
+                let target = code(kind.index(), if enemy { side ^ 1 } else { side });
                 let d2 = |a: Cell, b: Cell| {
                     let (ca, cb) = (&geo.cells[a as usize], &geo.cells[b as usize]);
                     let (dx, dy) = (

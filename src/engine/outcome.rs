@@ -2,7 +2,7 @@
 //! (rules that need no legal move first, then repetition and move limits).
 
 use super::{Move, Position};
-use crate::rules::{EndRule, Outcome, Rules, code};
+use crate::rules::{EndRule, Outcome, PieceKind, Rules, code};
 
 /// Which end rule ended a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -18,9 +18,9 @@ pub enum EndReason {
     /// This many moves by each side without progress.
     MoveLimit(u32),
     /// A piece of this type was captured (a `captured PIECE` rule).
-    Captured(usize),
+    Captured(PieceKind),
     /// A piece of this type left the board (an `exited PIECE` rule).
-    Exited(usize),
+    Exited(PieceKind),
 }
 
 impl EndReason {
@@ -34,8 +34,8 @@ impl EndReason {
             EndReason::NoRuleApplies => "no legal move (no end rule applies)".into(),
             EndReason::Repetition(k) => format!("repetition ({k} times)"),
             EndReason::MoveLimit(k) => format!("move limit ({k} moves)"),
-            EndReason::Captured(kind) => format!("{} captured", rules.pieces[kind].name),
-            EndReason::Exited(kind) => format!("{} left the board", rules.pieces[kind].name),
+            EndReason::Captured(kind) => format!("{} captured", rules.piece(kind).name),
+            EndReason::Exited(kind) => format!("{} left the board", rules.piece(kind).name),
         }
     }
 }
@@ -68,10 +68,10 @@ impl GameEnd {
                 format!("{k} moves by each side without a capture or other progress")
             }
             EndReason::Captured(kind) => {
-                format!("{who}'s {} was captured", rules.pieces[kind].name)
+                format!("{who}'s {} was captured", rules.piece(kind).name)
             }
             EndReason::Exited(kind) => {
-                format!("{who}'s {} left the board", rules.pieces[kind].name)
+                format!("{who}'s {} left the board", rules.piece(kind).name)
             }
         }
     }
@@ -103,14 +103,14 @@ impl Position {
     /// A `captured PIECE` or `exited PIECE` rule that has taken effect: the side it is
     /// about, the piece, the result for that side, and whether the piece exited. Ends
     /// the game at once, so no moves follow.
-    pub(crate) fn decided(&self) -> Option<(usize, usize, Outcome, bool)> {
+    pub(crate) fn decided(&self) -> Option<(usize, PieceKind, Outcome, bool)> {
         let rules = &*self.rules;
         let kinds = rules.pieces.len();
         for rule in &rules.end_rules {
             match *rule {
                 EndRule::Captured(kind, o) => {
                     for side in 0..2 {
-                        let c = code(kind, side);
+                        let c = code(kind.index(), side);
                         let had = rules
                             .tables
                             .home_counts
@@ -118,7 +118,7 @@ impl Position {
                             .is_some_and(|&n| n > 0);
                         if had
                             && self.counts[c as usize] == 0
-                            && self.hand[side * kinds + kind] == 0
+                            && self.hand[side * kinds + kind.index()] == 0
                         {
                             return Some((side, kind, o, false));
                         }
@@ -126,7 +126,7 @@ impl Position {
                 }
                 EndRule::Exited(kind, o) => {
                     for side in 0..2 {
-                        if self.exited[side] >> kind & 1 != 0 {
+                        if self.exited[side] >> kind.index() & 1 != 0 {
                             return Some((side, kind, o, true));
                         }
                     }

@@ -475,12 +475,12 @@ impl Position {
                 match *e {
                     Effect::Height(d) => height = (height as i64 + d).clamp(1, 255) as u8,
                     Effect::Leave(kind) => {
-                        let left = code(kind, us);
+                        let left = code(kind.index(), us);
                         self.board[from] = left;
                         self.height[from] = 1;
                         self.counts[left as usize] += 1;
                         h ^= z.piece[left as usize * n + from];
-                        if t.royal_kinds >> kind & 1 != 0 {
+                        if t.royal_kinds >> kind.index() & 1 != 0 {
                             self.royals.add(us, m.from);
                         }
                     }
@@ -550,7 +550,7 @@ impl Position {
         let mut h = 0;
         for e in &t.effects[effects as usize - 1] {
             if let Effect::Counter(i, d) = *e {
-                let slot = mover * nc + i;
+                let slot = mover * nc + i.index();
                 h ^= t.zobrist.counter_key(slot, self.counters[slot]);
                 self.counters[slot] += sign * d;
                 h ^= t.zobrist.counter_key(slot, self.counters[slot]);

@@ -3,7 +3,7 @@
 //! the pieces' Betza moves, so that every later stage sees one shape.
 
 use super::{GenId, Generator, PieceType, Rules, Source, Tables};
-use crate::model::{Cond, Game, Piece, Zone};
+use crate::model::{Cond, Game, Piece, Zone, ZoneId};
 
 /// The rules of `game` with every way to move lowered onto generators (tables empty).
 pub(super) fn lower(game: Game) -> Rules {
@@ -60,15 +60,15 @@ pub(super) fn lower(game: Game) -> Rules {
 
 /// Each flight's squares as two zones (where it starts, where it lands), added to
 /// `zones`: a flight is a generator with a `from` condition and a target zone.
-fn flight_zones(game: &Game, zones: &mut Vec<Zone>) -> Vec<(usize, usize)> {
+fn flight_zones(game: &Game, zones: &mut Vec<Zone>) -> Vec<(ZoneId, ZoneId)> {
     let mut out = Vec::new();
     for (i, f) in game.flights.iter().enumerate() {
-        let from = zones.len();
+        let from = ZoneId::new(zones.len());
         zones.push(Zone {
             name: format!("the squares flight {} starts from", i + 1),
             cells: [f.from.clone(), f.from.clone()],
         });
-        let to = zones.len();
+        let to = ZoneId::new(zones.len());
         zones.push(Zone {
             name: format!("the squares flight {} lands on", i + 1),
             cells: [f.to.clone(), f.to.clone()],
@@ -84,7 +84,7 @@ fn piece_generators(
     game: &Game,
     kind: usize,
     piece: &Piece,
-    flight_zones: &[(usize, usize)],
+    flight_zones: &[(ZoneId, ZoneId)],
 ) -> Vec<Generator> {
     let gen_of = |source, conditions: Vec<Cond>| Generator {
         piece: Some(kind),

@@ -9,8 +9,9 @@ mod lower;
 mod tables;
 
 pub use crate::model::{
-    Board, Castling, Cell, CellInfo, Code, Cond, EMPTY, Effect, EndRule, Geometry, MAX_PIECE_TYPES,
-    NO_CELL, Outcome, Param, Player, Promotion, Terrain, Zone, code, file_letter, kind_of, side_of,
+    Board, Castling, Cell, CellInfo, Code, Cond, CounterId, EMPTY, Effect, EndRule, Geometry,
+    MAX_PIECE_TYPES, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Terrain, Zone, ZoneId,
+    code, file_letter, kind_of, side_of,
 };
 pub use tables::{GenInfo, GenKind, LeapAttack, RayAttack, Step, Tables, Zobrist};
 
@@ -31,13 +32,13 @@ pub enum Source {
     Betza(BetzaMove),
     /// To an empty square of zone `to` on any board, never capturing; with
     /// `same_colour`, only to a square of the colour the piece stands on.
-    Flight { to: usize, same_colour: bool },
+    Flight { to: ZoneId, same_colour: bool },
     /// From the mover's hand onto an empty square.
     Drop,
     /// Off the board.
     Exit,
     /// Turns into its other face `face` and makes one move as that face.
-    Flip { face: usize },
+    Flip { face: PieceKind },
     /// Castling number `castling` of [`Rules::castlings`]: the king-like piece and its
     /// partner move together.
     Castle { castling: usize },
@@ -162,8 +163,26 @@ impl Rules {
         }
     }
 
-    pub fn zone_contains(&self, zone: usize, side: usize, cell: Cell) -> bool {
-        self.zones[zone].cells[side][cell as usize]
+    pub fn zone_contains(&self, zone: ZoneId, side: usize, cell: Cell) -> bool {
+        self.zones[zone.index()].cells[side][cell as usize]
+    }
+
+    /// The zone with this name, if one.
+    pub fn zone_by_name(&self, name: &str) -> Option<ZoneId> {
+        self.zones
+            .iter()
+            .position(|z| z.name == name)
+            .map(ZoneId::new)
+    }
+
+    /// A zone's definition.
+    pub fn zone(&self, zone: ZoneId) -> &Zone {
+        &self.zones[zone.index()]
+    }
+
+    /// A piece type's definition.
+    pub fn piece(&self, kind: PieceKind) -> &PieceType {
+        &self.pieces[kind.index()]
     }
 
     /// The generators of a piece type, with their ids.
@@ -189,7 +208,7 @@ impl Rules {
     }
 
     /// The zone a piece type may leave the board from, if one.
-    pub fn exit_zone(&self, kind: usize) -> Option<usize> {
+    pub fn exit_zone(&self, kind: usize) -> Option<ZoneId> {
         self.moves_where(kind, |s| *s == Source::Exit)
             .find_map(|(_, g)| {
                 g.conditions.iter().find_map(|c| match *c {

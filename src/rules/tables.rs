@@ -4,7 +4,7 @@
 //! and the Zobrist keys.
 
 use super::{GenId, Rules, Source};
-use crate::model::{Cell, Code, Cond, Effect, code};
+use crate::model::{Cell, Code, Cond, Effect, ZoneId, code};
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
 /// What kind of source a generator has, as the move generator dispatches on it.
@@ -35,6 +35,8 @@ pub struct GenInfo {
     pub takes_ep: bool,
     /// It captures without moving.
     pub stays: bool,
+    /// It changes a counter (its moves keep counters within range).
+    pub counts: bool,
     /// No hop, no condition, no effect: the generator's short path.
     pub plain: bool,
     /// Its conditions, (start, len) in `Tables::conds`.
@@ -243,6 +245,7 @@ fn gen_infos(rules: &Rules, t: &mut Tables) {
         let mut info = GenInfo {
             conds,
             effects,
+            counts: g.effects.iter().any(|e| matches!(e, Effect::Counter(..))),
             piece: g.piece.unwrap_or(0) as u8,
             ..GenInfo::default()
         };
@@ -267,7 +270,7 @@ fn gen_infos(rules: &Rules, t: &mut Tables) {
             Source::Exit => info.kind = GenKind::Exit,
             Source::Flip { face } => {
                 info.kind = GenKind::Flip;
-                info.face = *face as u8;
+                info.face = face.0;
             }
             Source::Castle { castling } => {
                 info.kind = GenKind::Castle;
@@ -310,7 +313,7 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
             }
             for cond in &g.conditions {
                 if let Cond::CloserTo { kind: k, .. } = cond {
-                    t.located_kinds |= 1 << k;
+                    t.located_kinds |= 1 << k.index();
                 }
             }
         }
@@ -579,13 +582,13 @@ fn between(rules: &Rules, t: &mut Tables) {
 fn targets(rules: &Rules, t: &mut Tables) {
     let n = rules.cell_count();
     let geo = &rules.geometry;
-    type FlightKey<'a> = (usize, bool, &'a Vec<Cond>);
+    type FlightKey<'a> = (ZoneId, bool, &'a Vec<Cond>);
     let mut flights: Vec<(FlightKey, u32)> = Vec::new();
     for (id, g) in rules.generators.iter().enumerate() {
         let zones_allow = |side: usize, from: Option<usize>, to: Option<usize>| {
             g.conditions.iter().all(|c| match *c {
-                Cond::From(z) => from.is_some_and(|f| rules.zones[z].cells[side][f]),
-                Cond::To(z) => to.is_some_and(|c| rules.zones[z].cells[side][c]),
+                Cond::From(z) => from.is_some_and(|f| rules.zone(z).cells[side][f]),
+                Cond::To(z) => to.is_some_and(|c| rules.zone(z).cells[side][c]),
                 Cond::Player(s) => s == side,
                 _ => true,
             })
@@ -607,7 +610,7 @@ fn targets(rules: &Rules, t: &mut Tables) {
                         for target in 0..n {
                             let colour_ok =
                                 !same_colour || geo.cells[target].dark == geo.cells[from].dark;
-                            if rules.zones[to].cells[side][target]
+                            if rules.zone(to).cells[side][target]
                                 && target != from
                                 && colour_ok
                                 && zones_allow(side, Some(from), Some(target))

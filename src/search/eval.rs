@@ -175,7 +175,7 @@ fn height_bonus(rules: &Rules, values: &[i32]) -> Vec<i32> {
                 .iter()
                 .flat_map(|g| &g.effects)
                 .filter_map(|e| match *e {
-                    Effect::Leave(left) => Some(values[left]),
+                    Effect::Leave(left) => Some(values[left.index()]),
                     _ => None,
                 })
                 .max();
@@ -207,7 +207,7 @@ fn target_kinds(rules: &Rules) -> u64 {
     }
     for r in &rules.end_rules {
         if let EndRule::Captured(k, Outcome::Loss) = *r {
-            targets |= 1 << k;
+            targets |= 1 << k.index();
         }
     }
     targets
@@ -251,7 +251,7 @@ impl Eval {
             rules.pieces[k]
                 .promotion
                 .as_ref()
-                .and_then(|p| p.to.iter().map(|&t| values[t]).max())
+                .and_then(|p| p.to.iter().map(|&t| values[t.index()]).max())
                 .unwrap_or(0)
         };
         let potential: Vec<i32> = (0..kinds)
@@ -294,7 +294,7 @@ impl Eval {
             for (side, reach) in reaches[k].iter().enumerate() {
                 let c = code(k, side) as usize;
                 // Distance from each cell to a zone (the promotion zone, the exit zone).
-                let distances = |zone: usize| -> Vec<i32> {
+                let distances = |zone: crate::rules::ZoneId| -> Vec<i32> {
                     let zone: Vec<usize> = (0..n)
                         .filter(|&z| rules.zone_contains(zone, side, z as Cell))
                         .collect();
