@@ -7,11 +7,146 @@ use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 
 use crate::syntax::ast::Span;
 
+/// The kind of a problem: a stable name, shown as `varsand::NAME` (for tools, the
+/// snapshot tests and a future `varsand explain`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, thiserror::Error)]
+pub enum ProblemCode {
+    #[error("varsand::ambiguous-square")]
+    AmbiguousSquare,
+    #[error("varsand::betza")]
+    Betza,
+    #[error("varsand::board-name")]
+    BoardName,
+    #[error("varsand::board-size")]
+    BoardSize,
+    #[error("varsand::castle-line")]
+    CastleLine,
+    #[error("varsand::castle-squares")]
+    CastleSquares,
+    #[error("varsand::check-without-royal")]
+    CheckWithoutRoyal,
+    #[error("varsand::counter-change")]
+    CounterChange,
+    #[error("varsand::duplicate-board")]
+    DuplicateBoard,
+    #[error("varsand::duplicate-castle")]
+    DuplicateCastle,
+    #[error("varsand::duplicate-counter")]
+    DuplicateCounter,
+    #[error("varsand::duplicate-drop")]
+    DuplicateDrop,
+    #[error("varsand::duplicate-flip")]
+    DuplicateFlip,
+    #[error("varsand::duplicate-game")]
+    DuplicateGame,
+    #[error("varsand::duplicate-letter")]
+    DuplicateLetter,
+    #[error("varsand::duplicate-param")]
+    DuplicateParam,
+    #[error("varsand::duplicate-pie-rule")]
+    DuplicatePieRule,
+    #[error("varsand::duplicate-piece")]
+    DuplicatePiece,
+    #[error("varsand::duplicate-players")]
+    DuplicatePlayers,
+    #[error("varsand::duplicate-setup")]
+    DuplicateSetup,
+    #[error("varsand::duplicate-square")]
+    DuplicateSquare,
+    #[error("varsand::duplicate-terrain")]
+    DuplicateTerrain,
+    #[error("varsand::duplicate-zone")]
+    DuplicateZone,
+    #[error("varsand::end-count")]
+    EndCount,
+    #[error("varsand::flip-owner")]
+    FlipOwner,
+    #[error("varsand::flip-pair")]
+    FlipPair,
+    #[error("varsand::height-change")]
+    HeightChange,
+    #[error("varsand::illegal-result")]
+    IllegalResult,
+    #[error("varsand::never-exits")]
+    NeverExits,
+    #[error("varsand::no-board")]
+    NoBoard,
+    #[error("varsand::no-flip-rule")]
+    NoFlipRule,
+    #[error("varsand::no-setup")]
+    NoSetup,
+    #[error("varsand::number-range")]
+    NumberRange,
+    #[error("varsand::off-board")]
+    OffBoard,
+    #[error("varsand::owner-letter-case")]
+    OwnerLetterCase,
+    #[error("varsand::param-range")]
+    ParamRange,
+    #[error("varsand::pass-condition")]
+    PassCondition,
+    #[error("varsand::piece-letter")]
+    PieceLetter,
+    #[error("varsand::players-letter")]
+    PlayersLetter,
+    #[error("varsand::setup")]
+    Setup,
+    #[error("varsand::square-names")]
+    SquareNames,
+    #[error("varsand::syntax")]
+    Syntax,
+    #[error("varsand::terrain-letter")]
+    TerrainLetter,
+    #[error("varsand::too-many-boards")]
+    TooManyBoards,
+    #[error("varsand::too-many-castlings")]
+    TooManyCastlings,
+    #[error("varsand::too-many-counters")]
+    TooManyCounters,
+    #[error("varsand::too-many-flights")]
+    TooManyFlights,
+    #[error("varsand::too-many-pieces")]
+    TooManyPieces,
+    #[error("varsand::too-many-squares")]
+    TooManySquares,
+    #[error("varsand::too-many-zones")]
+    TooManyZones,
+    #[error("varsand::unknown-board")]
+    UnknownBoard,
+    #[error("varsand::unknown-counter")]
+    UnknownCounter,
+    #[error("varsand::unknown-param")]
+    UnknownParam,
+    #[error("varsand::unknown-piece")]
+    UnknownPiece,
+    #[error("varsand::unknown-player")]
+    UnknownPlayer,
+    #[error("varsand::unknown-promotion")]
+    UnknownPromotion,
+    #[error("varsand::unknown-zone")]
+    UnknownZone,
+    #[error("varsand::zone-named-like-square")]
+    ZoneNamedLikeSquare,
+}
+
+impl ProblemCode {
+    /// The code as shown, such as `varsand::unknown-piece`.
+    pub fn as_str(self) -> String {
+        self.to_string()
+    }
+}
+
+impl PartialEq<&str> for ProblemCode {
+    fn eq(&self, other: &&str) -> bool {
+        self.to_string() == *other
+    }
+}
+
 /// One problem in a rule file: what is wrong, where, and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
-    /// A stable name for the kind of problem, such as `varsand::unknown-piece`.
-    pub code: &'static str,
+    /// The kind of problem, shown as `varsand::unknown-piece` and the like.
+    pub code: ProblemCode,
     pub message: String,
     pub span: Span,
     /// The short text under the underline.
@@ -20,7 +155,7 @@ pub struct Problem {
 }
 
 impl Problem {
-    pub fn new(code: &'static str, span: Span, message: impl Into<String>) -> Self {
+    pub fn new(code: ProblemCode, span: Span, message: impl Into<String>) -> Self {
         Self {
             code,
             message: message.into(),
@@ -32,7 +167,7 @@ impl Problem {
     /// A problem at `offset..offset + len` inside a quoted string (a Betza string, a
     /// position string) whose text has the span `string`.
     pub fn inside(
-        code: &'static str,
+        code: ProblemCode,
         string: Span,
         offset: usize,
         len: usize,

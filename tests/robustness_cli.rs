@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 
-use varsand::diagnostic::{MAX_SHOWN, Problem, list_candidates, render};
+use varsand::diagnostic::{MAX_SHOWN, Problem, ProblemCode, list_candidates, render};
 use varsand::syntax::ast::Span;
 
 const BIN: &str = env!("CARGO_BIN_EXE_varsand");
@@ -200,7 +200,7 @@ fn render_shows_at_most_50_problems_and_never_the_long_line_again() {
     // 2,000 problems on one 100,000-character line.
     let line = "y".repeat(100_000);
     let problems: Vec<Problem> = (0..2000)
-        .map(|i| Problem::new("varsand::test", Span::new(i * 50, i * 50 + 3), "bad"))
+        .map(|i| Problem::new(ProblemCode::Syntax, Span::new(i * 50, i * 50 + 3), "bad"))
         .collect();
     let out = render(&problems, "many.var", &line, false);
     assert!(out.len() < 50_000, "{} bytes", out.len());
@@ -208,8 +208,8 @@ fn render_shows_at_most_50_problems_and_never_the_long_line_again() {
     assert_has(&out, "… and 1950 more problems\n");
     // Also in colour, and with spans outside the text or inside a character.
     let odd = [
-        Problem::new("varsand::test", Span::new(5, 500), "past the end"),
-        Problem::new("varsand::test", Span::new(1, 2), "inside a character"),
+        Problem::new(ProblemCode::Syntax, Span::new(5, 500), "past the end"),
+        Problem::new(ProblemCode::Syntax, Span::new(1, 2), "inside a character"),
     ];
     let out = render(&odd, "odd.var", "éé", true);
     assert_has(&out, "past the end");

@@ -2,7 +2,7 @@
 
 use super::Checker;
 use super::names::did_you_mean;
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{Geometry, Zone};
 use crate::syntax::ast::*;
 
@@ -21,7 +21,7 @@ pub(crate) fn board(ck: &mut Checker, b: &BoardDecl, geometry: &mut Geometry, si
     for (v, what, max) in [(&b.files, "files", 26), (&b.ranks, "ranks", 99)] {
         if v.node < 1 || v.node > max {
             ck.report(
-                Problem::new("varsand::board-size", v.span, format!("a board has 1 to {max} {what}, not {}", v.node))
+                Problem::new(ProblemCode::BoardSize, v.span, format!("a board has 1 to {max} {what}, not {}", v.node))
                     .label("out of range")
                     .help("files are named a..z and ranks 1..99: a board has at most 26 files and 99 ranks"),
             );
@@ -32,7 +32,7 @@ pub(crate) fn board(ck: &mut Checker, b: &BoardDecl, geometry: &mut Geometry, si
     if ok && !b.squares.is_empty() && b.squares.len() != cells {
         ck.report(
             Problem::new(
-                "varsand::square-names",
+                ProblemCode::SquareNames,
                 b.span,
                 format!(
                     "{} square names for a board of {cells} squares",
@@ -48,7 +48,7 @@ pub(crate) fn board(ck: &mut Checker, b: &BoardDecl, geometry: &mut Geometry, si
         {
             ck.report(
                 Problem::new(
-                    "varsand::duplicate-square",
+                    ProblemCode::DuplicateSquare,
                     sq.span,
                     format!("square name `{}` is used twice", sq.node),
                 )
@@ -68,7 +68,7 @@ pub(crate) fn board(ck: &mut Checker, b: &BoardDecl, geometry: &mut Geometry, si
     {
         ck.report(
             Problem::new(
-                "varsand::duplicate-board",
+                ProblemCode::DuplicateBoard,
                 n.span,
                 format!("board `{}` is declared twice", n.node),
             )
@@ -78,7 +78,7 @@ pub(crate) fn board(ck: &mut Checker, b: &BoardDecl, geometry: &mut Geometry, si
     }
     if side_board && b.name.is_none() {
         ck.report(
-            Problem::new("varsand::board-name", b.span, "a side board needs a name").help(
+            Problem::new(ProblemCode::BoardName, b.span, "a side board needs a name").help(
                 "write `board NAME FILES x RANKS`, such as `board cloud 2 x 1 squares c1 c2`",
             ),
         );
@@ -100,7 +100,7 @@ fn within_limits(ck: &mut Checker, b: &BoardDecl, geometry: &Geometry) -> bool {
     if geometry.boards.len() >= MAX_BOARDS {
         ck.report(
             Problem::new(
-                "varsand::too-many-boards",
+                ProblemCode::TooManyBoards,
                 b.span,
                 format!("a game has at most {MAX_BOARDS} boards"),
             )
@@ -112,7 +112,7 @@ fn within_limits(ck: &mut Checker, b: &BoardDecl, geometry: &Geometry) -> bool {
     if geometry.len() + cells > MAX_SQUARES {
         ck.report(
             Problem::new(
-                "varsand::too-many-squares",
+                ProblemCode::TooManySquares,
                 b.span,
                 format!(
                     "this board brings the squares of all boards to {}, more than {MAX_SQUARES}",
@@ -169,7 +169,7 @@ fn square_names_read_apart(ck: &mut Checker, b: &BoardDecl, geometry: &Geometry)
                 format!("square names `{name}` and `{other}` make move texts ambiguous")
             };
             ck.report(
-                Problem::new("varsand::ambiguous-square", sq.span, message)
+                Problem::new(ProblemCode::AmbiguousSquare, sq.span, message)
                     .label("reads as part of a move")
                     .help("a square's name may not be another square's name followed by letters: rename one of them"),
             );
@@ -182,7 +182,7 @@ fn square_names_read_apart(ck: &mut Checker, b: &BoardDecl, geometry: &Geometry)
 /// The problem for a square name that is not on the board.
 pub(crate) fn off_board(n: &Name, geo: &Geometry) -> Problem {
     let p = Problem::new(
-        "varsand::off-board",
+        ProblemCode::OffBoard,
         n.span,
         format!("`{}` is not a square of the board", n.node),
     )
@@ -229,7 +229,7 @@ pub(crate) fn region_cells(
             {
                 ck.report(
                     Problem::new(
-                        "varsand::off-board",
+                        ProblemCode::OffBoard,
                         term.span,
                         format!("rank {r} is not on the board"),
                     )
@@ -242,7 +242,7 @@ pub(crate) fn region_cells(
             {
                 ck.report(
                     Problem::new(
-                        "varsand::off-board",
+                        ProblemCode::OffBoard,
                         term.span,
                         format!("file {f} is not on the board"),
                     )
@@ -288,7 +288,7 @@ fn board_term(ck: &mut Checker, span: Span, name: &str, geo: &Geometry, set: &mu
         Some(b) => geo.board_cells(b).for_each(|c| set[c] = true),
         None => ck.report(
             Problem::new(
-                "varsand::unknown-board",
+                ProblemCode::UnknownBoard,
                 span,
                 format!("no board is named `{name}`"),
             )
@@ -332,7 +332,7 @@ fn zone_term(
             };
             ck.report(
                 Problem::new(
-                    "varsand::unknown-zone",
+                    ProblemCode::UnknownZone,
                     span,
                     format!("no zone is named `{z}`"),
                 )

@@ -1,7 +1,7 @@
 //! End rules: how a game ends and with what result.
 
 use super::{Checker, Scope};
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{EndRule, Outcome, Piece};
 use crate::syntax::ast::*;
 
@@ -24,7 +24,7 @@ pub(crate) fn end_rules(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[
                     ends.stalemate_illegal = true;
                 } else {
                     ck.report(
-                        Problem::new("varsand::illegal-result", r.result.span, "only `stalemate` can be `illegal`")
+                        Problem::new(ProblemCode::IllegalResult, r.result.span, "only `stalemate` can be `illegal`")
                             .help("`stalemate illegal` forbids a move that leaves the opponent without a move; other rules end in win, loss or draw"),
                     );
                 }
@@ -54,7 +54,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
         EndCondition::Checkmate => {
             if !pieces.iter().any(|p| p.royal) && !pieces.is_empty() {
                 ck.report(
-                    Problem::new("varsand::check-without-royal", r.condition.span, "checkmate needs a royal piece, and none is declared")
+                    Problem::new(ProblemCode::CheckWithoutRoyal, r.condition.span, "checkmate needs a royal piece, and none is declared")
                         .label("nothing can be checkmated")
                         .help("mark the king-like piece `royal`, or use `no-moves` to end on having no legal move"),
                 );
@@ -67,7 +67,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
             if !(2..=100).contains(k) {
                 ck.report(
                     Problem::new(
-                        "varsand::end-count",
+                        ProblemCode::EndCount,
                         r.condition.span,
                         format!("repetition counts 2 to 100 occurrences, not {k}"),
                     )
@@ -80,7 +80,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
             if !(1..=10_000).contains(k) {
                 ck.report(
                     Problem::new(
-                        "varsand::end-count",
+                        ProblemCode::EndCount,
                         r.condition.span,
                         format!("a move limit counts 1 to 10000 moves, not {k}"),
                     )
@@ -95,7 +95,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
             if pieces[k.index()].exits_from.is_none() {
                 ck.report(
                     Problem::new(
-                        "varsand::never-exits",
+                        ProblemCode::NeverExits,
                         p.span,
                         format!("`{}` never leaves the board", p.node),
                     )

@@ -3,7 +3,7 @@
 use super::boards::{off_board, region_cells};
 use super::pieces::{flips_to_span, resolve_condition};
 use super::{Checker, Scope};
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{Castling, Cond, Flight, FlipRule, Piece, ZoneId};
 use crate::syntax::ast::*;
 
@@ -15,7 +15,7 @@ pub(crate) fn pie_rule(ck: &mut Checker, span: Span, pie_rule: &mut bool) {
     if *pie_rule {
         ck.report(
             Problem::new(
-                "varsand::duplicate-pie-rule",
+                ProblemCode::DuplicatePieRule,
                 span,
                 "the pie rule is declared twice",
             )
@@ -44,7 +44,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         match d {
             Decl::Flight(f) if out.flights.len() == MAX_FLIGHTS => ck.report(
                 Problem::new(
-                    "varsand::too-many-flights",
+                    ProblemCode::TooManyFlights,
                     f.span,
                     format!("a game has at most {MAX_FLIGHTS} flight rules"),
                 )
@@ -59,7 +59,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
             Decl::Drop(dd) => {
                 if out.drop_zone.is_some() {
                     ck.report(
-                        Problem::new("varsand::duplicate-drop", dd.span, "a second drop rule")
+                        Problem::new(ProblemCode::DuplicateDrop, dd.span, "a second drop rule")
                             .help("keep one `drop in ZONE` line; make the zone per player"),
                     );
                 }
@@ -80,7 +80,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
             .unwrap_or(ck.end_of_file);
         ck.report(
             Problem::new(
-                "varsand::no-flip-rule",
+                ProblemCode::NoFlipRule,
                 span,
                 "pieces have two faces, but no player may flip them",
             )
@@ -106,7 +106,7 @@ fn flip(ck: &mut Checker, scope: &Scope, f: &FlipDecl, rules: &mut [Option<FlipR
     if rules[side].is_some() {
         ck.report(
             Problem::new(
-                "varsand::duplicate-flip",
+                ProblemCode::DuplicateFlip,
                 f.span,
                 format!("{} has two flip rules", f.player.node),
             )
@@ -135,7 +135,7 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
         };
         ck.report(
             Problem::new(
-                "varsand::pass-condition",
+                ProblemCode::PassCondition,
                 c.span,
                 format!("a pass moves no piece: {what} does not apply to it"),
             )
@@ -160,7 +160,7 @@ pub(crate) fn castlings(ck: &mut Checker, file: &File, scope: &Scope) -> Vec<Cas
     }
     if castlings.len() > 32 {
         ck.report(Problem::new(
-            "varsand::too-many-castlings",
+            ProblemCode::TooManyCastlings,
             ck.end_of_file,
             "at most 32 castling declarations",
         ));
@@ -179,7 +179,7 @@ fn castling(
     if declared.iter().any(|x| x.letter == c.right.node) {
         ck.report(
             Problem::new(
-                "varsand::duplicate-castle",
+                ProblemCode::DuplicateCastle,
                 c.right.span,
                 format!("castling right `{}` is declared twice", c.right.node),
             )
@@ -207,7 +207,7 @@ fn castling(
             ("end", c.rook_to.span)
         };
         ck.report(
-            Problem::new("varsand::castle-squares", span, format!("the two castling pieces {what} on the same square"))
+            Problem::new(ProblemCode::CastleSquares, span, format!("the two castling pieces {what} on the same square"))
                 .label("the king-like piece's square too")
                 .help("the rook-like piece starts and ends on squares of its own: `castle white K e1-g1 with h1-f1`"),
         );
@@ -222,7 +222,7 @@ fn castling(
         || rc.board != 0
     {
         ck.report(
-            Problem::new("varsand::castle-line", c.span, "castling moves both pieces along one rank")
+            Problem::new(ProblemCode::CastleLine, c.span, "castling moves both pieces along one rank")
                 .help("write `castle PLAYER LETTER KING_FROM-KING_TO with ROOK_FROM-ROOK_TO`, all on one rank"),
         );
         return None;

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use indexmap::IndexMap;
 
 use super::{Checker, boards, moves, setup};
-use crate::diagnostic::{Problem, closest};
+use crate::diagnostic::{Problem, ProblemCode, closest};
 use crate::model::{CounterId, Geometry, MAX_PIECE_TYPES, Param, PieceKind, Player, Zone, ZoneId};
 use crate::syntax::ast::*;
 
@@ -39,8 +39,12 @@ pub(crate) fn declarations<'a>(ck: &mut Checker, file: &'a File) -> Declarations
             Decl::Game(g) => {
                 if out.name.is_some() {
                     ck.report(
-                        Problem::new("varsand::duplicate-game", g.span, "the game is named twice")
-                            .help("keep one `game` line"),
+                        Problem::new(
+                            ProblemCode::DuplicateGame,
+                            g.span,
+                            "the game is named twice",
+                        )
+                        .help("keep one `game` line"),
                     );
                 }
                 out.name = Some(g.node.clone());
@@ -51,7 +55,7 @@ pub(crate) fn declarations<'a>(ck: &mut Checker, file: &'a File) -> Declarations
             }
             Decl::Players(p) if out.players.is_some() => ck.report(
                 Problem::new(
-                    "varsand::duplicate-players",
+                    ProblemCode::DuplicatePlayers,
                     p.span,
                     "the players are declared twice",
                 )
@@ -68,7 +72,7 @@ pub(crate) fn declarations<'a>(ck: &mut Checker, file: &'a File) -> Declarations
     if !board_seen {
         ck.report(
             Problem::new(
-                "varsand::no-board",
+                ProblemCode::NoBoard,
                 ck.end_of_file,
                 "the file declares no board",
             )
@@ -83,7 +87,7 @@ fn counter(ck: &mut Checker, c: &Name, counters: &mut Vec<String>) {
     if counters.contains(&c.node) {
         ck.report(
             Problem::new(
-                "varsand::duplicate-counter",
+                ProblemCode::DuplicateCounter,
                 c.span,
                 format!("counter `{}` is declared twice", c.node),
             )
@@ -92,7 +96,7 @@ fn counter(ck: &mut Checker, c: &Name, counters: &mut Vec<String>) {
     } else if counters.len() == MAX_COUNTERS {
         ck.report(
             Problem::new(
-                "varsand::too-many-counters",
+                ProblemCode::TooManyCounters,
                 c.span,
                 format!("a game has at most {MAX_COUNTERS} counters"),
             )
@@ -130,7 +134,7 @@ pub(crate) fn players(ck: &mut Checker, decl: Option<&PlayersDecl>) -> [Player; 
     let (a, b) = (letter(&p.first, 'w'), letter(&p.second, 'b'));
     if a == b {
         ck.report(
-            Problem::new("varsand::players-letter", p.second.span, "the two players' names start with the same letter")
+            Problem::new(ProblemCode::PlayersLetter, p.second.span, "the two players' names start with the same letter")
                 .label("starts like the first player")
                 .help("a position string names the side to move by its first letter: pick names such as white and black"),
         );
@@ -162,7 +166,7 @@ pub(crate) fn piece_names<'a>(ck: &mut Checker, file: &'a File) -> PieceNames<'a
         if index.contains_key(p.name.node.as_str()) {
             ck.report(
                 Problem::new(
-                    "varsand::duplicate-piece",
+                    ProblemCode::DuplicatePiece,
                     p.name.span,
                     format!("piece `{}` is declared twice", p.name.node),
                 )
@@ -175,7 +179,7 @@ pub(crate) fn piece_names<'a>(ck: &mut Checker, file: &'a File) -> PieceNames<'a
     }
     if decls.len() > MAX_PIECE_TYPES {
         ck.report(Problem::new(
-            "varsand::too-many-pieces",
+            ProblemCode::TooManyPieces,
             decls[MAX_PIECE_TYPES].span,
             format!("at most {MAX_PIECE_TYPES} piece types"),
         ));
@@ -204,7 +208,7 @@ impl Scope<'_> {
             _ => {
                 ck.report(
                     Problem::new(
-                        "varsand::unknown-piece",
+                        ProblemCode::UnknownPiece,
                         n.span,
                         format!("no piece is named `{}`", n.node),
                     )
@@ -225,7 +229,7 @@ impl Scope<'_> {
         if found.is_none() {
             ck.report(
                 Problem::new(
-                    "varsand::unknown-zone",
+                    ProblemCode::UnknownZone,
                     z.span,
                     format!("no zone is named `{}`", z.node),
                 )
@@ -245,7 +249,7 @@ impl Scope<'_> {
         if found.is_none() {
             ck.report(
                 Problem::new(
-                    "varsand::unknown-counter",
+                    ProblemCode::UnknownCounter,
                     c.span,
                     format!("no counter is named `{}`", c.node),
                 )
@@ -268,7 +272,7 @@ pub(crate) fn resolve_player(ck: &mut Checker, players: &[Player; 2], n: &Name) 
     if found.is_none() {
         ck.report(
             Problem::new(
-                "varsand::unknown-player",
+                ProblemCode::UnknownPlayer,
                 n.span,
                 format!("no player is named `{}`", n.node),
             )

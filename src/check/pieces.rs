@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::{Checker, Scope};
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::Effect as RulesEffect;
 use crate::model::{Component, Cond, MAX_COUNTER, Piece, PieceKind, Promotion};
 use crate::syntax::ast::*;
@@ -40,7 +40,7 @@ fn identity<'a>(
     if !letter.is_ascii_alphabetic() {
         ck.report(
             Problem::new(
-                "varsand::piece-letter",
+                ProblemCode::PieceLetter,
                 p.letter.span,
                 format!("a piece letter must be a letter A-Z, not `{letter}`"),
             )
@@ -55,7 +55,7 @@ fn identity<'a>(
     if let Some(other) = sides.iter().find_map(|&s| letters[s].get(&up)) {
         ck.report(
             Problem::new(
-                "varsand::duplicate-letter",
+                ProblemCode::DuplicateLetter,
                 p.letter.span,
                 format!("letter `{up}` is already used by `{}`", other.node),
             )
@@ -76,7 +76,7 @@ fn identity<'a>(
         if letter != expected {
             ck.report(
                 Problem::new(
-                    "varsand::owner-letter-case",
+                    ProblemCode::OwnerLetterCase,
                     p.letter.span,
                     format!(
                         "a piece of {} is written `{expected}`, not `{letter}`",
@@ -146,7 +146,7 @@ fn moves(
         Ok(moves) => moves,
         Err(e) => {
             ck.report(Problem::inside(
-                "varsand::betza",
+                ProblemCode::Betza,
                 s.span,
                 e.offset,
                 e.len,
@@ -190,7 +190,7 @@ fn promotion_kinds(ck: &mut Checker, scope: &Scope, to: &[Spanned<char>]) -> Vec
             Some(k) => kinds.push(PieceKind::new(k)),
             None => ck.report(
                 Problem::new(
-                    "varsand::unknown-promotion",
+                    ProblemCode::UnknownPromotion,
                     l.span,
                     format!("no piece has the letter `{}`", l.node),
                 )
@@ -221,7 +221,7 @@ pub(crate) fn two_faces(ck: &mut Checker, scope: &Scope, pieces: &mut [Piece]) {
             Some(back) if back != i => {
                 ck.report(
                     Problem::new(
-                        "varsand::flip-pair",
+                        ProblemCode::FlipPair,
                         flips_to_span(d).unwrap_or(d.span),
                         format!(
                             "`{}` flips to `{}`, which flips to `{}`",
@@ -236,7 +236,7 @@ pub(crate) fn two_faces(ck: &mut Checker, scope: &Scope, pieces: &mut [Piece]) {
         if pieces[i].owner != pieces[other].owner {
             ck.report(
                 Problem::new(
-                    "varsand::flip-owner",
+                    ProblemCode::FlipOwner,
                     d.span,
                     format!(
                         "`{}` and its other face `{}` belong to different players",
@@ -284,7 +284,7 @@ fn resolve_effect(ck: &mut Checker, scope: &Scope, e: &Spanned<Effect>) -> Optio
             if d.abs() > MAX_COUNTER {
                 ck.report(
                     Problem::new(
-                        "varsand::counter-change",
+                        ProblemCode::CounterChange,
                         e.span,
                         format!("a counter changes by at most {MAX_COUNTER}, not {d}"),
                     )
@@ -299,7 +299,7 @@ fn resolve_effect(ck: &mut Checker, scope: &Scope, e: &Spanned<Effect>) -> Optio
             if d.abs() > 255 {
                 ck.report(
                     Problem::new(
-                        "varsand::height-change",
+                        ProblemCode::HeightChange,
                         e.span,
                         format!("a height changes by at most 255, not {d}"),
                     )

@@ -7,7 +7,7 @@ use indexmap::IndexMap;
 
 use super::names::{did_you_mean, player_names};
 use super::{Checker, Overrides};
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Problem, ProblemCode};
 use crate::engine::Position;
 use crate::model::{Game, Param, Player};
 use crate::rules::Rules;
@@ -18,7 +18,7 @@ pub(crate) fn param(ck: &mut Checker, p: &ParamDecl, params: &mut IndexMap<Strin
     if params.contains_key(&p.name.node) {
         ck.report(
             Problem::new(
-                "varsand::duplicate-param",
+                ProblemCode::DuplicateParam,
                 p.name.span,
                 format!("parameter `{}` is declared twice", p.name.node),
             )
@@ -39,7 +39,7 @@ pub(crate) fn param(ck: &mut Checker, p: &ParamDecl, params: &mut IndexMap<Strin
             .unwrap_or(p.span);
         ck.report(
             Problem::new(
-                "varsand::param-range",
+                ProblemCode::ParamRange,
                 span,
                 format!("the range {min}..{max} is empty"),
             )
@@ -49,7 +49,7 @@ pub(crate) fn param(ck: &mut Checker, p: &ParamDecl, params: &mut IndexMap<Strin
     } else if p.value.node < min || p.value.node > max {
         ck.report(
             Problem::new(
-                "varsand::param-range",
+                ProblemCode::ParamRange,
                 p.value.span,
                 format!("the default {} lies outside {min}..{max}", p.value.node),
             )
@@ -75,7 +75,7 @@ pub(crate) fn apply_overrides(
             if !players.iter().any(|p| p.name == player) {
                 ck.report(
                     Problem::new(
-                        "varsand::unknown-player",
+                        ProblemCode::UnknownPlayer,
                         ck.end_of_file,
                         format!("--set {key}: no player is named `{player}`"),
                     )
@@ -91,7 +91,7 @@ pub(crate) fn apply_overrides(
         }
         let problem = match params.get_mut(base) {
             Some(p) if *value < p.min || *value > p.max => Problem::new(
-                "varsand::param-range",
+                ProblemCode::ParamRange,
                 ck.end_of_file,
                 format!("--set {key}={value} is outside {}..{}", p.min, p.max),
             )
@@ -103,7 +103,7 @@ pub(crate) fn apply_overrides(
                 continue;
             }
             None => Problem::new(
-                "varsand::unknown-param",
+                ProblemCode::UnknownParam,
                 ck.end_of_file,
                 format!("--set names `{key}`, which this file does not declare"),
             )
@@ -130,7 +130,7 @@ pub(crate) fn setup_decl<'a>(
     match setups {
         [] => {
             ck.report(
-                Problem::new("varsand::no-setup", ck.end_of_file, "the file has no setup")
+                Problem::new(ProblemCode::NoSetup, ck.end_of_file, "the file has no setup")
                     .label("expected a setup")
                     .help("add the start position: setup \"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1\""),
             );
@@ -139,7 +139,7 @@ pub(crate) fn setup_decl<'a>(
         [one, rest @ ..] => {
             for s in rest {
                 ck.report(
-                    Problem::new("varsand::duplicate-setup", s.span, "a second setup")
+                    Problem::new(ProblemCode::DuplicateSetup, s.span, "a second setup")
                         .help("keep one `setup` line"),
                 );
             }
@@ -173,7 +173,7 @@ pub(crate) fn compile(
         Ok(_) => Err(ck.problems),
         Err(e) => {
             ck.report(Problem::inside(
-                "varsand::setup",
+                ProblemCode::Setup,
                 setup.span,
                 e.offset,
                 e.len,

@@ -3,7 +3,7 @@
 
 use super::pieces::Letters;
 use super::{Checker, Scope};
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::Terrain;
 use crate::syntax::ast::*;
 
@@ -34,7 +34,7 @@ fn terrain(
     if let Some(owner) = letters.iter().find_map(|m| m.get(&l.to_ascii_uppercase())) {
         ck.report(
             Problem::new(
-                "varsand::terrain-letter",
+                ProblemCode::TerrainLetter,
                 t.letter.span,
                 format!("`{l}` is already the letter of piece `{}`", owner.node),
             )
@@ -48,7 +48,7 @@ fn terrain(
     {
         ck.report(
             Problem::new(
-                "varsand::duplicate-terrain",
+                ProblemCode::DuplicateTerrain,
                 t.span,
                 format!("terrain `{}` ({l}) is declared twice", t.name.node),
             )

@@ -4,7 +4,7 @@
 use super::Checker;
 use super::boards::region_cells;
 use super::names::resolve_player;
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{Geometry, Player, Zone};
 use crate::syntax::ast::*;
 
@@ -25,7 +25,7 @@ pub(crate) fn zones(
         if zones.iter().any(|x| x.name == z.name.node) {
             ck.report(
                 Problem::new(
-                    "varsand::duplicate-zone",
+                    ProblemCode::DuplicateZone,
                     z.name.span,
                     format!("zone `{}` is declared twice", z.name.node),
                 )
@@ -36,7 +36,7 @@ pub(crate) fn zones(
         if zones.len() == MAX_ZONES {
             ck.report(
                 Problem::new(
-                    "varsand::too-many-zones",
+                    ProblemCode::TooManyZones,
                     z.name.span,
                     format!("a game has at most {MAX_ZONES} zones"),
                 )
@@ -47,7 +47,7 @@ pub(crate) fn zones(
         if geometry.parse_square(&z.name.node).is_some() {
             ck.report(
                 Problem::new(
-                    "varsand::zone-named-like-square",
+                    ProblemCode::ZoneNamedLikeSquare,
                     z.name.span,
                     format!("zone `{}` has the name of a square", z.name.node),
                 )

@@ -9,7 +9,7 @@ use pest::Parser;
 use pest::iterators::Pair;
 use pest_derive::Parser;
 
-use crate::diagnostic::Problem;
+use crate::diagnostic::{Problem, ProblemCode};
 use ast::*;
 
 #[derive(Parser)]
@@ -29,7 +29,7 @@ pub fn parse(source: &str) -> Result<File, Vec<Problem>> {
         .map(|p| {
             let span = Span::new(p.as_span().start(), p.as_span().end());
             Problem::new(
-                "varsand::number-range",
+                ProblemCode::NumberRange,
                 span,
                 format!("the number {} is too large", p.as_str()),
             )
@@ -80,7 +80,7 @@ fn syntax_problem(err: pest::error::Error<Rule>, source: &str) -> Problem {
         format!("syntax error: expected {}", join_or(&expected))
     };
     let span = Span::new(start, end.max(start));
-    Problem::new("varsand::syntax", span, message)
+    Problem::new(ProblemCode::Syntax, span, message)
         .label("unexpected text here")
         .help("see grammar/README.md for the form of each declaration")
 }
