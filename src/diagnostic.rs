@@ -137,8 +137,18 @@ impl ProblemCode {
 }
 
 impl PartialEq<&str> for ProblemCode {
+    /// Compares the shown name with a text, without building the name.
     fn eq(&self, other: &&str) -> bool {
-        self.to_string() == *other
+        /// Consumes the expected text as the name is written.
+        struct Rest<'a>(&'a str);
+        impl fmt::Write for Rest<'_> {
+            fn write_str(&mut self, s: &str) -> fmt::Result {
+                self.0 = self.0.strip_prefix(s).ok_or(fmt::Error)?;
+                Ok(())
+            }
+        }
+        let mut rest = Rest(other);
+        fmt::write(&mut rest, format_args!("{self}")).is_ok() && rest.0.is_empty()
     }
 }
 
