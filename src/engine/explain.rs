@@ -11,36 +11,40 @@ impl Position {
     /// Explains why `text` is not a legal move here.
     pub fn why_illegal(&mut self, text: &str) -> String {
         let rules = self.rules.clone();
-        let us = self.side;
-        let me = &rules.players[us].name;
-        let (from, to, promo) = match read_move_text(&rules, text) {
+        match read_move_text(&rules, text) {
             Some(MoveText::Swap) => {
-                return if !rules.pie_rule() {
+                if !rules.pie_rule() {
                     "this game has no pie rule, so there is no `swap`".into()
                 } else {
                     "`swap` (the pie rule) is allowed only instead of the second player's first move"
                         .into()
-                };
+                }
             }
             Some(MoveText::Drop {
                 letter,
                 square,
                 cell,
-            }) => return self.why_not_placed(&letter, &square, cell),
-            Some(MoveText::Exit { square, cell }) => return self.why_no_exit(&square, cell),
+            }) => self.why_not_placed(&letter, &square, cell),
+            Some(MoveText::Exit { square, cell }) => self.why_no_exit(&square, cell),
             Some(MoveText::Squares {
                 from, to, promo, ..
-            }) => (from, to, promo),
-            Some(MoveText::Pass) | None => {
-                return format!(
-                    "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
-                    self.legal_moves()
-                        .first()
-                        .map(|m| self.move_text(*m))
-                        .unwrap_or_else(|| "e2e4".into())
-                );
-            }
-        };
+            }) => self.why_not_moved(from, to, promo),
+            Some(MoveText::Pass) | None => format!(
+                "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
+                self.legal_moves()
+                    .first()
+                    .map(|m| self.move_text(*m))
+                    .unwrap_or_else(|| "e2e4".into())
+            ),
+        }
+    }
+
+    /// Why the move from `from` to `to` (with the promotion letter `promo`) is not
+    /// legal.
+    fn why_not_moved(&mut self, from: Cell, to: Cell, promo: Option<char>) -> String {
+        let rules = self.rules.clone();
+        let us = self.side;
+        let me = &rules.players[us].name;
         let geo = &rules.geometry;
         let sq = |c: Cell| geo.name(c).to_string();
         let piece = self.board[from as usize];
@@ -67,49 +71,7 @@ impl Position {
             .filter(|m| m.from == from && m.to == to)
             .collect();
         if !matching.is_empty() {
-            let promos: Vec<char> = matching
-                .iter()
-                .filter(|m| m.promo != EMPTY)
-                .map(|m| rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase())
-                .collect();
-            if !promos.is_empty() {
-                let list: String = promos
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                return match promo {
-                    None => format!(
-                        "the {pname} must promote there: add one of {list} (such as {}{}{})",
-                        sq(from),
-                        sq(to),
-                        promos[0]
-                    ),
-                    Some(p) => {
-                        format!("`{p}` is not a promotion choice here: choose one of {list}")
-                    }
-                };
-            }
-            if promo.is_some() {
-                return format!(
-                    "a {pname} does not promote on {}: leave the letter off",
-                    sq(to)
-                );
-            }
-            let royal = rules
-                .pieces
-                .iter()
-                .find(|p| p.royal)
-                .map(|p| p.name.as_str())
-                .unwrap_or("royal piece");
-            if matching.iter().any(|&m| self.is_legal(m)) {
-                return self.stalemate_reason();
-            }
-            return if self.in_check(us) {
-                format!("{me} is in check, and this move leaves the {royal} attacked")
-            } else {
-                format!("it would leave {me}'s {royal} attacked")
-            };
+            return self.why_refused(&matching, promo);
         }
         if let Some(reason) = self.why_no_castling(from, to) {
             return reason;
@@ -122,6 +84,58 @@ impl Position {
                 rules.pieces[kind].betza
             )
         })
+    }
+
+    /// Why a move the piece makes (the `matching` moves, from and to the same squares)
+    /// is refused: the promotion letter, or what it would leave.
+    fn why_refused(&mut self, matching: &[Move], promo: Option<char>) -> String {
+        let rules = self.rules.clone();
+        let us = self.side;
+        let me = &rules.players[us].name;
+        let geo = &rules.geometry;
+        let (from, to) = (matching[0].from, matching[0].to);
+        let pname = &rules.pieces[kind_of(self.board[from as usize])].name;
+        let promos: Vec<char> = matching
+            .iter()
+            .filter(|m| m.promo != EMPTY)
+            .map(|m| rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase())
+            .collect();
+        if !promos.is_empty() {
+            let list: String = promos
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            return match promo {
+                None => format!(
+                    "the {pname} must promote there: add one of {list} (such as {}{}{})",
+                    geo.name(from),
+                    geo.name(to),
+                    promos[0]
+                ),
+                Some(p) => format!("`{p}` is not a promotion choice here: choose one of {list}"),
+            };
+        }
+        if promo.is_some() {
+            return format!(
+                "a {pname} does not promote on {}: leave the letter off",
+                geo.name(to)
+            );
+        }
+        let royal = rules
+            .pieces
+            .iter()
+            .find(|p| p.royal)
+            .map(|p| p.name.as_str())
+            .unwrap_or("royal piece");
+        if matching.iter().any(|&m| self.is_legal(m)) {
+            return self.stalemate_reason();
+        }
+        if self.in_check(us) {
+            format!("{me} is in check, and this move leaves the {royal} attacked")
+        } else {
+            format!("it would leave {me}'s {royal} attacked")
+        }
     }
 
     fn stalemate_reason(&self) -> String {
