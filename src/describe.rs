@@ -161,13 +161,25 @@ fn outcome(o: Outcome) -> &'static str {
 /// The whole rules summary.
 pub fn describe(rules: &Rules) -> String {
     let mut s = String::new();
-    let geo = &rules.geometry;
-    let b = &geo.boards[0];
+    let b = &rules.geometry.boards[0];
     let _ = writeln!(
         s,
         "{} — a {}x{} board; {} plays the upper-case pieces, {} the lower-case.",
         rules.name, b.files, b.ranks, rules.players[0].name, rules.players[1].name
     );
+    pieces_section(&mut s, rules);
+    terrain_section(&mut s, rules);
+    zones_section(&mut s, rules);
+    game_moves_section(&mut s, rules);
+    counters_section(&mut s, rules);
+    ends_section(&mut s, rules);
+    params_section(&mut s, rules);
+    s
+}
+
+/// Each piece: its letter, name, tags and Betza string, then its moves, en passant and
+/// promotion.
+fn pieces_section(s: &mut String, rules: &Rules) {
     let _ = writeln!(s, "\nPieces:");
     for p in &rules.pieces {
         let mut tags = Vec::new();
@@ -211,75 +223,90 @@ pub fn describe(rules: &Rules) -> String {
             );
         }
     }
-    if !rules.terrains.is_empty() {
-        let _ = writeln!(s, "\nTerrain:");
-        for t in &rules.terrains {
-            let mut blocks = Vec::new();
-            if t.blocks_passing {
-                blocks.push("passing");
-            }
-            if t.blocks_landing {
-                blocks.push("landing");
-            }
-            let names = |mask: u64| -> String {
-                let v: Vec<&str> = rules
-                    .pieces
-                    .iter()
-                    .enumerate()
-                    .filter(|(i, _)| mask >> i & 1 != 0)
-                    .map(|(_, p)| p.name.as_str())
-                    .collect();
-                v.join(", ")
-            };
-            let mut line = format!(
-                "  {} {} blocks {}",
-                t.letter,
-                t.name,
-                if blocks.is_empty() {
-                    "nothing".into()
-                } else {
-                    blocks.join(" and ")
-                }
-            );
-            if t.cleared_by != 0 {
-                let _ = write!(line, "; {} may enter it, clearing it", names(t.cleared_by));
-            }
-            if t.crossed_by != 0 {
-                let _ = write!(line, "; {} ignore it", names(t.crossed_by));
-            }
-            let _ = writeln!(s, "{line}");
-        }
+}
+
+/// Each terrain: what it blocks and which pieces clear or ignore it.
+fn terrain_section(s: &mut String, rules: &Rules) {
+    if rules.terrains.is_empty() {
+        return;
     }
-    if !rules.zones.is_empty() {
-        let _ = writeln!(s, "\nZones:");
-        for z in &rules.zones {
-            let list = |side: usize| -> String {
-                let cells: Vec<&str> = (0..geo.len())
-                    .filter(|&c| z.cells[side][c])
-                    .map(|c| geo.cells[c].name.as_str())
-                    .collect();
-                if cells.len() > 12 {
-                    format!("{} squares", cells.len())
-                } else {
-                    cells.join(" ")
-                }
-            };
-            if z.cells[0] == z.cells[1] {
-                let _ = writeln!(s, "  {}: {}", z.name, list(0));
+    let _ = writeln!(s, "\nTerrain:");
+    let names = |mask: u64| -> String {
+        let v: Vec<&str> = rules
+            .pieces
+            .iter()
+            .enumerate()
+            .filter(|(i, _)| mask >> i & 1 != 0)
+            .map(|(_, p)| p.name.as_str())
+            .collect();
+        v.join(", ")
+    };
+    for t in &rules.terrains {
+        let mut blocks = Vec::new();
+        if t.blocks_passing {
+            blocks.push("passing");
+        }
+        if t.blocks_landing {
+            blocks.push("landing");
+        }
+        let mut line = format!(
+            "  {} {} blocks {}",
+            t.letter,
+            t.name,
+            if blocks.is_empty() {
+                "nothing".into()
             } else {
-                let _ = writeln!(
-                    s,
-                    "  {}: {} {}; {} {}",
-                    z.name,
-                    rules.players[0].name,
-                    list(0),
-                    rules.players[1].name,
-                    list(1)
-                );
+                blocks.join(" and ")
             }
+        );
+        if t.cleared_by != 0 {
+            let _ = write!(line, "; {} may enter it, clearing it", names(t.cleared_by));
+        }
+        if t.crossed_by != 0 {
+            let _ = write!(line, "; {} ignore it", names(t.crossed_by));
+        }
+        let _ = writeln!(s, "{line}");
+    }
+}
+
+/// Each zone's squares (a count when there are many), per player when they differ.
+fn zones_section(s: &mut String, rules: &Rules) {
+    if rules.zones.is_empty() {
+        return;
+    }
+    let geo = &rules.geometry;
+    let _ = writeln!(s, "\nZones:");
+    for z in &rules.zones {
+        let list = |side: usize| -> String {
+            let cells: Vec<&str> = (0..geo.len())
+                .filter(|&c| z.cells[side][c])
+                .map(|c| geo.cells[c].name.as_str())
+                .collect();
+            if cells.len() > 12 {
+                format!("{} squares", cells.len())
+            } else {
+                cells.join(" ")
+            }
+        };
+        if z.cells[0] == z.cells[1] {
+            let _ = writeln!(s, "  {}: {}", z.name, list(0));
+        } else {
+            let _ = writeln!(
+                s,
+                "  {}: {} {}; {} {}",
+                z.name,
+                rules.players[0].name,
+                list(0),
+                rules.players[1].name,
+                list(1)
+            );
         }
     }
-    let castles: Vec<String> = rules
+}
+
+/// The game's own moves that belong to no piece: castlings and passes.
+fn game_moves_section(s: &mut String, rules: &Rules) {
+    let lines: Vec<String> = rules
         .game_moves
         .iter()
         .filter(|&&id| {
@@ -290,12 +317,15 @@ pub fn describe(rules: &Rules) -> String {
         })
         .map(|&id| describe_generator(rules, id))
         .collect();
-    if !castles.is_empty() {
+    if !lines.is_empty() {
         let _ = writeln!(s, "\nMoves of the game:");
-        for line in castles {
+        for line in lines {
             let _ = writeln!(s, "  {line}");
         }
     }
+}
+
+fn counters_section(s: &mut String, rules: &Rules) {
     if !rules.counters.is_empty() {
         let _ = writeln!(
             s,
@@ -303,30 +333,13 @@ pub fn describe(rules: &Rules) -> String {
             rules.counters.join(", ")
         );
     }
+}
+
+/// The end rules, the stalemate rule and the pie rule.
+fn ends_section(s: &mut String, rules: &Rules) {
     let _ = writeln!(s, "\nHow the game ends:");
     for r in &rules.end_rules {
-        let line = match *r {
-            EndRule::Checkmate(o) => format!("a checkmated player {}", outcome(o)),
-            EndRule::Stalemate(o) => format!("a stalemated player {}", outcome(o)),
-            EndRule::NoMoves(o) => format!("a player with no legal move {}", outcome(o)),
-            EndRule::Repetition(k, o) => {
-                format!("the same position {k} times {}", verdict(o))
-            }
-            EndRule::MoveLimit(k, o) => {
-                format!("{k} moves each without capture or progress {}", verdict(o))
-            }
-            EndRule::Captured(k, o) => format!(
-                "a player whose {} is captured {}",
-                rules.piece(k).name,
-                outcome(o)
-            ),
-            EndRule::Exited(k, o) => format!(
-                "a player whose {} leaves the board {}",
-                rules.piece(k).name,
-                outcome(o)
-            ),
-        };
-        let _ = writeln!(s, "  {line}");
+        let _ = writeln!(s, "  {}", end_rule_words(rules, r));
     }
     if rules.stalemate_illegal {
         let _ = writeln!(
@@ -340,11 +353,37 @@ pub fn describe(rules: &Rules) -> String {
             "  pie rule: on the second player's first turn they may `swap` sides instead of moving"
         );
     }
+}
+
+fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
+    match *r {
+        EndRule::Checkmate(o) => format!("a checkmated player {}", outcome(o)),
+        EndRule::Stalemate(o) => format!("a stalemated player {}", outcome(o)),
+        EndRule::NoMoves(o) => format!("a player with no legal move {}", outcome(o)),
+        EndRule::Repetition(k, o) => {
+            format!("the same position {k} times {}", verdict(o))
+        }
+        EndRule::MoveLimit(k, o) => {
+            format!("{k} moves each without capture or progress {}", verdict(o))
+        }
+        EndRule::Captured(k, o) => format!(
+            "a player whose {} is captured {}",
+            rules.piece(k).name,
+            outcome(o)
+        ),
+        EndRule::Exited(k, o) => format!(
+            "a player whose {} leaves the board {}",
+            rules.piece(k).name,
+            outcome(o)
+        ),
+    }
+}
+
+fn params_section(s: &mut String, rules: &Rules) {
     if !rules.params.is_empty() {
         let _ = writeln!(s, "\nParameters (change with `set NAME VALUE`):");
         for (k, p) in &rules.params {
             let _ = writeln!(s, "  {k} = {}", p.value);
         }
     }
-    s
 }

@@ -2,82 +2,49 @@
 //! move, with the closest legal moves as suggestions.
 
 use super::movegen::Gen;
+use super::notation::{MoveText, read_move_text};
 use super::{Move, MoveKind, Position};
 use crate::rules::{Cell, Cond, EMPTY, Rules, kind_of, side_of};
 use crate::syntax::betza::Hop;
-
-/// The squares and promotion letter of a move as typed (`e7e8q`, `g1-g2`, `f12xg12`).
-pub fn split_move(rules: &Rules, text: &str) -> Option<(Cell, Cell, Option<char>)> {
-    let t: String = text.trim().chars().filter(|c| *c != '-').collect();
-    let geo = &rules.geometry;
-    let read_square = |s: &str| -> Option<(Cell, usize)> {
-        let mut end = 1;
-        let b = s.as_bytes();
-        if b.is_empty() || !b[0].is_ascii_lowercase() {
-            return None;
-        }
-        while end < b.len() && b[end].is_ascii_digit() {
-            end += 1;
-        }
-        geo.parse_square(&s[..end]).map(|c| (c, end))
-    };
-    let (from, used) = read_square(&t)?;
-    let mut rest = &t[used..];
-    if let Some(r) = rest.strip_prefix('x')
-        && r.starts_with(|c: char| c.is_ascii_lowercase())
-        && read_square(r).is_some()
-    {
-        rest = r;
-    }
-    let (to, used) = read_square(rest)?;
-    let tail = &rest[used..];
-    let promo = match tail.chars().count() {
-        0 => None,
-        1 => tail.chars().next(),
-        _ => return None,
-    };
-    Some((from, to, promo))
-}
 
 impl Position {
     /// Explains why `text` is not a legal move here.
     pub fn why_illegal(&mut self, text: &str) -> String {
         let rules = self.rules.clone();
-        let us = self.side;
-        let me = &rules.players[us].name;
-        if text.trim() == "swap" {
-            return if !rules.pie_rule() {
-                "this game has no pie rule, so there is no `swap`".into()
-            } else {
-                "`swap` (the pie rule) is allowed only instead of the second player's first move"
-                    .into()
-            };
-        }
-        if let Some(reason) = self.why_not_placed(text) {
-            return reason;
-        }
-        if let Some(sq) = text.trim().strip_suffix("off") {
-            let cell = rules.geometry.parse_square(sq);
-            let piece = cell.map(|c| self.board[c as usize]).unwrap_or(EMPTY);
-            if piece == EMPTY || side_of(piece) != us {
-                return format!("no piece of {me} stands on {sq} to leave the board");
+        match read_move_text(&rules, text) {
+            Some(MoveText::Swap) => {
+                if !rules.pie_rule() {
+                    "this game has no pie rule, so there is no `swap`".into()
+                } else {
+                    "`swap` (the pie rule) is allowed only instead of the second player's first move"
+                        .into()
+                }
             }
-            let kind = kind_of(piece);
-            let name = &rules.pieces[kind].name;
-            return match rules.exit_zone(kind) {
-                None => format!("a {name} never leaves the board"),
-                Some(z) => format!("a {name} leaves the board only from {}", rules.zone(z).name),
-            };
-        }
-        let Some((from, to, promo)) = split_move(&rules, text) else {
-            return format!(
+            Some(MoveText::Drop {
+                letter,
+                square,
+                cell,
+            }) => self.why_not_placed(&letter, &square, cell),
+            Some(MoveText::Exit { square, cell }) => self.why_no_exit(&square, cell),
+            Some(MoveText::Squares {
+                from, to, promo, ..
+            }) => self.why_not_moved(from, to, promo),
+            Some(MoveText::Pass) | None => format!(
                 "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
                 self.legal_moves()
                     .first()
                     .map(|m| self.move_text(*m))
                     .unwrap_or_else(|| "e2e4".into())
-            );
-        };
+            ),
+        }
+    }
+
+    /// Why the move from `from` to `to` (with the promotion letter `promo`) is not
+    /// legal.
+    fn why_not_moved(&mut self, from: Cell, to: Cell, promo: Option<char>) -> String {
+        let rules = self.rules.clone();
+        let us = self.side;
+        let me = &rules.players[us].name;
         let geo = &rules.geometry;
         let sq = |c: Cell| geo.name(c).to_string();
         let piece = self.board[from as usize];
@@ -104,49 +71,7 @@ impl Position {
             .filter(|m| m.from == from && m.to == to)
             .collect();
         if !matching.is_empty() {
-            let promos: Vec<char> = matching
-                .iter()
-                .filter(|m| m.promo != EMPTY)
-                .map(|m| rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase())
-                .collect();
-            if !promos.is_empty() {
-                let list: String = promos
-                    .iter()
-                    .map(|c| c.to_string())
-                    .collect::<Vec<_>>()
-                    .join(", ");
-                return match promo {
-                    None => format!(
-                        "the {pname} must promote there: add one of {list} (such as {}{}{})",
-                        sq(from),
-                        sq(to),
-                        promos[0]
-                    ),
-                    Some(p) => {
-                        format!("`{p}` is not a promotion choice here: choose one of {list}")
-                    }
-                };
-            }
-            if promo.is_some() {
-                return format!(
-                    "a {pname} does not promote on {}: leave the letter off",
-                    sq(to)
-                );
-            }
-            let royal = rules
-                .pieces
-                .iter()
-                .find(|p| p.royal)
-                .map(|p| p.name.as_str())
-                .unwrap_or("royal piece");
-            if matching.iter().any(|&m| self.is_legal(m)) {
-                return self.stalemate_reason();
-            }
-            return if self.in_check(us) {
-                format!("{me} is in check, and this move leaves the {royal} attacked")
-            } else {
-                format!("it would leave {me}'s {royal} attacked")
-            };
+            return self.why_refused(&matching, promo);
         }
         if let Some(reason) = self.why_no_castling(from, to) {
             return reason;
@@ -161,39 +86,89 @@ impl Position {
         })
     }
 
+    /// Why a move the piece makes (the `matching` moves, from and to the same squares)
+    /// is refused: the promotion letter, or what it would leave.
+    fn why_refused(&mut self, matching: &[Move], promo: Option<char>) -> String {
+        let rules = self.rules.clone();
+        let us = self.side;
+        let me = &rules.players[us].name;
+        let geo = &rules.geometry;
+        let (from, to) = (matching[0].from, matching[0].to);
+        let pname = &rules.pieces[kind_of(self.board[from as usize])].name;
+        let promos: Vec<char> = matching
+            .iter()
+            .filter(|m| m.promo != EMPTY)
+            .map(|m| rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase())
+            .collect();
+        if !promos.is_empty() {
+            let list: String = promos
+                .iter()
+                .map(|c| c.to_string())
+                .collect::<Vec<_>>()
+                .join(", ");
+            return match promo {
+                None => format!(
+                    "the {pname} must promote there: add one of {list} (such as {}{}{})",
+                    geo.name(from),
+                    geo.name(to),
+                    promos[0]
+                ),
+                Some(p) => format!("`{p}` is not a promotion choice here: choose one of {list}"),
+            };
+        }
+        if promo.is_some() {
+            return format!(
+                "a {pname} does not promote on {}: leave the letter off",
+                geo.name(to)
+            );
+        }
+        let royal = rules
+            .pieces
+            .iter()
+            .find(|p| p.royal)
+            .map(|p| p.name.as_str())
+            .unwrap_or("royal piece");
+        if matching.iter().any(|&m| self.is_legal(m)) {
+            return self.stalemate_reason();
+        }
+        if self.in_check(us) {
+            format!("{me} is in check, and this move leaves the {royal} attacked")
+        } else {
+            format!("it would leave {me}'s {royal} attacked")
+        }
+    }
+
     fn stalemate_reason(&self) -> String {
         let them = &self.rules.players[self.side ^ 1].name;
         format!("it would leave {them} without a legal move, and a move that stalemates is illegal")
     }
 
-    /// Why a placement `X@sq` is refused, if the text is one.
-    fn why_not_placed(&mut self, text: &str) -> Option<String> {
-        let (letter, square) = text.trim().split_once('@')?;
+    /// Why the placement `letter@square` is refused (`cell` is the square, if it is
+    /// one).
+    fn why_not_placed(&mut self, letter: &str, square: &str, cell: Option<Cell>) -> String {
         let rules = self.rules.clone();
         let us = self.side;
         let me = &rules.players[us].name;
         if !rules.has_drops() {
-            return Some("pieces are not placed from a hand in this game".into());
+            return "pieces are not placed from a hand in this game".into();
         }
         let mut chars = letter.chars();
         let (Some(c), None) = (chars.next(), chars.next()) else {
-            return Some(format!(
-                "`{letter}` is not a piece letter: write a placement as P@c2"
-            ));
+            return format!("`{letter}` is not a piece letter: write a placement as P@c2");
         };
         let Some(kind) = rules.kind_for(us, c) else {
-            return Some(format!("{me} has no piece with the letter `{c}`"));
+            return format!("{me} has no piece with the letter `{c}`");
         };
         let name = &rules.pieces[kind].name;
         if self.in_hand(us, kind) == 0 {
-            return Some(format!("{me} has no {name} in hand"));
+            return format!("{me} has no {name} in hand");
         }
-        let Some(cell) = rules.geometry.parse_square(square) else {
-            return Some(format!("`{square}` is not a square"));
+        let Some(cell) = cell else {
+            return format!("`{square}` is not a square");
         };
         let t = &rules.tables;
         let Some(&id) = t.drop_gens[kind].first() else {
-            return Some(format!("a {name} is never placed from the hand"));
+            return format!("a {name} is never placed from the hand");
         };
         let info = &t.gens[id as usize];
         if !t.targets(info, us, crate::rules::NO_CELL).contains(&cell) {
@@ -202,22 +177,39 @@ impl Position {
                 .iter()
                 .map(|c| describe_condition(&rules, c))
                 .collect();
-            return Some(format!(
+            return format!(
                 "a {name} is placed only on an empty square, {}, and {square} is not one of them",
                 needs.join(" and ")
-            ));
+            );
         }
         if self.board[cell as usize] != EMPTY || self.terrain[cell as usize] != 0 {
-            return Some(format!("{square} is not empty"));
+            return format!("{square} is not empty");
         }
         let m = Move {
             kind: MoveKind::Drop,
             ..Move::new(crate::rules::NO_CELL, cell, id)
         };
         if !self.is_legal(m) {
-            return Some(format!("the {name} would stand attacked on {square}"));
+            return format!("the {name} would stand attacked on {square}");
         }
-        Some(self.stalemate_reason())
+        self.stalemate_reason()
+    }
+
+    /// Why the piece on `square` (`cell`, if it is a square) may not leave the board.
+    fn why_no_exit(&self, square: &str, cell: Option<Cell>) -> String {
+        let rules = &*self.rules;
+        let us = self.side;
+        let me = &rules.players[us].name;
+        let piece = cell.map(|c| self.board[c as usize]).unwrap_or(EMPTY);
+        if piece == EMPTY || side_of(piece) != us {
+            return format!("no piece of {me} stands on {square} to leave the board");
+        }
+        let kind = kind_of(piece);
+        let name = &rules.pieces[kind].name;
+        match rules.exit_zone(kind) {
+            None => format!("a {name} never leaves the board"),
+            Some(z) => format!("a {name} leaves the board only from {}", rules.zone(z).name),
+        }
     }
 
     fn why_no_castling(&self, from: Cell, to: Cell) -> Option<String> {
@@ -373,7 +365,7 @@ impl Position {
     pub fn suggestions(&mut self, text: &str) -> Vec<String> {
         let moves = self.legal_moves();
         let mut out: Vec<String> = Vec::new();
-        if let Some((from, to, _)) = split_move(&self.rules, text) {
+        if let Some(MoveText::Squares { from, to, .. }) = read_move_text(&self.rules, text) {
             out.extend(
                 moves
                     .iter()

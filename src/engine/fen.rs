@@ -135,6 +135,40 @@ fn letters_help(rules: &Rules) -> String {
     help
 }
 
+/// How messages name a board: `of` follows a rank (` of NAME`, empty when the game has
+/// one board), `the_board` stands alone.
+struct BoardNames {
+    of: String,
+    the_board: String,
+}
+
+impl BoardNames {
+    fn new(rules: &Rules, board: usize) -> BoardNames {
+        let geo = &rules.geometry;
+        let name = &geo.boards[board].name;
+        // Name the board only when there are several.
+        if geo.boards.len() == 1 {
+            BoardNames {
+                of: String::new(),
+                the_board: "the board".to_string(),
+            }
+        } else {
+            BoardNames {
+                of: format!(" of {name}"),
+                the_board: format!("board {name}"),
+            }
+        }
+    }
+}
+
+/// One rank of a board field: its characters with their offsets in the rank, the rank
+/// itself and its offset in the position string.
+struct Row<'a> {
+    chars: Vec<(usize, char)>,
+    text: &'a str,
+    at: usize,
+}
+
 /// Reads one board's ranks into the placement.
 fn read_board(
     rules: &Rules,
@@ -143,140 +177,184 @@ fn read_board(
     at: usize,
     p: &mut Placement,
 ) -> Result<(), FenError> {
-    let geo = &rules.geometry;
-    let b = &geo.boards[board];
-    // Name the board only when there are several.
-    let of = if geo.boards.len() == 1 {
-        String::new()
-    } else {
-        format!(" of {}", b.name)
-    };
-    let the_board = if geo.boards.len() == 1 {
-        "the board".to_string()
-    } else {
-        format!("board {}", b.name)
-    };
+    let b = &rules.geometry.boards[board];
+    let names = BoardNames::new(rules, board);
     let rows: Vec<&str> = text.split('/').collect();
     if rows.len() != b.ranks {
         let (offset, len) = part_span(at, text.len(), board == 0);
         return Err(fen_err(
             offset,
             len,
-            format!("{} ranks given, {the_board} has {}", rows.len(), b.ranks),
+            format!(
+                "{} ranks given, {} has {}",
+                rows.len(),
+                names.the_board,
+                b.ranks
+            ),
             "separate the ranks with `/`, the top rank first",
         ));
     }
     let mut at = at;
-    for (i, row) in rows.iter().enumerate() {
+    for (i, text) in rows.iter().enumerate() {
         let rank = b.ranks - 1 - i;
-        let mut file = 0usize;
-        let chars: Vec<(usize, char)> = row.char_indices().collect();
-        let mut k = 0;
-        let wide = |file: usize| format!("rank {}{of} is wider than {} files", rank + 1, file);
-        while k < chars.len() {
-            let (off, ch) = chars[k];
-            let here = at + off;
-            if ch.is_ascii_digit() {
-                let start = k;
-                let mut num = 0usize;
-                while k < chars.len() && chars[k].1.is_ascii_digit() {
-                    num = num
-                        .saturating_mul(10)
-                        .saturating_add(chars[k].1 as usize - '0' as usize);
-                    k += 1;
-                }
-                if num == 0 {
-                    return Err(fen_err(
-                        here,
-                        k - start,
-                        "an empty-square count of 0",
-                        "count empty squares from 1",
-                    ));
-                }
-                file = file.saturating_add(num);
-                if file > b.files {
-                    return Err(fen_err(
-                        here,
-                        k - start,
-                        wide(b.files),
-                        "count the squares of each rank",
-                    ));
-                }
-                continue;
-            }
-            if file >= b.files {
-                return Err(fen_err(
-                    here,
-                    ch.len_utf8(),
-                    wide(b.files),
-                    "count the squares of each rank",
-                ));
-            }
-            let cell = geo.cell_at(board, file as i32, rank as i32).unwrap() as usize;
-            if let Some(t) = rules.terrains.iter().position(|t| t.letter == ch) {
-                p.terrain[cell] = t as u8 + 1;
-            } else if let Some((kind, side)) = rules.piece_by_letter(ch) {
-                p.board[cell] = code(kind, side);
-                p.height[cell] = 1;
-                // Brackets: the stack's height (or a parameter) and the terrain under it.
-                if chars.get(k + 1).is_some_and(|c| c.1 == '(') {
-                    let open = k + 1;
-                    let Some(close) = chars[open..]
-                        .iter()
-                        .position(|c| c.1 == ')')
-                        .map(|i| open + i)
-                    else {
-                        return Err(fen_err(
-                            at + chars[open].0,
-                            row.len() - chars[open].0,
-                            "`(` without `)`",
-                            "write a stack's height as Q(20)",
-                        ));
-                    };
-                    let inner: String = chars[open + 1..close].iter().map(|c| c.1).collect();
-                    let mut part_at = at + chars[open].0 + 1;
-                    for part in inner.split(',') {
-                        let mut pc = part.chars();
-                        let single = pc.next().filter(|_| pc.next().is_none());
-                        if let Some(t) =
-                            single.and_then(|c| rules.terrains.iter().position(|t| t.letter == c))
-                        {
-                            p.terrain[cell] = t as u8 + 1;
-                        } else {
-                            p.height[cell] = read_height(rules, side, part, part_at)?;
-                        }
-                        part_at += part.len() + 1;
-                    }
-                    k = close;
-                }
-            } else {
-                return Err(fen_err(
-                    here,
-                    ch.len_utf8(),
-                    format!("`{ch}` is neither a piece nor a terrain of this game"),
-                    letters_help(rules),
-                ));
-            }
-            file += 1;
-            k += 1;
-        }
+        let row = Row {
+            chars: text.char_indices().collect(),
+            text,
+            at,
+        };
+        let file = read_rank(rules, board, rank, &row, &names.of, p)?;
         if file != b.files {
-            let (offset, len) = part_span(at, row.len(), board == 0 && i == 0);
+            let (offset, len) = part_span(at, text.len(), board == 0 && i == 0);
             return Err(fen_err(
                 offset,
                 len,
                 format!(
-                    "rank {}{of} has {} squares, {the_board} has {} files",
+                    "rank {}{} has {} squares, {} has {} files",
                     rank + 1,
+                    names.of,
                     file,
+                    names.the_board,
                     b.files
                 ),
                 "count the squares of each rank",
             ));
         }
-        at += row.len() + 1;
+        at += text.len() + 1;
     }
     Ok(())
+}
+
+/// Reads one rank into the placement; returns the number of squares it gives (it
+/// stops at an error as soon as the rank is wider than the board).
+fn read_rank(
+    rules: &Rules,
+    board: usize,
+    rank: usize,
+    row: &Row,
+    of: &str,
+    p: &mut Placement,
+) -> Result<usize, FenError> {
+    let geo = &rules.geometry;
+    let files = geo.boards[board].files;
+    let too_wide = |offset: usize, len: usize| {
+        fen_err(
+            offset,
+            len,
+            format!("rank {}{of} is wider than {files} files", rank + 1),
+            "count the squares of each rank",
+        )
+    };
+    let chars = &row.chars;
+    let mut file = 0usize;
+    let mut k = 0;
+    while k < chars.len() {
+        let (off, ch) = chars[k];
+        let here = row.at + off;
+        if ch.is_ascii_digit() {
+            let (num, len) = digit_run(&chars[k..]);
+            if num == 0 {
+                return Err(fen_err(
+                    here,
+                    len,
+                    "an empty-square count of 0",
+                    "count empty squares from 1",
+                ));
+            }
+            file = file.saturating_add(num);
+            if file > files {
+                return Err(too_wide(here, len));
+            }
+            k += len;
+            continue;
+        }
+        if file >= files {
+            return Err(too_wide(here, ch.len_utf8()));
+        }
+        let cell = geo.cell_at(board, file as i32, rank as i32).unwrap() as usize;
+        k = read_square(rules, row, k, cell, p)? + 1;
+        file += 1;
+    }
+    Ok(file)
+}
+
+/// The value of the run of digits the characters start with (saturating), and its
+/// length.
+fn digit_run(chars: &[(usize, char)]) -> (usize, usize) {
+    let len = chars.iter().take_while(|c| c.1.is_ascii_digit()).count();
+    let num = chars[..len].iter().fold(0usize, |num, c| {
+        num.saturating_mul(10)
+            .saturating_add(c.1 as usize - '0' as usize)
+    });
+    (num, len)
+}
+
+/// Reads what stands on one square, from the row's character `k`: a terrain letter, or
+/// a piece letter with its optional brackets. Returns the index of the last character
+/// read.
+fn read_square(
+    rules: &Rules,
+    row: &Row,
+    k: usize,
+    cell: usize,
+    p: &mut Placement,
+) -> Result<usize, FenError> {
+    let (off, ch) = row.chars[k];
+    if let Some(t) = rules.terrains.iter().position(|t| t.letter == ch) {
+        p.terrain[cell] = t as u8 + 1;
+        return Ok(k);
+    }
+    let Some((kind, side)) = rules.piece_by_letter(ch) else {
+        return Err(fen_err(
+            row.at + off,
+            ch.len_utf8(),
+            format!("`{ch}` is neither a piece nor a terrain of this game"),
+            letters_help(rules),
+        ));
+    };
+    p.board[cell] = code(kind, side);
+    p.height[cell] = 1;
+    if row.chars.get(k + 1).is_some_and(|c| c.1 == '(') {
+        return read_brackets(rules, row, k + 1, side, cell, p);
+    }
+    Ok(k)
+}
+
+/// Reads the brackets after a piece, opened at the row's character `open`: the
+/// stack's height (or a parameter) and the terrain under it. Returns the index of `)`.
+fn read_brackets(
+    rules: &Rules,
+    row: &Row,
+    open: usize,
+    side: usize,
+    cell: usize,
+    p: &mut Placement,
+) -> Result<usize, FenError> {
+    let chars = &row.chars;
+    let Some(close) = chars[open..]
+        .iter()
+        .position(|c| c.1 == ')')
+        .map(|i| open + i)
+    else {
+        return Err(fen_err(
+            row.at + chars[open].0,
+            row.text.len() - chars[open].0,
+            "`(` without `)`",
+            "write a stack's height as Q(20)",
+        ));
+    };
+    let inner: String = chars[open + 1..close].iter().map(|c| c.1).collect();
+    let mut part_at = row.at + chars[open].0 + 1;
+    for part in inner.split(',') {
+        let mut pc = part.chars();
+        let single = pc.next().filter(|_| pc.next().is_none());
+        if let Some(t) = single.and_then(|c| rules.terrains.iter().position(|t| t.letter == c)) {
+            p.terrain[cell] = t as u8 + 1;
+        } else {
+            p.height[cell] = read_height(rules, side, part, part_at)?;
+        }
+        part_at += part.len() + 1;
+    }
+    Ok(close)
 }
 
 /// A stack height written in a position string: a number, or a parameter's name.
@@ -373,6 +451,332 @@ fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u8]) -> Result<()
     Ok(())
 }
 
+/// Everything a position string gives, read and checked.
+struct Fields {
+    placement: Placement,
+    hand: Vec<u8>,
+    side: usize,
+    castling: u32,
+    /// The en-passant square and the square of the piece that passed.
+    ep: (Cell, Cell),
+    /// The halfmove clock and the move number.
+    clocks: [u32; 2],
+    extras: Extras,
+}
+
+/// What may follow the six fields of FEN.
+struct Extras {
+    swapped: bool,
+    exited: [u64; 2],
+    counters: Vec<i64>,
+}
+
+/// A field of a position string: its offset and its text.
+type Field<'a> = (usize, &'a str);
+
+/// The fields of a position string, split at spaces (runs of spaces count as one).
+fn split_fields(fen: &str) -> Vec<Field<'_>> {
+    let mut fields = Vec::new();
+    let mut pos = 0;
+    for part in fen.split(' ') {
+        if !part.is_empty() {
+            fields.push((pos, part));
+        }
+        pos += part.len() + 1;
+    }
+    fields
+}
+
+/// Splits the pieces in hand (`[...]`) off the board field at `at`: the boards' text
+/// and the counts in hand, per side and kind.
+fn read_hand_field<'a>(
+    rules: &Rules,
+    placement: &'a str,
+    at: usize,
+) -> Result<(&'a str, Vec<u8>), FenError> {
+    let mut hand = vec![0u8; 2 * rules.pieces.len()];
+    let Some(open) = placement.find('[') else {
+        return Ok((placement, hand));
+    };
+    let Some(inner) = placement[open + 1..].strip_suffix(']') else {
+        return Err(fen_err(
+            at + open,
+            placement.len() - open,
+            "`[` without a closing `]`",
+            "the pieces in hand are written in brackets after the boards: [PPn]",
+        ));
+    };
+    read_hand(rules, inner, at + open + 1, &mut hand)?;
+    Ok((&placement[..open], hand))
+}
+
+/// Reads the boards, separated by `|`, from the text at `at`.
+fn read_boards(rules: &Rules, placement: &str, at: usize) -> Result<Placement, FenError> {
+    let geo = &rules.geometry;
+    let n = geo.len();
+    let parts: Vec<&str> = placement.split('|').collect();
+    if parts.len() != geo.boards.len() {
+        return Err(fen_err(
+            at,
+            placement.len(),
+            format!(
+                "{} board{} given, the game has {}",
+                parts.len(),
+                if parts.len() == 1 { "" } else { "s" },
+                geo.boards.len()
+            ),
+            "write the main board, then each side board after a `|`",
+        ));
+    }
+    let mut p = Placement {
+        board: vec![EMPTY; n],
+        height: vec![0; n],
+        terrain: vec![0; n],
+    };
+    let mut at = at;
+    for (i, part) in parts.iter().enumerate() {
+        read_board(rules, i, part, at, &mut p)?;
+        at += part.len() + 1;
+    }
+    Ok(p)
+}
+
+/// The side to move: the first player's if the field is left out.
+fn read_side(rules: &Rules, field: Option<&Field>) -> Result<usize, FenError> {
+    let Some(&(off, s)) = field else {
+        return Ok(0);
+    };
+    rules
+        .players
+        .iter()
+        .position(|pl| s.len() == 1 && s.starts_with(pl.letter))
+        .ok_or_else(|| {
+            fen_err(
+                off,
+                s.len(),
+                format!("`{s}` names no player"),
+                format!(
+                    "the side to move is `{}` or `{}`",
+                    rules.players[0].letter, rules.players[1].letter
+                ),
+            )
+        })
+}
+
+/// The castling rights, one bit per castling; a right whose pieces are not at home is
+/// dropped.
+fn read_castling(rules: &Rules, board: &[Code], field: Option<&Field>) -> Result<u32, FenError> {
+    let Some(&(off, s)) = field.filter(|f| f.1 != "-") else {
+        return Ok(0);
+    };
+    let home = |cell: Cell, code: Code| {
+        rules
+            .tables
+            .home
+            .get(cell as usize)
+            .is_none_or(|&h| h == code)
+    };
+    let mut castling = 0u32;
+    for (i, ch) in s.char_indices() {
+        let Some(ci) = rules.castlings.iter().position(|c| c.letter == ch) else {
+            let known: String = rules.castlings.iter().map(|c| c.letter).collect();
+            return Err(fen_err(
+                off + i,
+                ch.len_utf8(),
+                format!("`{ch}` is not a castling right of this game"),
+                if known.is_empty() {
+                    "this game has no castling: write -".to_string()
+                } else {
+                    format!("rights are {known}, or -")
+                },
+            ));
+        };
+        let c = &rules.castlings[ci];
+        let (k, r) = (board[c.king_from as usize], board[c.rook_from as usize]);
+        if k != EMPTY
+            && r != EMPTY
+            && side_of(k) == c.side
+            && side_of(r) == c.side
+            && home(c.king_from, k)
+            && home(c.rook_from, r)
+        {
+            castling |= 1 << ci;
+        }
+    }
+    Ok(castling)
+}
+
+/// The en-passant square and the square of the piece that passed, `NO_CELL` for both
+/// when there is none (or no piece of the other side stands beyond the square).
+fn read_en_passant(
+    rules: &Rules,
+    board: &[Code],
+    side: usize,
+    field: Option<&Field>,
+) -> Result<(Cell, Cell), FenError> {
+    let geo = &rules.geometry;
+    let Some(&(off, s)) = field.filter(|f| f.1 != "-") else {
+        return Ok((NO_CELL, NO_CELL));
+    };
+    let Some(cell) = geo.parse_square(s) else {
+        return Err(fen_err(
+            off,
+            s.len(),
+            format!("`{s}` is not a square of the board"),
+            "write the en-passant square, such as e3, or -",
+        ));
+    };
+    // The piece that passed stands one step beyond, in its own forward direction.
+    let dy = if side == 0 { -1 } else { 1 };
+    match geo.offset(cell, 0, dy) {
+        Some(v) if board[v as usize] != EMPTY && side_of(board[v as usize]) != side => {
+            Ok((cell, v))
+        }
+        _ => Ok((NO_CELL, NO_CELL)),
+    }
+}
+
+/// The halfmove clock and the move number, from the fields that give them (0 and 1 if
+/// left out).
+fn read_clocks(fields: &[Field]) -> Result<[u32; 2], FenError> {
+    let mut clocks = [0u32, 1u32];
+    for (i, (clock, &(off, s))) in clocks.iter_mut().zip(fields).enumerate() {
+        let what = ["halfmove clock", "move number"][i];
+        // A count is never negative: `-1` is no move count at all.
+        let value = if s.starts_with('-') {
+            None
+        } else {
+            signed_value(s, MAX_CLOCK)
+        };
+        *clock = match value {
+            Some(Ok(v)) => v as u32,
+            Some(_) => {
+                return Err(fen_err(
+                    off,
+                    s.len(),
+                    format!("the {what} {s} is out of range"),
+                    format!(
+                        "the halfmove clock and the move number are whole numbers from 0 to {MAX_CLOCK}"
+                    ),
+                ));
+            }
+            None => {
+                return Err(fen_err(
+                    off,
+                    s.len(),
+                    format!("`{s}` is not a move count"),
+                    "the last two fields are the halfmove clock and the move number",
+                ));
+            }
+        };
+    }
+    Ok(clocks)
+}
+
+/// The fields after the six of FEN: `swapped`, `off=...` and counters `NAME=A/B`.
+fn read_extras(rules: &Rules, fields: &[Field]) -> Result<Extras, FenError> {
+    let mut extras = Extras {
+        swapped: false,
+        exited: [0; 2],
+        counters: vec![0; 2 * rules.counters.len()],
+    };
+    for &(off, s) in fields {
+        if s == "swapped" && rules.pie_rule() {
+            extras.swapped = true;
+        } else if let Some(list) = s.strip_prefix("off=") {
+            read_exited(rules, list, off + 4, &mut extras.exited)?;
+        } else if let Some((i, name, v)) = s.split_once('=').and_then(|(name, v)| {
+            let i = rules.counters.iter().position(|c| c == name)?;
+            Some((i, name, v))
+        }) {
+            let values = read_counter(name, v, (off, s))?;
+            for (side, value) in values.into_iter().enumerate() {
+                extras.counters[side * rules.counters.len() + i] = value;
+            }
+        } else {
+            return Err(unexpected_extra(rules, off, s));
+        }
+    }
+    Ok(extras)
+}
+
+/// Pieces that have left the board: the letters of `off=...`, at `at`.
+fn read_exited(
+    rules: &Rules,
+    list: &str,
+    at: usize,
+    exited: &mut [u64; 2],
+) -> Result<(), FenError> {
+    for (i, ch) in list.char_indices() {
+        let Some((kind, side)) = rules.piece_by_letter(ch) else {
+            return Err(fen_err(
+                at + i,
+                ch.len_utf8(),
+                format!("`{ch}` is not a piece of this game"),
+                letters_help(rules),
+            ));
+        };
+        exited[side] |= 1 << kind;
+    }
+    Ok(())
+}
+
+/// The two values of counter `name`, from the text `v` after its `=`; `field` is the
+/// whole field.
+fn read_counter(name: &str, v: &str, field: Field) -> Result<[i64; 2], FenError> {
+    let (off, s) = field;
+    let value_at = off + name.len() + 1;
+    let values = v.split_once('/').and_then(|(a, b)| {
+        Some([
+            (signed_value(a, MAX_COUNTER)?, a, value_at),
+            (signed_value(b, MAX_COUNTER)?, b, value_at + a.len() + 1),
+        ])
+    });
+    let Some(values) = values else {
+        return Err(fen_err(
+            off,
+            s.len(),
+            format!("`{s}` does not give the counter's two values"),
+            format!("write {name}=FIRST/SECOND, two whole numbers such as {name}=2/0"),
+        ));
+    };
+    let mut out = [0i64; 2];
+    for (slot, (value, text, at)) in out.iter_mut().zip(values) {
+        *slot = value.map_err(|()| {
+            fen_err(
+                at,
+                text.len(),
+                format!("counter {name} = {text} is out of range"),
+                format!("a counter's value is a whole number from -{MAX_COUNTER} to {MAX_COUNTER}"),
+            )
+        })?;
+    }
+    Ok(out)
+}
+
+/// The error for a field after the six of FEN that is none of the extras the game
+/// allows.
+fn unexpected_extra(rules: &Rules, off: usize, s: &str) -> FenError {
+    let names: Vec<String> = rules.counters.iter().map(|c| format!("{c}=N/N")).collect();
+    let mut allowed = names.join(", ");
+    if rules.pie_rule() {
+        allowed = if allowed.is_empty() {
+            "swapped".into()
+        } else {
+            format!("swapped, {allowed}")
+        };
+    }
+    fen_err(
+        off,
+        s.len(),
+        format!("unexpected `{s}`"),
+        if allowed.is_empty() {
+            "a position string has at most six fields".to_string()
+        } else {
+            format!("after the six fields of FEN may follow: {allowed}")
+        },
+    )
+}
 impl Position {
     /// The start position of the rules.
     pub fn start(rules: Arc<Rules>) -> Position {
@@ -391,23 +795,8 @@ impl Position {
         fen: &str,
         is_setup: bool,
     ) -> Result<Position, FenError> {
-        let geo = &rules.geometry;
-        let n = geo.len();
-        let kinds = rules.pieces.len();
-        let mut p = Placement {
-            board: vec![EMPTY; n],
-            height: vec![0; n],
-            terrain: vec![0; n],
-        };
-        let mut fields: Vec<(usize, &str)> = Vec::new();
-        let mut pos = 0;
-        for part in fen.split(' ') {
-            if !part.is_empty() {
-                fields.push((pos, part));
-            }
-            pos += part.len() + 1;
-        }
-        let Some(&(board_at, mut placement)) = fields.first() else {
+        let fields = split_fields(fen);
+        let Some(&(board_at, placement)) = fields.first() else {
             return Err(fen_err(
                 0,
                 fen.len(),
@@ -415,254 +804,32 @@ impl Position {
                 "write the ranks from the top, such as 8/8/... w",
             ));
         };
-        let mut hand = vec![0u8; 2 * kinds];
-        if let Some(open) = placement.find('[') {
-            let Some(inner) = placement[open + 1..].strip_suffix(']') else {
-                return Err(fen_err(
-                    board_at + open,
-                    placement.len() - open,
-                    "`[` without a closing `]`",
-                    "the pieces in hand are written in brackets after the boards: [PPn]",
-                ));
-            };
-            read_hand(&rules, inner, board_at + open + 1, &mut hand)?;
-            placement = &placement[..open];
-        }
-        let parts: Vec<&str> = placement.split('|').collect();
-        if parts.len() != geo.boards.len() {
-            return Err(fen_err(
-                board_at,
-                placement.len(),
-                format!(
-                    "{} board{} given, the game has {}",
-                    parts.len(),
-                    if parts.len() == 1 { "" } else { "s" },
-                    geo.boards.len()
-                ),
-                "write the main board, then each side board after a `|`",
-            ));
-        }
-        let mut at = board_at;
-        for (i, part) in parts.iter().enumerate() {
-            read_board(&rules, i, part, at, &mut p)?;
-            at += part.len() + 1;
-        }
-        let board = p.board;
-        let mut side = 0;
-        if let Some(&(off, s)) = fields.get(1) {
-            side = match rules
-                .players
-                .iter()
-                .position(|pl| s.len() == 1 && s.starts_with(pl.letter))
-            {
-                Some(i) => i,
-                None => {
-                    return Err(fen_err(
-                        off,
-                        s.len(),
-                        format!("`{s}` names no player"),
-                        format!(
-                            "the side to move is `{}` or `{}`",
-                            rules.players[0].letter, rules.players[1].letter
-                        ),
-                    ));
-                }
-            };
-        }
-        let mut castling = 0u32;
-        if let Some(&(off, s)) = fields.get(2)
-            && s != "-"
-        {
-            for (i, ch) in s.char_indices() {
-                match rules.castlings.iter().position(|c| c.letter == ch) {
-                    Some(ci) => {
-                        let c = &rules.castlings[ci];
-                        let (k, r) = (board[c.king_from as usize], board[c.rook_from as usize]);
-                        // A right whose pieces are not at home is dropped.
-                        let home = |cell: Cell, code: Code| {
-                            rules
-                                .tables
-                                .home
-                                .get(cell as usize)
-                                .is_none_or(|&h| h == code)
-                        };
-                        if k != EMPTY
-                            && r != EMPTY
-                            && side_of(k) == c.side
-                            && side_of(r) == c.side
-                            && home(c.king_from, k)
-                            && home(c.rook_from, r)
-                        {
-                            castling |= 1 << ci;
-                        }
-                    }
-                    None => {
-                        let known: String = rules.castlings.iter().map(|c| c.letter).collect();
-                        return Err(fen_err(
-                            off + i,
-                            ch.len_utf8(),
-                            format!("`{ch}` is not a castling right of this game"),
-                            if known.is_empty() {
-                                "this game has no castling: write -".to_string()
-                            } else {
-                                format!("rights are {known}, or -")
-                            },
-                        ));
-                    }
-                }
-            }
-        }
-        let (mut ep, mut ep_victim) = (NO_CELL, NO_CELL);
-        if let Some(&(off, s)) = fields.get(3)
-            && s != "-"
-        {
-            match geo.parse_square(s) {
-                Some(cell) => {
-                    // The piece that passed stands one step beyond, in its own forward direction.
-                    let dy = if side == 0 { -1 } else { 1 };
-                    if let Some(v) = geo.offset(cell, 0, dy)
-                        && board[v as usize] != EMPTY
-                        && side_of(board[v as usize]) != side
-                    {
-                        ep = cell;
-                        ep_victim = v;
-                    }
-                }
-                None => {
-                    return Err(fen_err(
-                        off,
-                        s.len(),
-                        format!("`{s}` is not a square of the board"),
-                        "write the en-passant square, such as e3, or -",
-                    ));
-                }
-            }
-        }
-        let mut clocks = [0u32, 1u32];
-        for (i, clock) in clocks.iter_mut().enumerate() {
-            if let Some(&(off, s)) = fields.get(4 + i) {
-                let what = ["halfmove clock", "move number"][i];
-                // A count is never negative: `-1` is no move count at all.
-                let value = if s.starts_with('-') {
-                    None
-                } else {
-                    signed_value(s, MAX_CLOCK)
-                };
-                *clock = match value {
-                    Some(Ok(v)) => v as u32,
-                    Some(_) => {
-                        return Err(fen_err(
-                            off,
-                            s.len(),
-                            format!("the {what} {s} is out of range"),
-                            format!(
-                                "the halfmove clock and the move number are whole numbers from 0 to {MAX_CLOCK}"
-                            ),
-                        ));
-                    }
-                    None => {
-                        return Err(fen_err(
-                            off,
-                            s.len(),
-                            format!("`{s}` is not a move count"),
-                            "the last two fields are the halfmove clock and the move number",
-                        ));
-                    }
-                };
-            }
-        }
-        let mut swapped = false;
-        let mut exited = [0u64; 2];
-        let mut counters = vec![0i64; 2 * rules.counters.len()];
-        for &(off, s) in fields.iter().skip(6) {
-            if s == "swapped" && rules.pie_rule() {
-                swapped = true;
-                continue;
-            }
-            // Pieces that have left the board: `off=I`.
-            if let Some(list) = s.strip_prefix("off=") {
-                for (i, ch) in list.char_indices() {
-                    match rules.piece_by_letter(ch) {
-                        Some((kind, side)) => exited[side] |= 1 << kind,
-                        None => {
-                            return Err(fen_err(
-                                off + 4 + i,
-                                ch.len_utf8(),
-                                format!("`{ch}` is not a piece of this game"),
-                                letters_help(&rules),
-                            ));
-                        }
-                    }
-                }
-                continue;
-            }
-            let counter = s.split_once('=').and_then(|(name, v)| {
-                let i = rules.counters.iter().position(|c| c == name)?;
-                Some((i, name, v))
-            });
-            match counter {
-                Some((i, name, v)) => {
-                    let value_at = off + name.len() + 1;
-                    let values = v.split_once('/').and_then(|(a, b)| {
-                        Some([
-                            (signed_value(a, MAX_COUNTER)?, a, value_at),
-                            (signed_value(b, MAX_COUNTER)?, b, value_at + a.len() + 1),
-                        ])
-                    });
-                    let Some(values) = values else {
-                        return Err(fen_err(
-                            off,
-                            s.len(),
-                            format!("`{s}` does not give the counter's two values"),
-                            format!(
-                                "write {name}=FIRST/SECOND, two whole numbers such as {name}=2/0"
-                            ),
-                        ));
-                    };
-                    for (side, (value, text, at)) in values.into_iter().enumerate() {
-                        match value {
-                            Ok(v) => counters[side * rules.counters.len() + i] = v,
-                            Err(()) => {
-                                return Err(fen_err(
-                                    at,
-                                    text.len(),
-                                    format!("counter {name} = {text} is out of range"),
-                                    format!(
-                                        "a counter's value is a whole number from -{MAX_COUNTER} to {MAX_COUNTER}"
-                                    ),
-                                ));
-                            }
-                        }
-                    }
-                }
-                None => {
-                    let names: Vec<String> =
-                        rules.counters.iter().map(|c| format!("{c}=N/N")).collect();
-                    let mut allowed = names.join(", ");
-                    if rules.pie_rule() {
-                        allowed = if allowed.is_empty() {
-                            "swapped".into()
-                        } else {
-                            format!("swapped, {allowed}")
-                        };
-                    }
-                    return Err(fen_err(
-                        off,
-                        s.len(),
-                        format!("unexpected `{s}`"),
-                        if allowed.is_empty() {
-                            "a position string has at most six fields".to_string()
-                        } else {
-                            format!("after the six fields of FEN may follow: {allowed}")
-                        },
-                    ));
-                }
-            }
-        }
-        let mut counts = vec![0u16; 1 + 2 * kinds];
+        let (placement, hand) = read_hand_field(&rules, placement, board_at)?;
+        let placement = read_boards(&rules, placement, board_at)?;
+        let side = read_side(&rules, fields.get(1))?;
+        let castling = read_castling(&rules, &placement.board, fields.get(2))?;
+        let ep = read_en_passant(&rules, &placement.board, side, fields.get(3))?;
+        let clocks = read_clocks(fields.get(4..).unwrap_or_default())?;
+        let extras = read_extras(&rules, fields.get(6..).unwrap_or_default())?;
+        let fields = Fields {
+            placement,
+            hand,
+            side,
+            castling,
+            ep,
+            clocks,
+            extras,
+        };
+        Ok(Position::assemble(rules, fields, is_setup))
+    }
+
+    /// The position the fields of a position string describe.
+    fn assemble(rules: Arc<Rules>, f: Fields, is_setup: bool) -> Position {
+        let n = rules.geometry.len();
+        let mut counts = vec![0u16; 1 + 2 * rules.pieces.len()];
         let mut royals = Royals::with_capacity(n);
         let mut unmoved = vec![false; n];
-        for (cell, &c) in board.iter().enumerate() {
+        for (cell, &c) in f.placement.board.iter().enumerate() {
             if c == EMPTY {
                 continue;
             }
@@ -673,28 +840,28 @@ impl Position {
             unmoved[cell] = is_setup || rules.tables.home.get(cell) == Some(&c);
         }
         let mut p = Position {
-            rules: rules.clone(),
-            board,
-            height: p.height,
-            swapped,
-            terrain: p.terrain,
+            rules,
+            board: f.placement.board,
+            height: f.placement.height,
+            swapped: f.extras.swapped,
+            terrain: f.placement.terrain,
             unmoved,
-            side,
-            castling,
-            ep,
-            ep_victim,
-            halfmove: clocks[0],
-            fullmove: clocks[1].max(1),
+            side: f.side,
+            castling: f.castling,
+            ep: f.ep.0,
+            ep_victim: f.ep.1,
+            halfmove: f.clocks[0],
+            fullmove: f.clocks[1].max(1),
             hash: 0,
             royals,
             counts,
-            hand,
-            counters,
-            exited,
+            hand: f.hand,
+            counters: f.extras.counters,
+            exited: f.extras.exited,
             history: Vec::new(),
         };
         p.hash = p.compute_hash();
-        Ok(p)
+        p
     }
 
     fn board_text(&self, board: usize) -> String {

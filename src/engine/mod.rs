@@ -12,5 +12,6 @@ mod outcome;
 mod position;
 
 pub use fen::FenError;
+pub use notation::{MoveText, read_move_text};
 pub use outcome::{EndReason, GameEnd, NoMove};
 pub use position::{Move, MoveKind, Position};

@@ -1,40 +1,48 @@
 //! Moves as users write them: UCI coordinates (`e2e4`, `e7e8q`, `f12g12`), with the
 //! game-site forms `g1-g2` and `f12xg12` accepted too.
+//!
+//! One writer ([`MoveText::text`]) and one reader ([`read_move_text`]) of move texts:
+//! finding the move a user typed and explaining why it is illegal read it alike.
 
 use super::outcome::NoMove;
 use super::{Move, MoveKind, Position};
-use crate::rules::{EMPTY, code, kind_of};
+use crate::rules::{Cell, EMPTY, Rules, code, kind_of};
 
 impl Position {
     /// The text of a move: `e2e4`, `e7e8q` (promotion, or a flip to the lettered
     /// face), `P@c2` (a piece from the hand), `c8off` (leaving the board), `d4e5!` (a
     /// capture without moving), `swap` (the pie rule), `pass`.
     pub fn move_text(&self, m: Move) -> String {
+        self.move_parts(m).text(&self.rules)
+    }
+
+    /// The parts of a move, as [`read_move_text`] reads its text.
+    pub fn move_parts(&self, m: Move) -> MoveText {
         let rules = &*self.rules;
         let geo = &rules.geometry;
-        let mut s = match m.kind {
-            MoveKind::Swap => return "swap".into(),
-            MoveKind::Pass => return "pass".into(),
+        match m.kind {
+            MoveKind::Swap => MoveText::Swap,
+            MoveKind::Pass => MoveText::Pass,
             MoveKind::Drop => {
-                return format!(
-                    "{}@{}",
-                    rules.code_letter(code(
-                        rules.tables.gens[m.generator as usize].piece as usize,
-                        self.side
-                    )),
-                    geo.name(m.to)
-                );
+                let kind = rules.tables.gens[m.generator as usize].piece as usize;
+                MoveText::Drop {
+                    letter: rules.code_letter(code(kind, self.side)).to_string(),
+                    square: geo.name(m.to).to_string(),
+                    cell: Some(m.to),
+                }
             }
-            MoveKind::Exit => return format!("{}off", geo.name(m.from)),
-            _ => format!("{}{}", geo.name(m.from), geo.name(m.to)),
-        };
-        if m.promo != EMPTY {
-            s.push(rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase());
+            MoveKind::Exit => MoveText::Exit {
+                square: geo.name(m.from).to_string(),
+                cell: Some(m.from),
+            },
+            _ => MoveText::Squares {
+                from: m.from,
+                to: m.to,
+                promo: (m.promo != EMPTY)
+                    .then(|| rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase()),
+                rifle: m.kind == MoveKind::Rifle,
+            },
         }
-        if m.kind == MoveKind::Rifle {
-            s.push('!');
-        }
-        s
     }
 
     /// The text of the last move made, if any.
@@ -53,11 +61,9 @@ impl Position {
 
     /// Finds the legal move a user typed.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, NoMove> {
-        let norm = normalise(text).to_lowercase();
         let moves = self.legal_moves();
-        if let Some(m) = moves
-            .iter()
-            .find(|&&m| self.move_text(m).to_lowercase() == norm)
+        if let Some(typed) = read_move_text(&self.rules, text)
+            && let Some(m) = moves.iter().find(|&&m| typed.names(&self.move_parts(m)))
         {
             return Ok(*m);
         }
@@ -74,7 +80,168 @@ impl Position {
     }
 }
 
-/// Lower-cases the squares and drops the separators of `g1-g2` and `f12xg12`.
+/// A move text read into its parts. [`read_move_text`] is the one reader of what a
+/// user types: [`Position::parse_move`] compares its reading with each legal move's
+/// parts, and the explanation of an illegal move ([`Position::why_illegal`]) reads the
+/// same parts, so the two never read a text differently.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MoveText {
+    /// `swap`: the pie rule.
+    Swap,
+    /// `pass`.
+    Pass,
+    /// `P@c2`: a piece from the hand. The letter and the square as typed; `cell` is
+    /// the square, if the text names one.
+    Drop {
+        letter: String,
+        square: String,
+        cell: Option<Cell>,
+    },
+    /// `c8off`: the piece leaves the board; the square as typed, and its cell.
+    Exit { square: String, cell: Option<Cell> },
+    /// `e2e4`, `e7e8q` (the letter of the new face), `d4e5!` (a capture without
+    /// moving); typed also as `g1-g2` or `f12xg12`.
+    Squares {
+        from: Cell,
+        to: Cell,
+        promo: Option<char>,
+        rifle: bool,
+    },
+}
+
+impl MoveText {
+    /// The text of the move: `e2e4`, `e7e8q`, `P@c2`, `c8off`, `d4e5!`, `swap`,
+    /// `pass` (a drop's square and an exit's as held).
+    pub fn text(&self, rules: &Rules) -> String {
+        match self {
+            MoveText::Swap => "swap".into(),
+            MoveText::Pass => "pass".into(),
+            MoveText::Drop { letter, square, .. } => format!("{letter}@{square}"),
+            MoveText::Exit { square, .. } => format!("{square}off"),
+            MoveText::Squares {
+                from,
+                to,
+                promo,
+                rifle,
+            } => {
+                let geo = &rules.geometry;
+                let mut s = format!("{}{}", geo.name(*from), geo.name(*to));
+                s.extend(promo);
+                if *rifle {
+                    s.push('!');
+                }
+                s
+            }
+        }
+    }
+
+    /// Does the text a user typed (this reading) name the move with the parts `m`?
+    /// Letters match in either case, as users type them.
+    fn names(&self, m: &MoveText) -> bool {
+        match (self, m) {
+            (
+                MoveText::Drop {
+                    letter: a,
+                    cell: Some(x),
+                    ..
+                },
+                MoveText::Drop {
+                    letter: b,
+                    cell: Some(y),
+                    ..
+                },
+            ) => a.eq_ignore_ascii_case(b) && x == y,
+            (
+                MoveText::Squares {
+                    from,
+                    to,
+                    promo,
+                    rifle,
+                },
+                MoveText::Squares {
+                    from: f,
+                    to: t,
+                    promo: p,
+                    rifle: r,
+                },
+            ) => {
+                (from, to, rifle) == (f, t, r)
+                    && promo.map(|c| c.to_ascii_lowercase()) == p.map(|c| c.to_ascii_lowercase())
+            }
+            (MoveText::Exit { cell: Some(x), .. }, MoveText::Exit { cell: Some(y), .. }) => x == y,
+            (MoveText::Swap, MoveText::Swap) | (MoveText::Pass, MoveText::Pass) => true,
+            _ => false,
+        }
+    }
+}
+
+/// Reads a move text into its parts, `None` if it is none of the forms of a move.
+/// Whitespace is ignored, squares are read in any case, and a `-` or `x` between the
+/// digit ending one square and the letter starting the next is a separator.
+pub fn read_move_text(rules: &Rules, text: &str) -> Option<MoveText> {
+    let t = normalise(text);
+    let geo = &rules.geometry;
+    match t.as_str() {
+        "swap" => return Some(MoveText::Swap),
+        "pass" => return Some(MoveText::Pass),
+        _ => {}
+    }
+    if let Some((letter, square)) = t.split_once('@') {
+        return Some(MoveText::Drop {
+            letter: letter.to_string(),
+            square: square.to_string(),
+            cell: geo.parse_square(&square.to_lowercase()),
+        });
+    }
+    let exit = t.strip_suffix("off").map(|square| MoveText::Exit {
+        square: square.to_string(),
+        cell: geo.parse_square(square),
+    });
+    if let Some(exit @ MoveText::Exit { cell: Some(_), .. }) = exit {
+        return Some(exit);
+    }
+    read_squares(rules, &t).or(exit)
+}
+
+/// Reads `FROM TO [letter] [!]`: the longest square names that leave a valid rest
+/// (square names are read apart, so at most one reading is valid).
+fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
+    let geo = &rules.geometry;
+    // The squares a text starts with, longest first.
+    let squares = |s: &str| {
+        (1..=s.len())
+            .rev()
+            .filter(|&k| s.is_char_boundary(k))
+            .filter_map(|k| Some((geo.parse_square(&s[..k])?, k)))
+            .collect::<Vec<_>>()
+    };
+    for (from, k) in squares(t) {
+        let rest = &t[k..];
+        for (to, k) in squares(rest) {
+            let tail = &rest[k..];
+            let (tail, rifle) = match tail.strip_suffix('!') {
+                Some(tail) => (tail, true),
+                None => (tail, false),
+            };
+            let mut chars = tail.chars();
+            let promo = match (chars.next(), chars.next()) {
+                (None, _) => None,
+                (Some(c), None) if c != '!' => Some(c),
+                _ => continue,
+            };
+            return Some(MoveText::Squares {
+                from,
+                to,
+                promo,
+                rifle,
+            });
+        }
+    }
+    None
+}
+
+/// Drops whitespace, lower-cases the text (but for a placement, whose letter's case
+/// names the player) and drops the separators of `g1-g2` and `f12xg12`.
 fn normalise(text: &str) -> String {
     let t: String = text.split_whitespace().collect();
     let t = if t.contains('@') { t } else { t.to_lowercase() };

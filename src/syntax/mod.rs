@@ -6,7 +6,7 @@ pub mod betza;
 mod expected;
 
 use pest::Parser;
-use pest::iterators::Pair;
+use pest::iterators::{Pair, Pairs};
 use pest_derive::Parser;
 
 use crate::diagnostic::{Problem, ProblemCode};
@@ -200,6 +200,9 @@ fn letter(pair: Pair<Rule>) -> Spanned<char> {
     Spanned::new(c, span_of(&pair))
 }
 
+/// The declaration's children, in order.
+type Children<'a> = Pairs<'a, Rule>;
+
 fn decl(pair: Pair<Rule>) -> Decl {
     let span = span_of(&pair);
     let rule = pair.as_rule();
@@ -208,219 +211,238 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::game_decl => Decl::Game(string(inner.next().unwrap())),
         Rule::setup_decl => Decl::Setup(string(inner.next().unwrap())),
         Rule::pie_decl => Decl::PieRule(span),
-        Rule::pass_decl => Decl::Pass {
-            conditions: inner
-                .next()
-                .map(|c| c.into_inner().map(condition).collect())
-                .unwrap_or_default(),
-            span,
-        },
+        Rule::pass_decl => pass_decl(inner, span),
         Rule::counter_decl => Decl::Counter(name(inner.next().unwrap())),
         Rule::drop_decl => Decl::Drop(DropDecl {
             zone: name(inner.next().unwrap()),
             span,
         }),
-        Rule::flight_decl => {
-            let from = region(inner.next().unwrap());
-            let to = region(inner.next().unwrap());
-            let same_colour = inner.next().is_some();
-            Decl::Flight(FlightDecl {
-                from,
-                to,
-                same_colour,
-                span,
-            })
-        }
-        Rule::flip_decl => {
-            let player = name(inner.next().unwrap());
-            let zone = name(inner.next().unwrap());
-            let needs = inner.next().map(|n| {
-                let mut n = n.into_inner();
-                (name(n.next().unwrap()), name(n.next().unwrap()))
-            });
-            Decl::Flip(FlipDecl {
-                player,
-                zone,
-                needs,
-                span,
-            })
-        }
-        Rule::board_decl => {
-            let mut inner = inner.filter(|p| p.as_rule() != Rule::times);
-            let first = inner.next().unwrap();
-            let (name, files) = if first.as_rule() == Rule::ident {
-                (Some(self::name(first)), num(inner.next().unwrap()))
-            } else {
-                (None, num(first))
-            };
-            let ranks = num(inner.next().unwrap());
-            let squares = inner
-                .next()
-                .map(|sq| sq.into_inner().map(self::name).collect())
-                .unwrap_or_default();
-            Decl::Board(BoardDecl {
-                name,
-                squares,
-                files,
-                ranks,
-                span,
-            })
-        }
-        Rule::players_decl => {
-            let first = name(inner.next().unwrap());
-            let second = name(inner.next().unwrap());
-            Decl::Players(PlayersDecl {
-                first,
-                second,
-                span,
-            })
-        }
-        Rule::param_decl => {
-            let name = name(inner.next().unwrap());
-            let value = num(inner.next().unwrap());
-            let range = inner.next().map(|r| {
-                let mut r = r.into_inner();
-                (num(r.next().unwrap()), num(r.next().unwrap()))
-            });
-            Decl::Param(ParamDecl {
-                name,
-                value,
-                range,
-                span,
-            })
-        }
-        Rule::zone_decl => {
-            let name = name(inner.next().unwrap());
-            let body = inner.next().unwrap();
-            let body = match body.as_rule() {
-                Rule::zone_by_player => ZoneBody::ByPlayer(
-                    body.into_inner()
-                        .map(|pr| {
-                            let mut pr = pr.into_inner();
-                            let player = self::name(pr.next().unwrap());
-                            (player, region(pr.next().unwrap()))
-                        })
-                        .collect(),
-                ),
-                _ => ZoneBody::Shared(region(body)),
-            };
-            Decl::Zone(ZoneDecl { name, body, span })
-        }
-        Rule::terrain_decl => {
-            let name = name(inner.next().unwrap());
-            let letter = letter(inner.next().unwrap());
-            let mut t = TerrainDecl {
-                name,
-                letter,
-                blocks: None,
-                cleared_by: vec![],
-                crossed_by: vec![],
-                span,
-            };
-            for prop in inner {
-                match prop.as_rule() {
-                    Rule::blocks_prop => {
-                        let kinds = prop
-                            .into_inner()
-                            .map(|k| {
-                                let kind = match k.as_str() {
-                                    "passing" => BlockKind::Passing,
-                                    "landing" => BlockKind::Landing,
-                                    _ => BlockKind::Nothing,
-                                };
-                                Spanned::new(kind, span_of(&k))
-                            })
-                            .collect();
-                        t.blocks = Some(kinds);
-                    }
-                    Rule::cleared_prop => t.cleared_by.extend(piece_list(prop)),
-                    Rule::crossed_prop => t.crossed_by.extend(piece_list(prop)),
-                    _ => unreachable!("terrain property"),
-                }
-            }
-            Decl::Terrain(t)
-        }
-        Rule::piece_decl => {
-            let name = name(inner.next().unwrap());
-            let mut next = inner.next().unwrap();
-            let mut title = None;
-            if next.as_rule() == Rule::string {
-                title = Some(string(next));
-                next = inner.next().unwrap();
-            }
-            let letter = letter(next);
-            let mut owner = None;
-            let mut props = Vec::new();
-            for p in inner {
-                if p.as_rule() == Rule::owner_clause {
-                    owner = Some(self::name(p.into_inner().next().unwrap()));
-                } else {
-                    props.push(piece_prop(p));
-                }
-            }
-            Decl::Piece(PieceDecl {
-                name,
-                letter,
-                owner,
-                title,
-                props,
-                span,
-            })
-        }
-        Rule::castle_decl => {
-            let player = name(inner.next().unwrap());
-            let right = letter(inner.next().unwrap());
-            let mut sq = || name(inner.next().unwrap());
-            let (king_from, king_to, rook_from, rook_to) = (sq(), sq(), sq(), sq());
-            Decl::Castle(CastleDecl {
-                player,
-                right,
-                king_from,
-                king_to,
-                rook_from,
-                rook_to,
-                span,
-            })
-        }
-        Rule::end_decl => {
-            let rules = inner
-                .map(|r| {
-                    let mut r = r.into_inner();
-                    let cond = r.next().unwrap();
-                    let cond_span = span_of(&cond);
-                    let c = cond.into_inner().next().unwrap();
-                    let condition = match c.as_rule() {
-                        Rule::checkmate => EndCondition::Checkmate,
-                        Rule::stalemate => EndCondition::Stalemate,
-                        Rule::no_moves => EndCondition::NoMoves,
-                        Rule::repetition => {
-                            EndCondition::Repetition(num(c.into_inner().next().unwrap()).node)
-                        }
-                        Rule::move_limit => {
-                            EndCondition::MoveLimit(num(c.into_inner().next().unwrap()).node)
-                        }
-                        Rule::captured => {
-                            EndCondition::Captured(name(c.into_inner().next().unwrap()))
-                        }
-                        Rule::exited => EndCondition::Exited(name(c.into_inner().next().unwrap())),
-                        _ => unreachable!("end condition"),
-                    };
-                    let res = r.next().unwrap();
-                    let result = match res.as_str() {
-                        "win" => GameResult::Win,
-                        "loss" => GameResult::Loss,
-                        "illegal" => GameResult::Illegal,
-                        _ => GameResult::Draw,
-                    };
-                    EndRuleDecl {
-                        condition: Spanned::new(condition, cond_span),
-                        result: Spanned::new(result, span_of(&res)),
-                    }
-                })
-                .collect();
-            Decl::End(EndDecl { rules, span })
-        }
+        Rule::flight_decl => flight_decl(inner, span),
+        Rule::flip_decl => flip_decl(inner, span),
+        Rule::board_decl => board_decl(inner, span),
+        Rule::players_decl => players_decl(inner, span),
+        Rule::param_decl => param_decl(inner, span),
+        Rule::zone_decl => zone_decl(inner, span),
+        Rule::terrain_decl => terrain_decl(inner, span),
+        Rule::piece_decl => piece_decl(inner, span),
+        Rule::castle_decl => castle_decl(inner, span),
+        Rule::end_decl => Decl::End(EndDecl {
+            rules: inner.map(end_rule).collect(),
+            span,
+        }),
         _ => unreachable!("declaration rule {rule:?}"),
+    }
+}
+
+fn pass_decl(mut inner: Children, span: Span) -> Decl {
+    Decl::Pass {
+        conditions: inner
+            .next()
+            .map(|c| c.into_inner().map(condition).collect())
+            .unwrap_or_default(),
+        span,
+    }
+}
+
+fn flight_decl(mut inner: Children, span: Span) -> Decl {
+    let from = region(inner.next().unwrap());
+    let to = region(inner.next().unwrap());
+    let same_colour = inner.next().is_some();
+    Decl::Flight(FlightDecl {
+        from,
+        to,
+        same_colour,
+        span,
+    })
+}
+
+fn flip_decl(mut inner: Children, span: Span) -> Decl {
+    let player = name(inner.next().unwrap());
+    let zone = name(inner.next().unwrap());
+    let needs = inner.next().map(|n| {
+        let mut n = n.into_inner();
+        (name(n.next().unwrap()), name(n.next().unwrap()))
+    });
+    Decl::Flip(FlipDecl {
+        player,
+        zone,
+        needs,
+        span,
+    })
+}
+
+fn board_decl(inner: Children, span: Span) -> Decl {
+    let mut inner = inner.filter(|p| p.as_rule() != Rule::times);
+    let first = inner.next().unwrap();
+    let (name, files) = if first.as_rule() == Rule::ident {
+        (Some(self::name(first)), num(inner.next().unwrap()))
+    } else {
+        (None, num(first))
+    };
+    let ranks = num(inner.next().unwrap());
+    let squares = inner
+        .next()
+        .map(|sq| sq.into_inner().map(self::name).collect())
+        .unwrap_or_default();
+    Decl::Board(BoardDecl {
+        name,
+        squares,
+        files,
+        ranks,
+        span,
+    })
+}
+
+fn players_decl(mut inner: Children, span: Span) -> Decl {
+    let first = name(inner.next().unwrap());
+    let second = name(inner.next().unwrap());
+    Decl::Players(PlayersDecl {
+        first,
+        second,
+        span,
+    })
+}
+
+fn param_decl(mut inner: Children, span: Span) -> Decl {
+    let name = name(inner.next().unwrap());
+    let value = num(inner.next().unwrap());
+    let range = inner.next().map(|r| {
+        let mut r = r.into_inner();
+        (num(r.next().unwrap()), num(r.next().unwrap()))
+    });
+    Decl::Param(ParamDecl {
+        name,
+        value,
+        range,
+        span,
+    })
+}
+
+fn zone_decl(mut inner: Children, span: Span) -> Decl {
+    let name = name(inner.next().unwrap());
+    let body = inner.next().unwrap();
+    let body = match body.as_rule() {
+        Rule::zone_by_player => ZoneBody::ByPlayer(
+            body.into_inner()
+                .map(|pr| {
+                    let mut pr = pr.into_inner();
+                    let player = self::name(pr.next().unwrap());
+                    (player, region(pr.next().unwrap()))
+                })
+                .collect(),
+        ),
+        _ => ZoneBody::Shared(region(body)),
+    };
+    Decl::Zone(ZoneDecl { name, body, span })
+}
+
+fn terrain_decl(mut inner: Children, span: Span) -> Decl {
+    let name = name(inner.next().unwrap());
+    let letter = letter(inner.next().unwrap());
+    let mut t = TerrainDecl {
+        name,
+        letter,
+        blocks: None,
+        cleared_by: vec![],
+        crossed_by: vec![],
+        span,
+    };
+    for prop in inner {
+        match prop.as_rule() {
+            Rule::blocks_prop => t.blocks = Some(blocks_prop(prop)),
+            Rule::cleared_prop => t.cleared_by.extend(piece_list(prop)),
+            Rule::crossed_prop => t.crossed_by.extend(piece_list(prop)),
+            _ => unreachable!("terrain property"),
+        }
+    }
+    Decl::Terrain(t)
+}
+
+fn blocks_prop(pair: Pair<Rule>) -> Vec<Spanned<BlockKind>> {
+    pair.into_inner()
+        .map(|k| {
+            let kind = match k.as_str() {
+                "passing" => BlockKind::Passing,
+                "landing" => BlockKind::Landing,
+                _ => BlockKind::Nothing,
+            };
+            Spanned::new(kind, span_of(&k))
+        })
+        .collect()
+}
+
+fn piece_decl(mut inner: Children, span: Span) -> Decl {
+    let name = name(inner.next().unwrap());
+    let mut next = inner.next().unwrap();
+    let mut title = None;
+    if next.as_rule() == Rule::string {
+        title = Some(string(next));
+        next = inner.next().unwrap();
+    }
+    let letter = letter(next);
+    let mut owner = None;
+    let mut props = Vec::new();
+    for p in inner {
+        if p.as_rule() == Rule::owner_clause {
+            owner = Some(self::name(p.into_inner().next().unwrap()));
+        } else {
+            props.push(piece_prop(p));
+        }
+    }
+    Decl::Piece(PieceDecl {
+        name,
+        letter,
+        owner,
+        title,
+        props,
+        span,
+    })
+}
+
+fn castle_decl(mut inner: Children, span: Span) -> Decl {
+    let player = name(inner.next().unwrap());
+    let right = letter(inner.next().unwrap());
+    let mut sq = || name(inner.next().unwrap());
+    let (king_from, king_to, rook_from, rook_to) = (sq(), sq(), sq(), sq());
+    Decl::Castle(CastleDecl {
+        player,
+        right,
+        king_from,
+        king_to,
+        rook_from,
+        rook_to,
+        span,
+    })
+}
+
+fn end_rule(pair: Pair<Rule>) -> EndRuleDecl {
+    let mut r = pair.into_inner();
+    let cond = r.next().unwrap();
+    let cond_span = span_of(&cond);
+    let condition = end_condition(cond.into_inner().next().unwrap());
+    let res = r.next().unwrap();
+    let result = match res.as_str() {
+        "win" => GameResult::Win,
+        "loss" => GameResult::Loss,
+        "illegal" => GameResult::Illegal,
+        _ => GameResult::Draw,
+    };
+    EndRuleDecl {
+        condition: Spanned::new(condition, cond_span),
+        result: Spanned::new(result, span_of(&res)),
+    }
+}
+
+fn end_condition(c: Pair<Rule>) -> EndCondition {
+    match c.as_rule() {
+        Rule::checkmate => EndCondition::Checkmate,
+        Rule::stalemate => EndCondition::Stalemate,
+        Rule::no_moves => EndCondition::NoMoves,
+        Rule::repetition => EndCondition::Repetition(num(c.into_inner().next().unwrap()).node),
+        Rule::move_limit => EndCondition::MoveLimit(num(c.into_inner().next().unwrap()).node),
+        Rule::captured => EndCondition::Captured(name(c.into_inner().next().unwrap())),
+        Rule::exited => EndCondition::Exited(name(c.into_inner().next().unwrap())),
+        _ => unreachable!("end condition"),
     }
 }
 
