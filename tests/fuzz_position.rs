@@ -104,17 +104,17 @@ const CHARS: &[char] = &[
 /// The characters a mutation draws from: the fixed ones, and the game's own letters.
 fn alphabet(rules: &Rules) -> Vec<char> {
     let mut chars: Vec<char> = CHARS.to_vec();
-    for p in &rules.pieces {
+    for p in rules.pieces() {
         chars.push(p.letter);
         chars.push(p.letter.to_ascii_lowercase());
     }
-    for t in &rules.terrains {
+    for t in rules.terrains() {
         chars.push(t.letter);
     }
-    for c in &rules.castlings {
+    for c in rules.castlings() {
         chars.push(c.letter);
     }
-    for p in &rules.players {
+    for p in rules.players() {
         chars.push(p.letter);
     }
     chars
@@ -127,8 +127,8 @@ fn random_field(rng: &mut Rng, rules: &Rules, alphabet: &[char], others: &[Strin
         2 => {
             // A counter of the game, with random values.
             let name = rules
-                .counters
-                .get(rng.below(rules.counters.len().max(1)))
+                .counters()
+                .get(rng.below(rules.counters().len().max(1)))
                 .cloned()
                 .unwrap_or_else(|| "fists".into());
             format!("{name}={}/{}", rng.pick(NUMBERS), rng.pick(NUMBERS))
@@ -153,7 +153,7 @@ fn random_hand(rng: &mut Rng, rules: &Rules) -> String {
         if rng.chance(40) {
             s += rng.pick(NUMBERS);
         }
-        let p = &rules.pieces[rng.below(rules.pieces.len())];
+        let p = &rules.pieces()[rng.below(rules.pieces().len())];
         s.push(if rng.chance(50) {
             p.letter
         } else {
@@ -330,7 +330,7 @@ fn mutate(rng: &mut Rng, text: &mut String, rules: &Rules, alphabet: &[char], ot
 /// Random move texts for a position: legal moves' texts, altered, and random texts.
 fn random_move_text(rng: &mut Rng, pos: &mut Position, alphabet: &[char]) -> String {
     let moves = pos.legal_moves();
-    let geo = &pos.rules().geometry;
+    let geo = &pos.rules().geometry();
     let square = |rng: &mut Rng| -> String {
         if rng.chance(85) && !geo.cells.is_empty() {
             geo.name(rng.below(geo.cells.len()) as u16).to_string()
@@ -351,7 +351,7 @@ fn random_move_text(rng: &mut Rng, pos: &mut Position, alphabet: &[char]) -> Str
         }
     };
     let letter = |rng: &mut Rng| -> char {
-        let p = &pos.rules().pieces;
+        let p = &pos.rules().pieces();
         let l = p[rng.below(p.len())].letter;
         if rng.chance(50) {
             l
@@ -904,7 +904,7 @@ const CHESS_BOARD: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR";
 #[test]
 fn hand_counts_are_range_checked() {
     let rules = rules_of("variants/chess.var");
-    let pawn = rules.pieces.iter().position(|p| p.letter == 'P').unwrap();
+    let pawn = rules.pieces().iter().position(|p| p.letter == 'P').unwrap();
     for count in [
         "18446744073709551617",
         "18446744073709551616",
@@ -943,7 +943,7 @@ fn hand_counts_are_range_checked() {
 #[test]
 fn counters_are_range_checked() {
     let rules = rules_of("variants/monkey_king.var");
-    let fists = rules.counters.iter().position(|c| c == "fists").unwrap();
+    let fists = rules.counters().iter().position(|c| c == "fists").unwrap();
     let at =
         |values: &str| format!("5/5/5/5/5/5/5/5|2|2[PPPNLLCIpppnlvck] b - - 0 1 fists={values}");
     for (values, red, blue) in [

@@ -32,7 +32,7 @@ fn at(rules: Arc<Rules>, fen: &str) -> Position {
 
 fn cell(pos: &Position, square: &str) -> Cell {
     pos.rules()
-        .geometry
+        .geometry()
         .parse_square(square)
         .unwrap_or_else(|| panic!("no square {square}"))
 }
@@ -70,7 +70,7 @@ fn list(moves: &[&str]) -> Vec<String> {
 /// The name of the terrain on `square`, if any.
 fn terrain(pos: &Position, square: &str) -> Option<String> {
     pos.terrain_at(cell(pos, square))
-        .map(|t| pos.rules().terrains[t].name.clone())
+        .map(|t| pos.rules().terrains()[t].name.clone())
 }
 
 fn play(pos: &mut Position, moves: &str) {

@@ -108,7 +108,7 @@ fn pos(pieces: &[(&str, char)], hand: &str, side: char, fists: &str) -> Position
 
 fn cell(p: &Position, name: &str) -> Cell {
     p.rules()
-        .geometry
+        .geometry()
         .parse_square(name)
         .unwrap_or_else(|| panic!("`{name}` is not a square"))
 }
@@ -135,7 +135,7 @@ fn moves_of(p: &mut Position, from: &str) -> Vec<String> {
 /// Was the move made by a flight generator?
 fn is_flight(p: &Position, m: &varsand::Move) -> bool {
     matches!(
-        p.rules().generators[m.generator as usize].source,
+        p.rules().generators()[m.generator as usize].source,
         Source::Flight { .. }
     )
 }
@@ -189,7 +189,7 @@ fn earth_squares(ranks: std::ops::RangeInclusive<usize>) -> Vec<String> {
 fn coloured_squares(p: &Position, dark: bool, except: &[&str]) -> Vec<String> {
     earth_squares(1..=8)
         .into_iter()
-        .filter(|s| p.rules().geometry.cells[cell(p, s) as usize].dark == dark)
+        .filter(|s| p.rules().geometry().cells[cell(p, s) as usize].dark == dark)
         .filter(|s| !except.contains(&s.as_str()))
         .collect()
 }
@@ -431,7 +431,7 @@ fn landing_by_colour_from_a_cloud() {
     dark.sort();
     assert_eq!(moves_of(&mut p, "c101d"), dark);
     // The check on the colours themselves: a1 dark, b4 d4 dark, b5 d5 light.
-    let geo = &p.rules().geometry;
+    let geo = &p.rules().geometry();
     for (sq, dark) in [
         ("a1", true),
         ("b4", true),

@@ -44,7 +44,7 @@ fn baby(r: &Rules, side: usize) -> Code {
 }
 
 fn sq(r: &Rules, name: &str) -> Cell {
-    r.geometry
+    r.geometry()
         .parse_square(name)
         .unwrap_or_else(|| panic!("`{name}` is not a square"))
 }
@@ -492,7 +492,7 @@ fn captured_stack_removed_whole() {
     assert_eq!(piece(&pos, "e9"), (EMPTY, 0));
     let black_left = pos
         .rules()
-        .geometry
+        .geometry()
         .cells
         .iter()
         .enumerate()
@@ -573,7 +573,7 @@ fn no_legal_move_loses() {
 fn no_draw_rules() {
     let r = rules();
     assert_eq!(
-        r.end_rules,
+        r.end_rules(),
         vec![
             EndRule::Captured(
                 varsand::rules::PieceKind::new(r.kind_by_letter('Q').unwrap()),

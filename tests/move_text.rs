@@ -26,7 +26,7 @@ setup "k11/12/12/12/12/12/12/12/12/12/12/R10K w - - 0 1"
 "#;
 
 fn squares(rules: &Rules, from: &str, to: &str, promo: Option<char>, rifle: bool) -> MoveText {
-    let geo = &rules.geometry;
+    let geo = &rules.geometry();
     MoveText::Squares {
         from: geo.parse_square(from).unwrap(),
         to: geo.parse_square(to).unwrap(),
@@ -40,7 +40,7 @@ fn tricky_texts_read_into_their_parts() {
     let chess = rules("variants/chess.var");
     let wide = load_rules(WIDE).unwrap();
     let monkey = rules("variants/monkey_king.var");
-    let sq = |r: &Rules, s: &str| r.geometry.parse_square(s);
+    let sq = |r: &Rules, s: &str| r.geometry().parse_square(s);
     let cases: Vec<(&Arc<Rules>, &str, Option<MoveText>)> = vec![
         (
             &chess,

@@ -504,7 +504,7 @@ fn the_streamed_statistics_match_the_games() {
     use varsand::analyze::{GameConfig, GameRecord, Options, summarise};
     let rules = varsand::load_rules(&chess_text()).unwrap();
     let eval = varsand::search::Eval::new(&rules);
-    let kinds = rules.pieces.len();
+    let kinds = rules.pieces().len();
     let rec = |plies: usize, winner: Option<usize>, reason: &str| GameRecord {
         winner,
         winner_player: winner,

@@ -361,7 +361,7 @@ fn values_come_from_the_rules() {
     let chess = rules("chess");
     let e = Eval::new(&chess);
     let v = |name: &str| {
-        let k = chess.pieces.iter().position(|p| p.name == name).unwrap();
+        let k = chess.pieces().iter().position(|p| p.name == name).unwrap();
         assert_eq!(e.sources[k], Source::Estimated);
         e.values[k]
     };
@@ -397,9 +397,9 @@ fn no_game_or_piece_names_in_the_search() {
     let mut names = Vec::new();
     for variant in ["chess", "jungles_mountains", "monkey_queen"] {
         let r = rules(variant);
-        names.extend(r.pieces.iter().map(|p| p.name.to_lowercase()));
+        names.extend(r.pieces().iter().map(|p| p.name.to_lowercase()));
         names.extend(
-            r.name
+            r.name()
                 .split_whitespace()
                 .filter(|w| w.len() > 3)
                 .map(|w| w.to_lowercase()),

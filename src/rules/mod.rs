@@ -79,33 +79,109 @@ pub struct PieceType {
     pub moves: Vec<GenId>,
 }
 
-/// A game's rules, checked and compiled.
+/// A game's rules, checked and compiled. Read-only outside the crate: the tables
+/// are compiled from the definitions, so neither may change alone.
 #[derive(Debug, Clone)]
 pub struct Rules {
-    pub name: String,
-    pub geometry: Geometry,
-    pub players: [Player; 2],
-    pub pieces: Vec<PieceType>,
-    pub terrains: Vec<Terrain>,
+    pub(crate) name: String,
+    pub(crate) geometry: Geometry,
+    pub(crate) players: [Player; 2],
+    pub(crate) pieces: Vec<PieceType>,
+    pub(crate) terrains: Vec<Terrain>,
     /// The file's zones, then the zones lowering made (a flight's squares).
-    pub zones: Vec<Zone>,
+    pub(crate) zones: Vec<Zone>,
     /// Castling rights, in the order a position string lists them.
-    pub castlings: Vec<Castling>,
-    pub end_rules: Vec<EndRule>,
-    pub params: IndexMap<String, Param>,
+    pub(crate) castlings: Vec<Castling>,
+    pub(crate) end_rules: Vec<EndRule>,
+    pub(crate) params: IndexMap<String, Param>,
     /// Names of the per-player counters.
-    pub counters: Vec<String>,
+    pub(crate) counters: Vec<String>,
     /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
-    pub stalemate_illegal: bool,
-    pub setup: String,
+    pub(crate) stalemate_illegal: bool,
+    pub(crate) setup: String,
     /// Every generator of every piece, and of the game.
-    pub generators: Vec<Generator>,
+    pub(crate) generators: Vec<Generator>,
     /// The generators that belong to no piece (castling, passing, the pie rule).
-    pub game_moves: Vec<GenId>,
-    pub tables: Tables,
+    pub(crate) game_moves: Vec<GenId>,
+    pub(crate) tables: Tables,
 }
 
 impl Rules {
+    /// The game's name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The boards and their squares.
+    pub fn geometry(&self) -> &Geometry {
+        &self.geometry
+    }
+
+    /// The two players.
+    pub fn players(&self) -> &[Player; 2] {
+        &self.players
+    }
+
+    /// The piece types.
+    pub fn pieces(&self) -> &[PieceType] {
+        &self.pieces
+    }
+
+    /// The kinds of terrain.
+    pub fn terrains(&self) -> &[Terrain] {
+        &self.terrains
+    }
+
+    /// The zones: the file's, then those lowering made.
+    pub fn zones(&self) -> &[Zone] {
+        &self.zones
+    }
+
+    /// The castling rights, in position-string order.
+    pub fn castlings(&self) -> &[Castling] {
+        &self.castlings
+    }
+
+    /// The end rules, in the file's order.
+    pub fn end_rules(&self) -> &[EndRule] {
+        &self.end_rules
+    }
+
+    /// The parameters and their values.
+    pub fn params(&self) -> &IndexMap<String, Param> {
+        &self.params
+    }
+
+    /// The names of the per-player counters.
+    pub fn counters(&self) -> &[String] {
+        &self.counters
+    }
+
+    /// Is a move that stalemates the opponent illegal?
+    pub fn stalemate_illegal(&self) -> bool {
+        self.stalemate_illegal
+    }
+
+    /// The start position string.
+    pub fn setup(&self) -> &str {
+        &self.setup
+    }
+
+    /// Every generator of every piece and of the game.
+    pub fn generators(&self) -> &[Generator] {
+        &self.generators
+    }
+
+    /// The generators of the game itself.
+    pub fn game_moves(&self) -> &[GenId] {
+        &self.game_moves
+    }
+
+    /// The compiled tables.
+    pub fn tables(&self) -> &Tables {
+        &self.tables
+    }
+
     /// Lowers a checked game onto the move model and precomputes its tables. The
     /// setup's piece codes (which pieces are unmoved) are added by
     /// [`Rules::set_home`] once the setup has been read.
@@ -116,7 +192,7 @@ impl Rules {
     }
 
     /// Records the setup's board, to tell which pieces are unmoved.
-    pub fn set_home(&mut self, board: &[Code]) {
+    pub(crate) fn set_home(&mut self, board: &[Code]) {
         self.tables.home = board.to_vec();
         let mut counts = vec![0u16; 1 + 2 * self.pieces.len()];
         for &c in board {
