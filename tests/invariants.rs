@@ -33,8 +33,9 @@
 //! threads, so it too counts the waits for the other work).
 //!
 //! Default run (`cargo test --profile checked --test invariants`), 200 games per file:
-//! 74 s wall, 51 s CPU (so about 26 s wall on an idle machine); 241,243 plies,
-//! 7,020,467 moves checked. (The checks before, with `parse_move` for every move,
+//! 74 s wall and 51 s CPU in one run, 76 s wall and 75 s CPU in another (the CPU
+//! time too varies with the other work; so about 26 to 38 s wall on an idle machine);
+//! 241,243 plies, 7,020,467 moves checked. (The checks before, with `parse_move` for every move,
 //! took 23.4 s CPU for 40 games per file.)
 //!
 //! | file                           | games | plies  | moves checked | ended | time   |
