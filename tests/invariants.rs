@@ -5,64 +5,82 @@
 //! At every ply of a random game, for every legal move: after `make` no royal piece of
 //! the mover is attacked, the incremental hash equals the hash computed from scratch,
 //! and the position string reads back (`Position::from_fen`) to a position with the
-//! same position string and hash; after `unmake` the position string and the hash are
-//! exactly those from before. The text of every legal move is distinct and parses back
-//! to that move. A game stops at its outcome or after [`PLY_CAP`] plies.
+//! same position string and hash; after `unmake` the position is exactly the one
+//! before (the hash, kept and recomputed, the board, the clock and the ply after every
+//! move; the position string after the last one, which names the move if it differs:
+//! see [`check_ply`]). The texts of the legal moves are distinct, ignoring case, and
+//! each reads back to its move against the move list in hand (what `parse_move` does);
+//! `parse_move` itself reads back the move played and a random move of each kind (kind
+//! and new face) present. A game stops at its outcome or after [`PLY_CAP`] plies.
+//!
+//! Why not `parse_move` for every move: it generates the legal moves and the text of
+//! each again, so it cost as much as all the other checks together. Callgrind, 3
+//! Capablanca games (587 plies, 23,870 moves): 2,994 M instructions with `parse_move`
+//! and the position string after every unmake, `parse_move` 38% of them; 1,666 M now,
+//! three quarters of them writing and reading position strings. Why the cap stays at
+//! 200 plies: the plies past 120 hold most of the rare moves (40 games per file:
+//! Capablanca 840 of 1,104 promotions, chess 428 of 848, lava 316 of 648, monkey_king
+//! 49 of 52 exits).
 //!
 //! Environment: `VARSAND_INVARIANT_GAMES` sets the games per game file (the default
 //! test plays [`DEFAULT_GAMES`], the ignored one 100,000), `VARSAND_INVARIANT_SEED`
 //! (default 0) varies them, `VARSAND_INVARIANT_ONLY` (a comma-separated list of file
 //! name parts such as `chess,lava`) limits the run to some files.
 //!
-//! Measured on the 2-core development machine (release build, seed 0, 2 threads; the
-//! machine was shared, load average about 5, so wall times are about twice the CPU
-//! time; "time" is the wall time of each file's games summed over both threads).
+//! Measured on the 2-core development machine (`checked` profile, seed 0, 2 threads;
+//! the machine was shared, load average about 4, so wall times are well above half
+//! the CPU time; "time" is the wall time of each file's games summed over both
+//! threads, so it too counts the waits for the other work).
 //!
-//! Default run (`cargo test --profile checked --test invariants`), 40 games per file: 33 to
-//! 41 s wall in three runs, 23.4 to 23.8 s CPU (so about 12 to 14 s wall on an idle
-//! machine); 47,899 plies, 1,385,880 moves checked.
+//! Default run (`cargo test --profile checked --test invariants`), 200 games per file:
+//! 74 s wall and 51 s CPU in one run, 76 s wall and 75 s CPU in another (the CPU
+//! time too varies with the other work; so about 26 to 38 s wall on an idle machine);
+//! 241,243 plies, 7,020,467 moves checked. (The checks before, with `parse_move` for every move,
+//! took 23.4 s CPU for 40 games per file.)
 //!
-//! | file                           | games | plies | moves checked | ended | time   |
-//! |--------------------------------|-------|-------|---------------|-------|--------|
-//! | variants/capablanca.var        |    40 |  7852 |       320,467 |     3 | 15.8 s |
-//! | variants/chess.var             |    40 |  7154 |       201,214 |     9 | 10.0 s |
-//! | variants/jungles_mountains.var |    40 |  7872 |       140,732 |     2 |  7.1 s |
-//! | variants/monkey_king.var       |    40 |  7600 |       156,574 |    12 | 18.8 s |
-//! | variants/monkey_queen.var      |    40 |  2166 |       162,841 |    40 | 13.3 s |
-//! | examples/lava.var              |    40 |  7459 |       198,486 |     6 |  7.6 s |
-//! | examples/walls.var             |    40 |  7796 |       205,566 |     4 |  7.2 s |
+//! | file                           | games | plies  | moves checked | ended | time   |
+//! |--------------------------------|-------|--------|---------------|-------|--------|
+//! | variants/capablanca.var        |   200 | 38,013 |     1,547,017 |    25 | 30.4 s |
+//! | variants/chess.var             |   200 | 38,363 |     1,068,662 |    21 | 17.9 s |
+//! | variants/jungles_mountains.var |   200 | 39,631 |       719,975 |    14 | 13.6 s |
+//! | variants/monkey_king.var       |   200 | 36,421 |       744,761 |    63 | 21.6 s |
+//! | variants/monkey_queen.var      |   200 | 11,459 |       903,071 |   200 | 22.6 s |
+//! | examples/lava.var              |   200 | 38,598 |     1,024,241 |    17 | 20.6 s |
+//! | examples/walls.var             |   200 | 38,758 |     1,012,740 |    15 | 21.3 s |
 //!
-//! Long run, once, with 1,000 games per file (`VARSAND_INVARIANT_GAMES=1000 cargo test
-//! --release --test invariants -- --ignored`): all invariants held; 974.7 s wall,
-//! 637 s CPU; 1,199,602 plies, 35,011,871 moves checked.
+//! Long run, once, with 2,000 games per file (`VARSAND_INVARIANT_GAMES=2000 cargo test
+//! --profile checked --test invariants -- --ignored`): all invariants held; 826 s wall
+//! (load average 4 to 7), 576 s CPU; 2,397,228 plies, 69,862,074 moves checked.
 //!
 //! | file                           | games | plies   | moves checked | ended | time    |
 //! |--------------------------------|-------|---------|---------------|-------|---------|
-//! | variants/capablanca.var        |  1000 | 188,357 |     7,613,531 |   157 | 272.1 s |
-//! | variants/chess.var             |  1000 | 191,713 |     5,318,568 |   108 |  77.9 s |
-//! | variants/jungles_mountains.var |  1000 | 197,480 |     3,601,378 |    50 |  80.8 s |
-//! | variants/monkey_king.var       |  1000 | 178,958 |     3,742,199 |   340 | 583.2 s |
-//! | variants/monkey_queen.var      |  1000 |  57,946 |     4,598,928 |   999 | 490.0 s |
-//! | examples/lava.var              |  1000 | 191,080 |     5,056,287 |   127 | 244.9 s |
-//! | examples/walls.var             |  1000 | 194,068 |     5,080,980 |    74 | 199.6 s |
+//! | variants/capablanca.var        |  2000 | 376,945 |    15,220,103 |   312 | 596.6 s |
+//! | variants/chess.var             |  2000 | 384,330 |    10,648,094 |   209 | 212.1 s |
+//! | variants/jungles_mountains.var |  2000 | 394,463 |     7,203,497 |    95 | 157.2 s |
+//! | variants/monkey_king.var       |  2000 | 359,105 |     7,522,770 |   681 | 212.8 s |
+//! | variants/monkey_queen.var      |  2000 | 112,629 |     8,946,633 |  1996 | 162.4 s |
+//! | examples/lava.var              |  2000 | 381,624 |    10,102,634 |   257 | 156.3 s |
+//! | examples/walls.var             |  2000 | 388,132 |    10,218,343 |   147 | 154.7 s |
 //!
-//! (The per-file times of the long run are distorted by builds running beside it.) At
-//! about 90 ms of CPU per game, the full ignored run of 100,000 games per file takes
-//! some 17 hours of CPU for the seven files: run it for a few files
+//! (The per-file times of the long run are distorted by other work beside it.) At
+//! about 40 ms of CPU per game, the full ignored run of 100,000 games per file takes
+//! some 8 hours of CPU for the seven files: run it for a few files
 //! (`VARSAND_INVARIANT_ONLY`) or with fewer games.
 
+use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::{Duration, Instant};
 
+use varsand::engine::MoveKind;
 use varsand::{Move, Position, Rules, load_rules};
 
 /// A game stops after this many plies if it has not ended.
 const PLY_CAP: usize = 200;
 /// Games per game file in the default run.
-const DEFAULT_GAMES: usize = 40;
+const DEFAULT_GAMES: usize = 200;
 /// Games per game file in the ignored long run.
 const LONG_GAMES: usize = 100_000;
 
@@ -193,25 +211,96 @@ impl std::fmt::Display for Failure {
     }
 }
 
+/// What `parse_move` does to a text before it looks for the move: white space and the
+/// `-` or `x` between two squares (`g1-g2`, `f12xg12`) dropped, then lower case. A
+/// copy of `normalise` in `src/engine/notation.rs`, so that every text of a position can
+/// be read back against the move list in hand; `parse_move` itself is checked on some
+/// moves of every position, so the copy cannot drift unseen.
+fn normalised(text: &str) -> String {
+    let t: String = text.split_whitespace().collect();
+    let t = if t.contains('@') { t } else { t.to_lowercase() };
+    let chars: Vec<char> = t.chars().collect();
+    let mut out = String::with_capacity(chars.len());
+    for (i, &c) in chars.iter().enumerate() {
+        let between_squares = i > 0
+            && chars[i - 1].is_ascii_digit()
+            && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic());
+        if (c == '-' || c == 'x') && between_squares {
+            continue;
+        }
+        out.push(c);
+    }
+    out.to_lowercase()
+}
+
 /// Checks every legal move of the position; `Err` names the first broken invariant.
-fn check_ply(pos: &mut Position, moves: &[Move]) -> Result<(), (Option<String>, String)> {
+/// `played` is the index of the move the game goes on with; `rng` picks which moves
+/// `parse_move` reads back.
+fn check_ply(
+    pos: &mut Position,
+    moves: &[Move],
+    played: usize,
+    rng: &mut Rng,
+) -> Result<(), (Option<String>, String)> {
     let rules = Arc::clone(pos.rules());
     let before_fen = pos.fen();
     let before_hash = pos.hash();
     let mover = pos.side_to_move();
 
-    // Move texts: distinct, and each parses back to its move.
-    let mut texts: std::collections::HashMap<String, Move> = Default::default();
-    for &m in moves {
-        let text = pos.move_text(m);
-        if let Some(&other) = texts.get(&text) {
+    // Move texts: distinct (ignoring case, as `parse_move` does), and each reads back
+    // to its move. `parse_move` regenerates the legal moves and the text of each, so
+    // reading every text with it would cost as much as all the other checks (see the
+    // header): every text is read back against the list in hand (what `parse_move` does, with
+    // the copy of its normalisation above), and `parse_move` itself reads back the
+    // move played and a random one of each kind of move (kind and new face) present.
+    let texts: Vec<String> = moves.iter().map(|&m| pos.move_text(m)).collect();
+    let mut by_text: HashMap<String, usize> = HashMap::with_capacity(moves.len());
+    for (i, text) in texts.iter().enumerate() {
+        if let Some(&j) = by_text.get(&text.to_lowercase()) {
             return Err((
                 Some(text.clone()),
-                format!("two legal moves share the text `{text}`: {other:?} and {m:?}"),
+                format!(
+                    "two legal moves share the text `{text}` (`{}`): {:?} and {:?}",
+                    texts[j], moves[j], moves[i]
+                ),
             ));
         }
-        texts.insert(text.clone(), m);
-        match pos.parse_move(&text) {
+        by_text.insert(text.to_lowercase(), i);
+    }
+    for (i, text) in texts.iter().enumerate() {
+        match by_text.get(&normalised(text)) {
+            Some(&j) if j == i => {}
+            Some(&j) => {
+                return Err((
+                    Some(text.clone()),
+                    format!(
+                        "`{text}` reads back as {:?}, not as its move {:?}",
+                        moves[j], moves[i]
+                    ),
+                ));
+            }
+            None => {
+                return Err((
+                    Some(text.clone()),
+                    format!("`{text}` does not read back as a legal move"),
+                ));
+            }
+        }
+    }
+    // One random move of each kind (reservoir sampling), and the move played.
+    let mut kinds: HashMap<(MoveKind, u8), (usize, usize)> = HashMap::new();
+    for (i, m) in moves.iter().enumerate() {
+        let (seen, pick) = kinds.entry((m.kind, m.promo)).or_insert((0, i));
+        *seen += 1;
+        if rng.below(*seen) == 0 {
+            *pick = i;
+        }
+    }
+    let mut sampled: Vec<usize> = kinds.values().map(|&(_, i)| i).collect();
+    sampled.push(played);
+    for i in sampled {
+        let (m, text) = (moves[i], &texts[i]);
+        match pos.parse_move(text) {
             Ok(parsed) if parsed == m => {}
             Ok(parsed) => {
                 return Err((
@@ -225,8 +314,18 @@ fn check_ply(pos: &mut Position, moves: &[Move]) -> Result<(), (Option<String>, 
         }
     }
 
-    for &m in moves {
-        let text = pos.move_text(m);
+    // After each unmake the position must be exactly the one before. The hash (kept
+    // and recomputed from scratch), the board, the clock and the ply are compared
+    // after every move; the position string, which costs as much as a third of all
+    // these checks, is compared after the last move. A difference an unmake leaves is
+    // carried along by the make and unmake of the later moves (each records and puts
+    // back what it found), so that comparison sees it; the moves are then replayed on
+    // a copy, comparing the string after each, to name the move.
+    let before_board = pos.board().to_vec();
+    let before_clock = pos.halfmove_clock();
+    let before_ply = pos.ply();
+    let pristine = pos.clone();
+    for (&m, text) in moves.iter().zip(&texts) {
         let fail = |what: String| Err((Some(text.clone()), what));
         pos.make(m);
         if pos.in_check(mover) {
@@ -263,18 +362,44 @@ fn check_ply(pos: &mut Position, moves: &[Move]) -> Result<(), (Option<String>, 
             }
         }
         pos.unmake();
-        if pos.fen() != before_fen {
+        if pos.hash() != before_hash || pos.compute_hash() != before_hash {
             return fail(format!(
-                "after unmake the position string is {:?}",
+                "after unmake the hash is {:#x}, computed from scratch {:#x}, before the move {before_hash:#x}; the position string is {:?}",
+                pos.hash(),
+                pos.compute_hash(),
                 pos.fen()
             ));
         }
-        if pos.hash() != before_hash {
+        if pos.board() != before_board
+            || pos.halfmove_clock() != before_clock
+            || pos.ply() != before_ply
+        {
             return fail(format!(
-                "after unmake the hash is {:#x}, before the move {before_hash:#x}",
-                pos.hash()
+                "after unmake the position string is {:?} (ply {}, before {before_ply})",
+                pos.fen(),
+                pos.ply()
             ));
         }
+    }
+    if pos.fen() != before_fen {
+        let mut copy = pristine;
+        for (&m, text) in moves.iter().zip(&texts) {
+            copy.make(m);
+            copy.unmake();
+            if copy.fen() != before_fen {
+                return Err((
+                    Some(text.clone()),
+                    format!("after unmake the position string is {:?}", copy.fen()),
+                ));
+            }
+        }
+        return Err((
+            None,
+            format!(
+                "after making and unmaking every legal move in turn the position string is {:?} (no single move changes it)",
+                pos.fen()
+            ),
+        ));
     }
     Ok(())
 }
@@ -292,6 +417,9 @@ fn play_game(
             ^ seed.wrapping_mul(0xA24B_AED4_963E_E407)
             ^ (game as u64).wrapping_mul(0x9FB2_1C65_1E98_DF25),
     );
+    // Picks the moves `parse_move` reads back; apart from `rng` so that the games
+    // stay those of the same seed whatever is sampled.
+    let mut samples = Rng::new(rng.0.rotate_left(17) ^ 0x5851_F42D_4C95_7F2D);
     let mut pos = Position::start(Arc::clone(rules));
     // The start position's string reads back too.
     let start = pos.fen();
@@ -333,10 +461,13 @@ fn play_game(
             return Ok((ply, checked, true));
         }
         let moves = pos.legal_moves();
+        let played = rng.below(moves.len());
         let fen = pos.fen();
         // Run the checks under `catch_unwind` so that a panic is reported with where
         // it happened.
-        let result = panic::catch_unwind(AssertUnwindSafe(|| check_ply(&mut pos, &moves)));
+        let result = panic::catch_unwind(AssertUnwindSafe(|| {
+            check_ply(&mut pos, &moves, played, &mut samples)
+        }));
         match result {
             Ok(Ok(())) => {}
             Ok(Err((mv, what))) => return Err(failure(ply, fen, mv, what)),
@@ -350,8 +481,7 @@ fn play_game(
             }
         }
         checked += moves.len();
-        let m = moves[rng.below(moves.len())];
-        pos.make(m);
+        pos.make(moves[played]);
     }
     Ok((PLY_CAP, checked, false))
 }
