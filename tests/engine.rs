@@ -222,3 +222,22 @@ setup "3k/4/4/R2K w - - 0 1 c=0/0"
     let problems = load_rules(&too_big).unwrap_err();
     assert_eq!(problems[0].code, "varsand::counter-change");
 }
+
+#[test]
+fn the_evaluation_sees_every_target_however_many() {
+    // Nine black royal pieces: the ninth in board order (on l3 or i3) is the nearest
+    // one to the white rook on l2, and the evaluation must see it.
+    let source = r#"
+board 12 x 3
+piece King K { moves "K" royal }
+piece Rook R { moves "R" }
+end { checkmate loss  stalemate draw }
+setup "kkkkkkkk3k/11R/K11 w - - 0 1"
+"#;
+    let rules = load_rules(source).unwrap();
+    let eval = varsand::search::Eval::new(&rules);
+    let at = |fen: &str| eval.evaluate(&Position::from_fen(Arc::clone(&rules), fen).unwrap());
+    let near = at("kkkkkkkk3k/11R/K11 w - - 0 1");
+    let farther = at("kkkkkkkkk3/11R/K11 w - - 0 1");
+    assert!(near > farther, "{near} should be above {farther}");
+}

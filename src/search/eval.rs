@@ -413,7 +413,8 @@ impl Eval {
         // The material of the non-target pieces, per side.
         let mut material = [0i32; 2];
         // Enemy targets per side: cells of the opponent's target pieces.
-        let mut target_cells: [[usize; 8]; 2] = [[0; 8]; 2];
+        // Kept in an array; with more, they are read from the board (see `targets_of`).
+        let mut target_cells: [[usize; TARGETS_KEPT]; 2] = [[0; TARGETS_KEPT]; 2];
         let mut target_len = [0usize; 2];
         for (cell, &c) in board.iter().enumerate() {
             if c == EMPTY || kind_of(c) >= self.values.len() {
@@ -440,8 +441,10 @@ impl Eval {
                 material[side] += v;
             }
             score[side] += v + self.pst[c as usize * self.cells + cell];
-            if self.targets >> kind & 1 != 0 && target_len[side] < 8 {
-                target_cells[side][target_len[side]] = cell;
+            if self.targets >> kind & 1 != 0 {
+                if target_len[side] < TARGETS_KEPT {
+                    target_cells[side][target_len[side]] = cell;
+                }
                 target_len[side] += 1;
             }
         }
@@ -457,10 +460,11 @@ impl Eval {
                 }
                 let side = side_of(c);
                 let enemy = side ^ 1;
-                let nearest = target_cells[enemy][..target_len[enemy]]
-                    .iter()
-                    .map(|&t| self.dist(cell, t))
-                    .min();
+                let mut nearest: Option<i32> = None;
+                self.targets_of(board, &target_cells, &target_len, enemy, |t| {
+                    let d = self.dist(cell, t);
+                    nearest = Some(nearest.map_or(d, |x| x.min(d)));
+                });
                 if let Some(d) = nearest {
                     goal[side] += w * (self.max_dist - d);
                 }
@@ -476,12 +480,12 @@ impl Eval {
                 let left = material[0] + material[1];
                 let weight = (self.start_material - left).max(0) * 256 / self.start_material;
                 let mut hunt = 0;
-                for &t in &target_cells[weak][..target_len[weak]] {
+                self.targets_of(board, &target_cells, &target_len, weak, |t| {
                     hunt += self.confine[board[t] as usize * self.cells + t];
-                    for &o in &target_cells[strong][..target_len[strong]] {
+                    self.targets_of(board, &target_cells, &target_len, strong, |o| {
                         hunt += HUNT_APPROACH * (self.max_dist - self.dist(o, t));
-                    }
-                }
+                    });
+                });
                 score[strong] += hunt * weight / 256;
             }
         }
@@ -495,4 +499,29 @@ impl Eval {
         let us = pos.side_to_move();
         score[us] - score[us ^ 1]
     }
+
+    /// Calls `f` with the cell of each target piece of `side`: from the array when
+    /// they all fit in it, else from the board.
+    fn targets_of(
+        &self,
+        board: &[crate::rules::Code],
+        kept: &[[usize; TARGETS_KEPT]; 2],
+        count: &[usize; 2],
+        side: usize,
+        mut f: impl FnMut(usize),
+    ) {
+        if count[side] <= TARGETS_KEPT {
+            kept[side][..count[side]].iter().for_each(|&t| f(t));
+            return;
+        }
+        for (cell, &c) in board.iter().enumerate().take(self.cells) {
+            if c != EMPTY && side_of(c) == side && self.targets >> kind_of(c) & 1 != 0 {
+                f(cell);
+            }
+        }
+    }
 }
+
+/// Target pieces per side kept in an array while evaluating (more are read from the
+/// board).
+const TARGETS_KEPT: usize = 8;
