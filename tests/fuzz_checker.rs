@@ -13,6 +13,9 @@
 //! `VARSAND_FUZZ_SEED` (default 0) varies them, `VARSAND_FUZZ_STRICT=1` makes the
 //! known bugs listed in [`KNOWN_BUGS`] fail the test too.
 
+mod common;
+use common::Rng;
+
 use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -23,32 +26,6 @@ use varsand::check::{self, Overrides};
 use varsand::diagnostic::render_plain;
 
 // ---- random numbers -------------------------------------------------------------------
-
-/// SplitMix64: tiny, fast and good enough to pick mutations.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A number in `0..n` (`n` > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-    fn chance(&mut self, percent: usize) -> bool {
-        self.below(100) < percent
-    }
-    fn pick<'a, T: ?Sized>(&mut self, items: &[&'a T]) -> &'a T {
-        items[self.below(items.len())]
-    }
-}
 
 fn hash(s: &str) -> u64 {
     // FNV-1a: a stable seed per file name.

@@ -67,6 +67,9 @@
 //! some 8 hours of CPU for the seven files: run it for a few files
 //! (`VARSAND_INVARIANT_ONLY`) or with fewer games.
 
+mod common;
+use common::Rng;
+
 use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
@@ -85,26 +88,6 @@ const DEFAULT_GAMES: usize = 200;
 const LONG_GAMES: usize = 100_000;
 
 // ---- random numbers -------------------------------------------------------------------
-
-/// SplitMix64: tiny, fast and good enough to pick moves.
-struct Rng(u64);
-
-impl Rng {
-    fn new(seed: u64) -> Self {
-        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
-    }
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    /// A number in `0..n` (`n` > 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 /// FNV-1a: a stable seed per file name.
 fn name_hash(s: &str) -> u64 {

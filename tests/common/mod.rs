@@ -1,0 +1,31 @@
+//! Helpers shared by the test files that play or mutate at random.
+#![allow(dead_code)] // each test file uses its own part
+
+/// SplitMix64: tiny, fast and good enough to pick moves and mutations.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn new(seed: u64) -> Self {
+        Rng(seed ^ 0x9E37_79B9_7F4A_7C15)
+    }
+    pub fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+    /// A number in `0..n` (`n` > 0).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+    pub fn chance(&mut self, percent: usize) -> bool {
+        self.below(100) < percent
+    }
+    pub fn pick<'a, T: ?Sized>(&mut self, items: &[&'a T]) -> &'a T {
+        items[self.below(items.len())]
+    }
+    pub fn pick_char(&mut self, items: &[char]) -> char {
+        items[self.below(items.len())]
+    }
+}
