@@ -19,12 +19,11 @@
 //! known bugs listed in [`KNOWN_BUGS`] fail the test too.
 
 mod common;
-use common::Rng;
+use common::{CAPTURE, Rng, install_hook};
 
-use std::cell::RefCell;
 use std::panic::{self, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, Once};
+use std::sync::Arc;
 use std::time::Instant;
 
 use varsand::engine::FenError;
@@ -382,45 +381,6 @@ fn random_move_text(rng: &mut Rng, pos: &mut Position, alphabet: &[char]) -> Str
 }
 
 // ---- running a case -------------------------------------------------------------------
-
-thread_local! {
-    /// Set while a case runs: the panic hook then records the panic here, quietly.
-    static CAPTURE: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
-}
-
-/// Installs, once, a panic hook that records panics of running cases instead of
-/// printing them; panics elsewhere (a failing assertion) print as usual.
-fn install_hook() {
-    static ONCE: Once = Once::new();
-    ONCE.call_once(|| {
-        let default = panic::take_hook();
-        panic::set_hook(Box::new(move |info| {
-            let captured = CAPTURE.with(|c| {
-                let mut c = c.borrow_mut();
-                match c.as_mut() {
-                    Some(slot) => {
-                        let msg = info
-                            .payload()
-                            .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
-                            .or_else(|| info.payload().downcast_ref::<String>().cloned())
-                            .unwrap_or_else(|| "<non-string panic>".into());
-                        let loc = info
-                            .location()
-                            .map(|l| format!("{}:{}", l.file(), l.line()))
-                            .unwrap_or_default();
-                        *slot = Some(format!("{loc}: {msg}"));
-                        true
-                    }
-                    None => false,
-                }
-            });
-            if !captured {
-                default(info);
-            }
-        }));
-    });
-}
 
 /// Runs `f`, catching a panic: `Err("file:line: message")`.
 fn catching<T>(f: impl FnOnce() -> T) -> Result<T, String> {

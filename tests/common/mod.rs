@@ -1,6 +1,10 @@
 //! Helpers shared by the test files that play or mutate at random.
 #![allow(dead_code)] // each test file uses its own part
 
+use std::cell::RefCell;
+use std::panic;
+use std::sync::Once;
+
 /// SplitMix64: tiny, fast and good enough to pick moves and mutations.
 pub struct Rng(pub u64);
 
@@ -28,4 +32,45 @@ impl Rng {
     pub fn pick_char(&mut self, items: &[char]) -> char {
         items[self.below(items.len())]
     }
+}
+
+// ---- catching panics quietly ----------------------------------------------------------
+
+thread_local! {
+    /// Set while a case runs: the panic hook then records the panic here, quietly.
+    pub static CAPTURE: RefCell<Option<Option<String>>> = const { RefCell::new(None) };
+}
+
+/// Installs, once, a panic hook that records panics of running cases instead of
+/// printing them; panics elsewhere (a failing assertion) print as usual.
+pub fn install_hook() {
+    static ONCE: Once = Once::new();
+    ONCE.call_once(|| {
+        let default = panic::take_hook();
+        panic::set_hook(Box::new(move |info| {
+            let captured = CAPTURE.with(|c| {
+                let mut c = c.borrow_mut();
+                match c.as_mut() {
+                    Some(slot) => {
+                        let msg = info
+                            .payload()
+                            .downcast_ref::<&str>()
+                            .map(|s| s.to_string())
+                            .or_else(|| info.payload().downcast_ref::<String>().cloned())
+                            .unwrap_or_else(|| "<non-string panic>".into());
+                        let loc = info
+                            .location()
+                            .map(|l| format!("{}:{}", l.file(), l.line()))
+                            .unwrap_or_default();
+                        *slot = Some(format!("{loc}: {msg}"));
+                        true
+                    }
+                    None => false,
+                }
+            });
+            if !captured {
+                default(info);
+            }
+        }));
+    });
 }
