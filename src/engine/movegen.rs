@@ -30,35 +30,47 @@ enum Landing {
 /// `closer-to` conditions measure from stand.
 pub(crate) struct Gen<'r> {
     rules: &'r crate::rules::Rules,
-    located: [(Code, Cell); MAX_LOCATED],
-    located_len: usize,
-    /// More located pieces stand than the array holds: measure on the board instead.
-    located_overflow: bool,
+    /// Only for rules with `closer-to` conditions.
+    located: Option<Located>,
+}
+
+/// Where the pieces `closer-to` conditions measure from stand.
+struct Located {
+    cells: [(Code, Cell); MAX_LOCATED],
+    len: usize,
+    /// More stand than the array holds: measure on the board instead.
+    overflow: bool,
 }
 
 impl<'r> Gen<'r> {
     pub(crate) fn new(pos: &Position, rules: &'r crate::rules::Rules) -> Self {
         let t = &rules.tables;
-        let mut g = Gen {
-            rules,
-            located: [(EMPTY, NO_CELL); MAX_LOCATED],
-            located_len: 0,
-            located_overflow: false,
-        };
-        if t.located_kinds != 0 {
-            for (cell, &c) in pos.board.iter().enumerate() {
-                if c == EMPTY || t.located_kinds >> kind_of(c) & 1 == 0 {
-                    continue;
-                }
-                if g.located_len == MAX_LOCATED {
-                    g.located_overflow = true;
-                    break;
-                }
-                g.located[g.located_len] = (c, cell as Cell);
-                g.located_len += 1;
-            }
+        if t.located_kinds == 0 {
+            return Gen {
+                rules,
+                located: None,
+            };
         }
-        g
+        let mut l = Located {
+            cells: [(EMPTY, NO_CELL); MAX_LOCATED],
+            len: 0,
+            overflow: false,
+        };
+        for (cell, &c) in pos.board.iter().enumerate() {
+            if c == EMPTY || t.located_kinds >> kind_of(c) & 1 == 0 {
+                continue;
+            }
+            if l.len == MAX_LOCATED {
+                l.overflow = true;
+                break;
+            }
+            l.cells[l.len] = (c, cell as Cell);
+            l.len += 1;
+        }
+        Gen {
+            rules,
+            located: Some(l),
+        }
     }
 }
 
@@ -604,19 +616,16 @@ impl Position {
                     );
                     dx * dx + dy * dy
                 };
-                let nearest = |from: Cell| {
-                    if g.located_overflow {
-                        (0..self.board.len())
-                            .filter(|&cell| self.board[cell] == target)
-                            .map(|cell| d2(from, cell as Cell))
-                            .min()
-                    } else {
-                        g.located[..g.located_len]
-                            .iter()
-                            .filter(|(c, _)| *c == target)
-                            .map(|&(_, cell)| d2(from, cell))
-                            .min()
-                    }
+                let nearest = |from: Cell| match &g.located {
+                    Some(l) if !l.overflow => l.cells[..l.len]
+                        .iter()
+                        .filter(|(c, _)| *c == target)
+                        .map(|&(_, cell)| d2(from, cell))
+                        .min(),
+                    _ => (0..self.board.len())
+                        .filter(|&cell| self.board[cell] == target)
+                        .map(|cell| d2(from, cell as Cell))
+                        .min(),
                 };
                 match (nearest(m.to), nearest(m.from)) {
                     (Some(after), Some(before)) => after < before,

@@ -123,6 +123,8 @@ pub(crate) struct Undo {
     pub mover_height: u8,
     pub captured_height: u8,
     pub exited: u64,
+    /// The move changed counters (unmake takes the change back).
+    pub counted: bool,
 }
 
 /// A game position under some rules.
@@ -291,7 +293,10 @@ impl Position {
                 progress |= changed;
             }
         }
-        h ^= self.apply_counters(m, 1);
+        if self.rules.tables.gens[m.generator as usize].counts {
+            h ^= self.apply_counters(m, 1);
+            undo.counted = true;
+        }
         h ^= self.lose_castling(m);
         // The clocks stop at the largest value a position string may hold, so every
         // position reads back; unmake restores them from the record.
@@ -340,6 +345,7 @@ impl Position {
             mover_height: self.height[from],
             captured_height: 0,
             exited: self.exited[self.side],
+            counted: false,
         }
     }
 
@@ -542,9 +548,6 @@ impl Position {
     fn apply_counters(&mut self, m: Move, sign: i64) -> u64 {
         let t = &self.rules.tables;
         let effects = t.gens[m.generator as usize].effects;
-        if effects == 0 {
-            return 0;
-        }
         let nc = self.rules.counters.len();
         let mover = self.side;
         let mut h = 0;
@@ -561,7 +564,11 @@ impl Position {
 
     /// Drops the castling rights whose pieces `m` moves or takes. Returns the hash
     /// change.
+    #[inline]
     fn lose_castling(&mut self, m: Move) -> u64 {
+        if self.castling == 0 {
+            return 0;
+        }
         let t = &self.rules.tables;
         let mask = |c: Cell| {
             if c == NO_CELL {
@@ -620,7 +627,9 @@ impl Position {
             MoveKind::Pass | MoveKind::Swap => {}
             _ => self.unmake_step(&u),
         }
-        self.apply_counters(m, -1);
+        if u.counted {
+            self.apply_counters(m, -1);
+        }
         self.castling = u.castling;
         self.ep = u.ep;
         self.ep_victim = u.ep_victim;

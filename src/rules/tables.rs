@@ -233,8 +233,17 @@ pub(super) fn build(rules: &Rules) -> Tables {
 /// One [`GenInfo`] per generator.
 fn gen_infos(rules: &Rules, t: &mut Tables) {
     for g in &rules.generators {
-        let conds = (t.conds.len() as u16, g.conditions.len() as u16);
-        t.conds.extend(g.conditions.iter().copied());
+        // A flight's or drop's conditions on zones are built into its targets: only
+        // the others are asked while generating.
+        let baked = matches!(g.source, Source::Flight { .. } | Source::Drop);
+        let start = t.conds.len();
+        t.conds.extend(
+            g.conditions
+                .iter()
+                .filter(|c| !(baked && is_static(c)))
+                .copied(),
+        );
+        let conds = (start as u16, (t.conds.len() - start) as u16);
         let effects = if g.effects.is_empty() {
             0
         } else {
