@@ -65,17 +65,31 @@ fn flight_zones(game: &Game, zones: &mut Vec<Zone>) -> Vec<(ZoneId, ZoneId)> {
     for (i, f) in game.flights.iter().enumerate() {
         let from = ZoneId::new(zones.len());
         zones.push(Zone {
-            name: format!("the squares flight {} starts from", i + 1),
+            name: squares_named(game, &f.from, &format!("flight {} starts from", i + 1)),
             cells: [f.from.clone(), f.from.clone()],
         });
         let to = ZoneId::new(zones.len());
         zones.push(Zone {
-            name: format!("the squares flight {} lands on", i + 1),
+            name: squares_named(game, &f.to, &format!("flight {} lands on", i + 1)),
             cells: [f.to.clone(), f.to.clone()],
         });
         out.push((from, to));
     }
     out
+}
+
+/// A name for a set of squares, for messages: the squares themselves when they are
+/// few, else what they are for.
+fn squares_named(game: &Game, cells: &[bool], role: &str) -> String {
+    let names: Vec<&str> = (0..cells.len())
+        .filter(|&c| cells[c])
+        .map(|c| game.geometry.cells[c].name.as_str())
+        .collect();
+    if names.len() <= 6 {
+        names.join(" ")
+    } else {
+        format!("the {} squares {role}", names.len())
+    }
 }
 
 /// A piece's generators in the order its moves are produced: its Betza moves, its
