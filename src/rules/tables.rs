@@ -91,6 +91,8 @@ pub struct RayAttack {
 
 #[derive(Debug, Clone, Default)]
 pub struct Tables {
+    /// How many squares all boards have together (the tables' cell count).
+    pub squares: usize,
     /// One per generator, indexed by [`GenId`].
     pub gens: Vec<GenInfo>,
     pub steps: Vec<Step>,
@@ -183,17 +185,11 @@ impl Tables {
     #[inline]
     pub fn targets(&self, info: &GenInfo, side: usize, from: Cell) -> &[Cell] {
         let slot = match info.kind {
-            GenKind::Flight => info.targets as usize + side * self.step_cells() + from as usize,
+            GenKind::Flight => info.targets as usize + side * self.squares + from as usize,
             _ => info.targets as usize + side,
         };
         let (start, len) = self.target_index[slot];
         &self.cells[start as usize..(start + len) as usize]
-    }
-
-    /// How many cells the tables were built for.
-    #[inline]
-    fn step_cells(&self) -> usize {
-        self.castle_mask.len()
     }
 }
 
@@ -215,7 +211,10 @@ impl SplitMix {
 
 /// Every table of the rules.
 pub(super) fn build(rules: &Rules) -> Tables {
-    let mut t = Tables::default();
+    let mut t = Tables {
+        squares: rules.cell_count(),
+        ..Tables::default()
+    };
     gen_infos(rules, &mut t);
     piece_flags(rules, &mut t);
     steps(rules, &mut t);
