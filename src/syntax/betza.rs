@@ -166,48 +166,67 @@ fn axis(c: char) -> u8 {
     }
 }
 
-/// Parses a Betza string into its move components.
-pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
-    let chars: Vec<(usize, char)> = text.char_indices().collect();
-    let err = |offset: usize, len: usize, message: String, help: &str| BetzaError {
+fn err(offset: usize, len: usize, message: String, help: &str) -> BetzaError {
+    BetzaError {
         offset,
         len,
         message,
         help: help.to_string(),
-    };
-    let mut moves = Vec::new();
-    let mut i = 0;
-    while i < chars.len() {
-        let (start, c) = chars[i];
-        if c.is_whitespace() {
-            i += 1;
-            continue;
-        }
-        // Modifiers up to the atom.
-        let (mut m, mut cap, mut hop, mut lame, mut initial) =
-            (false, false, Hop::None, false, false);
-        let mut dirs: Vec<(usize, char)> = Vec::new();
-        let mut p_at = None;
-        let mut n_at = None;
-        while i < chars.len() && chars[i].1.is_ascii_lowercase() {
-            let (at, c) = chars[i];
+    }
+}
+
+/// The lower-case modifiers before an atom, as read.
+#[derive(Default)]
+struct Modifiers {
+    move_only: bool,
+    capture_only: bool,
+    hop: Hop,
+    /// Where `p` or `g` stands.
+    hop_at: Option<usize>,
+    lame: bool,
+    /// Where `n` stands.
+    lame_at: Option<usize>,
+    initial: bool,
+    /// Direction letters with their offsets.
+    dirs: Vec<(usize, char)>,
+}
+
+/// Reads a Betza string one component at a time.
+struct Reader<'t> {
+    text: &'t str,
+    chars: Vec<(usize, char)>,
+    i: usize,
+}
+
+impl Reader<'_> {
+    fn peek(&self) -> Option<(usize, char)> {
+        self.chars.get(self.i).copied()
+    }
+    /// The byte offset of the next character (the text's end after the last).
+    fn offset(&self) -> usize {
+        self.peek().map_or(self.text.len(), |c| c.0)
+    }
+
+    fn modifiers(&mut self) -> Result<Modifiers, BetzaError> {
+        let mut m = Modifiers::default();
+        while let Some((at, c)) = self.peek().filter(|c| c.1.is_ascii_lowercase()) {
             match c {
-                'm' => m = true,
-                'c' => cap = true,
-                'p' => {
-                    hop = Hop::Cannon;
-                    p_at = Some(at)
-                }
-                'g' => {
-                    hop = Hop::Grasshopper;
-                    p_at = Some(at)
+                'm' => m.move_only = true,
+                'c' => m.capture_only = true,
+                'p' | 'g' => {
+                    m.hop = if c == 'p' {
+                        Hop::Cannon
+                    } else {
+                        Hop::Grasshopper
+                    };
+                    m.hop_at = Some(at)
                 }
                 'n' => {
-                    lame = true;
-                    n_at = Some(at)
+                    m.lame = true;
+                    m.lame_at = Some(at)
                 }
-                'i' => initial = true,
-                'f' | 'b' | 'l' | 'r' | 'v' | 's' | 'h' => dirs.push((at, c)),
+                'i' => m.initial = true,
+                'f' | 'b' | 'l' | 'r' | 'v' | 's' | 'h' => m.dirs.push((at, c)),
                 _ => {
                     return Err(err(
                         at,
@@ -217,136 +236,171 @@ pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
                     ));
                 }
             }
-            i += 1;
+            self.i += 1;
         }
-        if i >= chars.len() || !ATOMS.contains(chars[i].1) {
-            let (at, c) = if i < chars.len() {
-                chars[i]
-            } else {
-                (text.len(), ' ')
-            };
-            if i < chars.len() && !c.is_whitespace() {
-                return Err(err(
-                    at,
-                    c.len_utf8(),
-                    format!("`{c}` is not a Betza atom"),
-                    "atoms are W F D N A H C Z G (leapers), K, and R B Q (riders)",
-                ));
+        Ok(m)
+    }
+
+    /// The atom after the modifiers of a component that began at `start`.
+    fn atom(&mut self, start: usize) -> Result<(usize, char), BetzaError> {
+        match self.peek() {
+            Some((at, c)) if ATOMS.contains(c) => {
+                self.i += 1;
+                Ok((at, c))
             }
-            return Err(err(
+            Some((at, c)) if !c.is_whitespace() => Err(err(
+                at,
+                c.len_utf8(),
+                format!("`{c}` is not a Betza atom"),
+                "atoms are W F D N A H C Z G (leapers), K, and R B Q (riders)",
+            )),
+            _ => Err(err(
                 start,
-                at.saturating_sub(start).max(1),
+                self.offset().saturating_sub(start).max(1),
                 "modifiers without an atom".to_string(),
                 "a move is modifiers followed by an atom, such as fmW",
-            ));
+            )),
         }
-        let (atom_at, atom) = chars[i];
-        i += 1;
+    }
+
+    /// A doubled atom and a range after it: (rider, most steps).
+    fn range(&mut self, atom: char) -> Result<(bool, u32), BetzaError> {
         let mut rider = matches!(atom, 'R' | 'B' | 'Q');
-        if i < chars.len() && chars[i].1 == atom {
+        if let Some((at, c)) = self.peek()
+            && c == atom
+        {
             if rider || atom == 'K' {
                 return Err(err(
-                    chars[i].0,
+                    at,
                     1,
                     format!("`{atom}` cannot be doubled"),
                     "doubling makes a leaper a rider (NN); R, B and Q already ride, K does not double",
                 ));
             }
             rider = true;
-            i += 1;
+            self.i += 1;
         }
-        let mut max_steps: u32 = if rider { 0 } else { 1 };
-        let digits_at = chars.get(i).map(|c| c.0).unwrap_or(text.len());
+        let digits_at = self.offset();
         let mut digits = String::new();
-        while i < chars.len() && chars[i].1.is_ascii_digit() {
-            digits.push(chars[i].1);
-            i += 1;
+        while let Some((_, c)) = self.peek().filter(|c| c.1.is_ascii_digit()) {
+            digits.push(c);
+            self.i += 1;
         }
-        if !digits.is_empty() {
-            let n: u32 = digits.parse().unwrap_or(u32::MAX);
-            if n > 64 {
-                return Err(err(
-                    digits_at,
-                    digits.len(),
-                    format!("range {digits} is too long"),
-                    "a range is at most 64 steps; write no number for an unlimited rider",
-                ));
-            }
-            if n != 1 {
-                rider = true;
-            }
-            max_steps = n;
+        if digits.is_empty() {
+            return Ok((rider, if rider { 0 } else { 1 }));
         }
-        let end = chars.get(i).map(|c| c.0).unwrap_or(text.len());
-        // Directions.
-        let mut terms: Vec<String> = Vec::new();
-        let mut k = 0;
-        while k < dirs.len() {
-            let a = dirs[k].1;
-            if k + 1 < dirs.len() {
-                let b = dirs[k + 1].1;
-                if a == b || axis(a) != axis(b) {
-                    terms.push(format!("{a}{b}"));
-                    k += 2;
-                    continue;
-                }
-            }
-            if a == 'h' {
-                return Err(err(
-                    dirs[k].0,
-                    1,
-                    "`h` needs `l` or `r` beside it".to_string(),
-                    "`rh` selects the clockwise half of an oblique atom, `lh` the anticlockwise half",
-                ));
-            }
-            terms.push(a.to_string());
-            k += 1;
-        }
-        let mut vectors = Vec::new();
-        for &(a, b) in base(atom) {
-            for v in symmetric(a, b) {
-                if terms.is_empty() || terms.iter().any(|t| term_matches(t, v)) {
-                    vectors.push(v);
-                }
-            }
-        }
-        if vectors.is_empty() {
-            let first = dirs.first().map(|d| d.0).unwrap_or(start);
+        let n: u32 = digits.parse().unwrap_or(u32::MAX);
+        if n > 64 {
             return Err(err(
-                first,
-                atom_at - first,
-                format!("these directions select no move of `{atom}`"),
-                "f b l r pick forward, backward, left, right; v and s pick vertical and sideways",
+                digits_at,
+                digits.len(),
+                format!("range {digits} is too long"),
+                "a range is at most 64 steps; write no number for an unlimited rider",
             ));
         }
-        if lame && !(base(atom).iter().any(|&(a, b)| a.max(b) >= 2)) {
+        Ok((rider || n != 1, n))
+    }
+}
+
+/// The direction terms of the modifiers: single letters, or pairs (`fr`, `lh`).
+fn direction_terms(dirs: &[(usize, char)]) -> Result<Vec<String>, BetzaError> {
+    let mut terms: Vec<String> = Vec::new();
+    let mut k = 0;
+    while k < dirs.len() {
+        let a = dirs[k].1;
+        if let Some(&(_, b)) = dirs.get(k + 1)
+            && (a == b || axis(a) != axis(b))
+        {
+            terms.push(format!("{a}{b}"));
+            k += 2;
+            continue;
+        }
+        if a == 'h' {
             return Err(err(
-                n_at.unwrap_or(start),
+                dirs[k].0,
                 1,
-                format!("`n` (lame) has no effect on `{atom}`"),
-                "a lame leaper needs a path: use n with D, N, A, H, C, Z or G",
+                "`h` needs `l` or `r` beside it".to_string(),
+                "`rh` selects the clockwise half of an oblique atom, `lh` the anticlockwise half",
             ));
         }
-        if hop != Hop::None && !rider {
-            return Err(err(
-                p_at.unwrap_or(start),
-                1,
-                format!("a hopper needs a rider, and `{atom}` is a leaper"),
-                "write p or g before R, B, Q or a doubled leaper, as in the cannon mRcpR",
-            ));
+        terms.push(a.to_string());
+        k += 1;
+    }
+    Ok(terms)
+}
+
+/// Parses one component starting at `start`: modifiers, atom, range.
+fn component(r: &mut Reader, start: usize) -> Result<BetzaMove, BetzaError> {
+    let m = r.modifiers()?;
+    let (atom_at, atom) = r.atom(start)?;
+    let (rider, max_steps) = r.range(atom)?;
+    let end = r.offset();
+    let terms = direction_terms(&m.dirs)?;
+    let mut vectors = Vec::new();
+    for &(a, b) in base(atom) {
+        for v in symmetric(a, b) {
+            if terms.is_empty() || terms.iter().any(|t| term_matches(t, v)) {
+                vectors.push(v);
+            }
         }
-        let (can_move, can_capture) = if m || cap { (m, cap) } else { (true, true) };
-        moves.push(BetzaMove {
-            vectors,
-            rider,
-            max_steps: max_steps as u8,
-            can_move,
-            can_capture,
-            hop,
-            lame: lame && !rider,
-            initial,
-            at: (start, end - start),
-        });
+    }
+    if vectors.is_empty() {
+        let first = m.dirs.first().map(|d| d.0).unwrap_or(start);
+        return Err(err(
+            first,
+            atom_at - first,
+            format!("these directions select no move of `{atom}`"),
+            "f b l r pick forward, backward, left, right; v and s pick vertical and sideways",
+        ));
+    }
+    if m.lame && !(base(atom).iter().any(|&(a, b)| a.max(b) >= 2)) {
+        return Err(err(
+            m.lame_at.unwrap_or(start),
+            1,
+            format!("`n` (lame) has no effect on `{atom}`"),
+            "a lame leaper needs a path: use n with D, N, A, H, C, Z or G",
+        ));
+    }
+    if m.hop != Hop::None && !rider {
+        return Err(err(
+            m.hop_at.unwrap_or(start),
+            1,
+            format!("a hopper needs a rider, and `{atom}` is a leaper"),
+            "write p or g before R, B, Q or a doubled leaper, as in the cannon mRcpR",
+        ));
+    }
+    let (can_move, can_capture) = if m.move_only || m.capture_only {
+        (m.move_only, m.capture_only)
+    } else {
+        (true, true)
+    };
+    Ok(BetzaMove {
+        vectors,
+        rider,
+        max_steps: max_steps as u8,
+        can_move,
+        can_capture,
+        hop: m.hop,
+        lame: m.lame && !rider,
+        initial: m.initial,
+        at: (start, end - start),
+    })
+}
+
+/// Parses a Betza string into its move components.
+pub fn parse(text: &str) -> Result<Vec<BetzaMove>, BetzaError> {
+    let mut r = Reader {
+        text,
+        chars: text.char_indices().collect(),
+        i: 0,
+    };
+    let mut moves = Vec::new();
+    while let Some((start, c)) = r.peek() {
+        if c.is_whitespace() {
+            r.i += 1;
+            continue;
+        }
+        moves.push(component(&mut r, start)?);
     }
     if moves.is_empty() {
         return Err(err(
