@@ -213,6 +213,69 @@ fn target_kinds(rules: &Rules) -> u64 {
     targets
 }
 
+/// The value of each piece type in centipawns, and where it came from: declared
+/// (`value N`), or estimated from its average reach (`mean`) times `scale`, plus a
+/// little of its best promotion.
+fn piece_values(rules: &Rules, mean: &dyn Fn(usize) -> f64, scale: f64) -> (Vec<i32>, Vec<Source>) {
+    let (values, sources): (Vec<i32>, Vec<Source>) = rules
+        .pieces
+        .iter()
+        .enumerate()
+        .map(|(k, p)| match p.value {
+            Some(v) => (
+                (v * 100).clamp(-1_000_000, 1_000_000) as i32,
+                Source::Declared,
+            ),
+            None => ((mean(k) * scale).round() as i32, Source::Estimated),
+        })
+        .unzip();
+    let potential: Vec<i32> = (0..values.len())
+        .map(|k| (best_promotion(rules, &values, k) as f64 * 0.02).round() as i32)
+        .collect();
+    let values = values
+        .iter()
+        .zip(&sources)
+        .zip(potential)
+        .map(|((&v, s), extra)| {
+            if *s == Source::Estimated {
+                v + extra
+            } else {
+                v
+            }
+        })
+        .collect();
+    (values, sources)
+}
+
+/// The value of a piece type's most valuable promotion (0 if it does not promote).
+fn best_promotion(rules: &Rules, values: &[i32], k: usize) -> i32 {
+    rules.pieces[k]
+        .promotion
+        .as_ref()
+        .and_then(|p| p.to.iter().map(|&t| values[t.index()]).max())
+        .unwrap_or(0)
+}
+
+/// Each cell's (board, file, rank), and the longest Chebyshev distance on any board
+/// (at least 1).
+fn coordinates(rules: &Rules) -> (Vec<(u16, i16, i16)>, i32) {
+    let coords = rules
+        .geometry
+        .cells
+        .iter()
+        .map(|c| (c.board as u16, c.file as i16, c.rank as i16))
+        .collect();
+    let max_dist = rules
+        .geometry
+        .boards
+        .iter()
+        .map(|b| b.files.max(b.ranks) as i32 - 1)
+        .max()
+        .unwrap_or(0)
+        .max(1);
+    (coords, max_dist)
+}
+
 impl Eval {
     /// Builds the tables for a set of rules.
     pub fn new(rules: &Rules) -> Self {
@@ -232,51 +295,9 @@ impl Eval {
                 reaches[k][0].iter().sum::<f64>() / n as f64
             }
         };
-        let mut values: Vec<i32> = Vec::with_capacity(kinds);
-        let mut sources = Vec::with_capacity(kinds);
-        for (k, p) in rules.pieces.iter().enumerate() {
-            match p.value {
-                Some(v) => {
-                    values.push((v * 100).clamp(-1_000_000, 1_000_000) as i32);
-                    sources.push(Source::Declared);
-                }
-                None => {
-                    values.push((mean(k) * scale).round() as i32);
-                    sources.push(Source::Estimated);
-                }
-            }
-        }
-        // A promoting piece is worth a little of its best promotion.
-        let best_promotion = |values: &[i32], k: usize| -> i32 {
-            rules.pieces[k]
-                .promotion
-                .as_ref()
-                .and_then(|p| p.to.iter().map(|&t| values[t.index()]).max())
-                .unwrap_or(0)
-        };
-        let potential: Vec<i32> = (0..kinds)
-            .map(|k| (best_promotion(&values, k) as f64 * 0.02).round() as i32)
-            .collect();
-        for k in 0..kinds {
-            if sources[k] == Source::Estimated {
-                values[k] += potential[k];
-            }
-        }
+        let (values, sources) = piece_values(rules, &mean, scale);
         let height_bonus = height_bonus(rules, &values);
-        let coords: Vec<(u16, i16, i16)> = rules
-            .geometry
-            .cells
-            .iter()
-            .map(|c| (c.board as u16, c.file as i16, c.rank as i16))
-            .collect();
-        let max_dist = rules
-            .geometry
-            .boards
-            .iter()
-            .map(|b| b.files.max(b.ranks) as i32 - 1)
-            .max()
-            .unwrap_or(0)
-            .max(1);
+        let (coords, max_dist) = coordinates(rules);
         let dist = |a: usize, b: usize| -> i32 {
             let (ba, fa, ra) = coords[a];
             let (bb, fb, rb) = coords[b];
@@ -290,7 +311,7 @@ impl Eval {
         let mut pst = vec![0; ncodes * n];
         for (k, p) in rules.pieces.iter().enumerate() {
             let avg = mean(k);
-            let gain = best_promotion(&values, k) - values[k];
+            let gain = best_promotion(rules, &values, k) - values[k];
             for (side, reach) in reaches[k].iter().enumerate() {
                 let c = code(k, side) as usize;
                 // Distance from each cell to a zone (the promotion zone, the exit zone).
