@@ -19,10 +19,10 @@
 //! known bugs listed in [`KNOWN_BUGS`] fail the test too.
 
 mod common;
-use common::{CAPTURE, Rng, install_hook};
+use common::{CAPTURE, Rng, game_files, install_hook};
 
 use std::panic::{self, AssertUnwindSafe};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -577,22 +577,6 @@ fn minimize(rules: &Arc<Rules>, text: &str, trouble: &Trouble, alphabet: &[char]
 }
 
 // ---- the seeds ------------------------------------------------------------------------
-
-/// Every game file shipped: `variants/*.var`, then `examples/*.var`, by name.
-fn game_files() -> Vec<PathBuf> {
-    let mut all = Vec::new();
-    for dir in ["variants", "examples"] {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-            .map(|e| e.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "var"))
-            .collect();
-        files.sort();
-        all.extend(files);
-    }
-    all
-}
 
 /// One game file: its rules, valid position strings of it, and its mutation alphabet.
 struct Game {

@@ -68,7 +68,7 @@
 //! (`VARSAND_INVARIANT_ONLY`) or with fewer games.
 
 mod common;
-use common::Rng;
+use common::{Rng, game_files};
 
 use std::collections::HashMap;
 use std::panic::{self, AssertUnwindSafe};
@@ -104,22 +104,6 @@ fn env_usize(name: &str, default: usize) -> usize {
 }
 
 // ---- the game files -------------------------------------------------------------------
-
-/// Every game file shipped: `variants/*.var`, then `examples/*.var`, by name.
-fn game_files() -> Vec<PathBuf> {
-    let mut all = Vec::new();
-    for dir in ["variants", "examples"] {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-            .map(|e| e.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "var"))
-            .collect();
-        files.sort();
-        all.extend(files);
-    }
-    all
-}
 
 /// A game file's name as the reports show it: `variants/chess.var`.
 fn short_name(path: &Path) -> String {

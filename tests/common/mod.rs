@@ -3,6 +3,7 @@
 
 use std::cell::RefCell;
 use std::panic;
+use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 /// SplitMix64: tiny, fast and good enough to pick moves and mutations.
@@ -73,4 +74,20 @@ pub fn install_hook() {
             }
         }));
     });
+}
+
+/// Every game file shipped: `variants/*.var`, then `examples/*.var`, by name.
+pub fn game_files() -> Vec<PathBuf> {
+    let mut all = Vec::new();
+    for dir in ["variants", "examples"] {
+        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+        let mut files: Vec<_> = std::fs::read_dir(&dir)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+            .map(|e| e.expect("directory entry").path())
+            .filter(|p| p.extension().is_some_and(|x| x == "var"))
+            .collect();
+        files.sort();
+        all.extend(files);
+    }
+    all
 }
