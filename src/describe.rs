@@ -197,11 +197,11 @@ fn pieces_section(s: &mut String, rules: &Rules) {
         } else {
             format!(" ({})", tags.join(", "))
         };
-        let letter = if p.owner == Some(1) {
-            p.letter.to_ascii_lowercase()
-        } else {
-            p.letter
-        };
+        let letter = crate::model::Symbol {
+            letter: p.letter,
+            mark: p.mark,
+        }
+        .text(p.owner != Some(1));
         let _ = writeln!(s, "  {} {}{} — \"{}\"", letter, p.name, tag, p.betza);
         for &id in &p.moves {
             let _ = writeln!(s, "      {}", describe_generator(rules, id));
@@ -209,17 +209,34 @@ fn pieces_section(s: &mut String, rules: &Rules) {
         if p.en_passant {
             let _ = writeln!(s, "      takes and may be taken en passant");
         }
-        if let Some(pr) = &p.promotion {
+        for pr in &p.promotions {
             let to: Vec<&str> = pr
                 .to
                 .iter()
                 .map(|&k| rules.piece(k).name.as_str())
                 .collect();
+            let when = match pr.when {
+                crate::model::PromoteWhen::Arrives => "on reaching",
+                crate::model::PromoteWhen::Leaves => "on leaving or moving within",
+                crate::model::PromoteWhen::Touches => "on a move into, out of or within",
+            };
             let _ = writeln!(
                 s,
-                "      promotes on reaching {} to {}",
+                "      {} {when} {} to {}",
+                if pr.optional {
+                    "may promote"
+                } else {
+                    "promotes"
+                },
                 rules.zone(pr.zone).name,
                 to.join(", ")
+            );
+        }
+        if let Some(k) = p.to_hand {
+            let _ = writeln!(
+                s,
+                "      captured, goes to the capturer's hand as {}",
+                rules.piece(k).name
             );
         }
     }

@@ -35,6 +35,10 @@ pub enum ProblemCode {
     DuplicateCounter,
     #[error("varsand::duplicate-drop")]
     DuplicateDrop,
+    #[error("varsand::drop-condition")]
+    DropCondition,
+    #[error("varsand::duplicate-drops")]
+    DuplicateDrops,
     #[error("varsand::duplicate-flip")]
     DuplicateFlip,
     #[error("varsand::duplicate-game")]
@@ -67,6 +71,8 @@ pub enum ProblemCode {
     HeightChange,
     #[error("varsand::illegal-result")]
     IllegalResult,
+    #[error("varsand::never-dropped")]
+    NeverDropped,
     #[error("varsand::never-exits")]
     NeverExits,
     #[error("varsand::no-board")]

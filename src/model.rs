@@ -5,7 +5,7 @@
 
 use indexmap::IndexMap;
 
-use crate::syntax::ast::Compare;
+pub use crate::syntax::ast::{Compare, Mark, PromoteWhen, Symbol};
 use crate::syntax::betza;
 
 pub type Cell = u16;
@@ -18,6 +18,9 @@ pub const EMPTY: Code = 0;
 /// more, an effect may not change one by more, and a move that would take one outside
 /// is not made.
 pub const MAX_COUNTER: i64 = 1_000_000;
+/// The most pieces of one kind a hand holds: a position string may give no more, and
+/// a piece captured into a full hand leaves the game.
+pub const MAX_IN_HAND: u16 = 4096;
 /// The most piece types a game may declare (type sets are 64-bit masks).
 pub const MAX_PIECE_TYPES: usize = 64;
 
@@ -207,6 +210,12 @@ pub enum Cond {
         kind: PieceKind,
         zone: ZoneId,
     },
+    /// No piece of `kind`, the enemy's or one's own, stands on the file the move
+    /// ends on (on its board).
+    NoneOnFile {
+        enemy: bool,
+        kind: PieceKind,
+    },
 }
 
 /// An effect of a move, resolved.
@@ -222,10 +231,34 @@ pub enum Effect {
     Counter(CounterId, i64),
 }
 
+/// One promotion rule of a piece: the moves it applies to (by their squares and a
+/// zone), what the piece may become, and whether it may also stay as it is.
 #[derive(Debug, Clone)]
 pub struct Promotion {
+    pub when: PromoteWhen,
     pub zone: ZoneId,
     pub to: Vec<PieceKind>,
+    pub optional: bool,
+}
+
+impl Promotion {
+    /// Does the rule apply to a move of `side` from `from` to `to`? (`from` and `to`
+    /// tell whether each square is in the zone.)
+    pub fn applies(&self, from_in: bool, to_in: bool) -> bool {
+        match self.when {
+            PromoteWhen::Arrives => to_in,
+            PromoteWhen::Leaves => from_in,
+            PromoteWhen::Touches => from_in || to_in,
+        }
+    }
+}
+
+/// Where and when a piece may be placed from the hand.
+#[derive(Debug, Clone)]
+pub struct DropRule {
+    /// The zone it is placed in; the whole main board without one.
+    pub zone: Option<ZoneId>,
+    pub conditions: Vec<Cond>,
 }
 
 #[derive(Debug, Clone)]
@@ -234,13 +267,19 @@ pub struct Piece {
     pub name: String,
     /// The upper-case letter; the second player's pieces use the lower case.
     pub letter: char,
+    /// Its mark in position strings (`+P`, `Q~`).
+    pub mark: Mark,
     pub royal: bool,
     pub en_passant: bool,
     pub resets_clock: bool,
     pub value: Option<i64>,
     pub betza: String,
     pub components: Vec<Component>,
-    pub promotion: Option<Promotion>,
+    pub promotions: Vec<Promotion>,
+    /// Captured, it goes to the capturer's hand as this piece.
+    pub to_hand: Option<PieceKind>,
+    /// Its own rule for placement from the hand, replacing the game's `drop in`.
+    pub drops: Option<DropRule>,
     /// The only player who has this piece, if one (its letter's case then tells).
     pub owner: Option<usize>,
     /// May fly (see [`Flight`]).
@@ -349,6 +388,10 @@ pub struct Game {
     pub counters: Vec<String>,
     /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
     pub stalemate_illegal: bool,
+    /// No move may leave a piece where none of its moves leads anywhere.
+    pub forbid_dead_squares: bool,
+    /// Drops of these piece types may not checkmate.
+    pub no_mate_by_drop: Vec<PieceKind>,
     /// Each `pass` declaration's conditions: the side to move may pass instead of
     /// moving when all the conditions of one of them hold.
     pub passes: Vec<Vec<Cond>>,

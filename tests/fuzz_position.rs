@@ -827,26 +827,26 @@ fn hand_counts_are_range_checked() {
         "18446744073709551617",
         "18446744073709551616",
         "4294967297",
-        "64",
-        "999",
+        "65537",
+        "4097",
     ] {
         let (e, under) = refused(&rules, &format!("{CHESS_BOARD}[{count}P] w - - 0 1"));
-        assert!(e.message.contains("more than 63"), "{count}: {e:?}");
-        assert!(e.help.contains("63"), "{count}: {e:?}");
+        assert!(e.message.contains("more than 4096"), "{count}: {e:?}");
+        assert!(e.help.contains("4096"), "{count}: {e:?}");
         assert_eq!(under, format!("{count}P"));
     }
-    // 63 is the most; counts and letters add up.
-    for hand in ["[63P]", "[62PP]", "[60P3P]"] {
+    // 4096 is the most; counts and letters add up.
+    for hand in ["[4096P]", "[4095PP]", "[4000P96P]"] {
         let pos = Position::from_fen(
             Arc::clone(&rules),
             &format!("{CHESS_BOARD}{hand} w - - 0 1"),
         )
         .unwrap_or_else(|e| panic!("{hand}: {e}"));
-        assert_eq!(pos.in_hand(0, pawn), 63, "{hand}");
+        assert_eq!(pos.in_hand(0, pawn), 4096, "{hand}");
     }
-    for hand in ["[63PP]", "[P63P]", "[32P32P]"] {
+    for hand in ["[4096PP]", "[P4096P]", "[2048P2049P]"] {
         let (e, _) = refused(&rules, &format!("{CHESS_BOARD}{hand} w - - 0 1"));
-        assert!(e.message.contains("more than 63"), "{hand}: {e:?}");
+        assert!(e.message.contains("more than 4096"), "{hand}: {e:?}");
     }
     // A count of 0 and a count without a piece are mistakes, not one piece or none.
     let (e, under) = refused(&rules, &format!("{CHESS_BOARD}[0P] w - - 0 1"));

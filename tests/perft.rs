@@ -117,4 +117,7 @@ perft_suites! {
     monkey_queen: monkey_queen_quick, monkey_queen_deep;
     monkey_king: monkey_king_quick, monkey_king_deep;
     capablanca: capablanca_quick, capablanca_deep;
+    shogi: shogi_quick, shogi_deep;
+    minishogi: minishogi_quick, minishogi_deep;
+    crazyhouse: crazyhouse_quick, crazyhouse_deep;
 }

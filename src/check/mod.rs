@@ -9,8 +9,9 @@
 //!    counters, setups, pie rule — in declaration order;
 //! 2. [`names::players`], [`setup::apply_overrides`], [`names::piece_names`];
 //! 3. [`zones::zones`], then the [`Scope`] every later pass resolves names in;
-//! 4. [`pieces::pieces`], [`terrain::terrains`], [`pieces::two_faces`];
-//! 5. [`moves::movement`] (flight, flip, drop, pass), [`moves::castlings`];
+//! 4. [`pieces::pieces`], [`terrain::terrains`], [`pieces::two_faces`],
+//!    [`pieces::captures_to_hand`];
+//! 5. [`moves::movement`] (flight, flip, drop, pass, `forbid`), [`moves::castlings`];
 //! 6. [`ends::end_rules`], [`setup::setup_decl`];
 //! 7. [`setup::compile`]: the game is compiled and its setup read whenever the
 //!    passes that define what a setup names (boards, players, parameters, piece
@@ -111,6 +112,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     let (mut pieces, letters) = pieces::pieces(&mut ck, &scope);
     let terrains = ck.defining_setup(|ck| terrain::terrains(ck, file, &scope, &letters));
     ck.defining_setup(|ck| pieces::two_faces(ck, &scope, &mut pieces));
+    pieces::captures_to_hand(file, &mut pieces);
     let movement = moves::movement(&mut ck, file, &scope, &pieces);
     let castlings = ck.defining_setup(|ck| moves::castlings(ck, file, &scope));
     let ends = ends::end_rules(&mut ck, file, &scope, &pieces);
@@ -138,6 +140,8 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         drop_zone: movement.drop_zone,
         counters,
         stalemate_illegal: ends.stalemate_illegal,
+        forbid_dead_squares: movement.forbid_dead_squares,
+        no_mate_by_drop: movement.no_mate_by_drop,
         passes: movement.passes,
         setup: setup.map(|s| s.node.clone()).unwrap_or_default(),
     };

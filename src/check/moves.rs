@@ -1,10 +1,11 @@
-//! Game-level ways to move: flight, flip, drop, castling, passing and the pie rule.
+//! Game-level ways to move: flight, flip, drop, castling, passing and the pie rule;
+//! the legality rules (`forbid`).
 
 use super::boards::{off_board, region_cells};
 use super::pieces::{flips_to_span, resolve_condition};
 use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
-use crate::model::{Castling, Cond, Flight, FlipRule, Piece, ZoneId};
+use crate::model::{Castling, Cond, Flight, FlipRule, Piece, PieceKind, ZoneId};
 use crate::syntax::ast::*;
 
 /// The most flight rules a game may declare (each becomes two zones).
@@ -31,6 +32,10 @@ pub(crate) struct Movement {
     pub flip_rules: [Option<FlipRule>; 2],
     pub drop_zone: Option<ZoneId>,
     pub passes: Vec<Vec<Cond>>,
+    /// `forbid dead-squares`.
+    pub forbid_dead_squares: bool,
+    /// `forbid mate-by-drop PIECE`, for each piece named.
+    pub no_mate_by_drop: Vec<PieceKind>,
 }
 
 pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[Piece]) -> Movement {
@@ -39,6 +44,8 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         flip_rules: [None, None],
         drop_zone: None,
         passes: Vec::new(),
+        forbid_dead_squares: false,
+        no_mate_by_drop: Vec::new(),
     };
     for d in &file.decls {
         match d {
@@ -66,9 +73,14 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
                 out.drop_zone = scope.resolve_zone(ck, &dd.zone);
             }
             Decl::Pass { conditions, .. } => out.passes.push(pass(ck, scope, conditions)),
+            Decl::Forbid(f) => match &f.node {
+                Forbid::DeadSquares => out.forbid_dead_squares = true,
+                Forbid::MateByDrop(p) => out.no_mate_by_drop.extend(scope.resolve_piece(ck, p)),
+            },
             _ => {}
         }
     }
+    never_dropped(ck, file, scope, &out, pieces);
     if pieces.iter().any(|p| p.flips_to.is_some()) && out.flip_rules.iter().all(Option::is_none) {
         let span = scope
             .pieces
@@ -88,6 +100,32 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         );
     }
     out
+}
+
+/// `forbid mate-by-drop PIECE` names a piece that is never placed from the hand.
+fn never_dropped(ck: &mut Checker, file: &File, scope: &Scope, out: &Movement, pieces: &[Piece]) {
+    for d in &file.decls {
+        let Decl::Forbid(f) = d else { continue };
+        let Forbid::MateByDrop(p) = &f.node else {
+            continue;
+        };
+        let Some(&k) = scope.pieces.index.get(p.node.as_str()) else {
+            continue; // reported as unknown
+        };
+        let dropped = out.drop_zone.is_some() || pieces.get(k).is_some_and(|p| p.drops.is_some());
+        if !dropped {
+            ck.report(
+                Problem::new(
+                    ProblemCode::NeverDropped,
+                    p.span,
+                    format!("`{}` is never placed from the hand", p.node),
+                )
+                .help(
+                    "pieces are placed from the hand by `drop in ZONE`, or a piece's `drops` rule",
+                ),
+            );
+        }
+    }
 }
 
 /// `flip PLAYER in ZONE [if own PIECE in ZONE]`.
@@ -132,6 +170,7 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
             Condition::To(_) => "`to`",
             Condition::Height(..) => "`height`",
             Condition::CloserTo { .. } => "`closer-to`",
+            Condition::NoneOnFile { .. } => "`on-file`",
         };
         ck.report(
             Problem::new(

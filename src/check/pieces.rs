@@ -6,22 +6,24 @@ use std::collections::HashMap;
 use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::Effect as RulesEffect;
-use crate::model::{Component, Cond, MAX_COUNTER, Piece, PieceKind, Promotion};
+use crate::model::{
+    Component, Cond, DropRule, MAX_COUNTER, Mark, Piece, PieceKind, Promotion, Symbol,
+};
 use crate::syntax::ast::*;
 use crate::syntax::betza;
 
-/// The piece letters taken, per player, with the piece that took each (letters are
-/// unique per player, whatever their case).
-pub(crate) type Letters<'a> = [HashMap<char, &'a Name>; 2];
+/// The piece letters taken, per player, with the piece that took each (a letter with
+/// its mark is unique per player, whatever its case).
+pub(crate) type Letters<'a> = [HashMap<(char, Mark), &'a Name>; 2];
 
 /// Every piece of the scope, resolved, and the letters they take.
 pub(crate) fn pieces<'a>(ck: &mut Checker, scope: &Scope<'a>) -> (Vec<Piece>, Letters<'a>) {
     let mut letters: Letters = [HashMap::new(), HashMap::new()];
     let mut pieces = Vec::new();
-    for p in &scope.pieces.decls {
+    for (i, p) in scope.pieces.decls.iter().enumerate() {
         let mut piece = ck.defining_setup(|ck| identity(ck, scope, p, &mut letters));
         for prop in &p.props {
-            property(ck, scope, &mut piece, prop);
+            property(ck, scope, (PieceKind::new(i), &mut piece), prop);
         }
         pieces.push(piece);
     }
@@ -36,7 +38,7 @@ fn identity<'a>(
     letters: &mut Letters<'a>,
 ) -> Piece {
     let owner = p.owner.as_ref().and_then(|o| scope.resolve_player(ck, o));
-    let letter = p.letter.node;
+    let Symbol { letter, mark } = p.letter.node;
     if !letter.is_ascii_alphabetic() {
         ck.report(
             Problem::new(
@@ -52,19 +54,20 @@ fn identity<'a>(
         Some(o) => vec![o],
         None => vec![0, 1],
     };
-    if let Some(other) = sides.iter().find_map(|&s| letters[s].get(&up)) {
+    let written = Symbol { letter: up, mark };
+    if let Some(other) = sides.iter().find_map(|&s| letters[s].get(&(up, mark))) {
         ck.report(
             Problem::new(
                 ProblemCode::DuplicateLetter,
                 p.letter.span,
-                format!("letter `{up}` is already used by `{}`", other.node),
+                format!("letter `{written}` is already used by `{}`", other.node),
             )
             .label("used twice")
             .help("each piece needs its own letter, whatever its case"),
         );
     } else {
         for &s in &sides {
-            letters[s].insert(up, &p.name);
+            letters[s].insert((up, mark), &p.name);
         }
     }
     if let Some(o) = owner {
@@ -94,13 +97,16 @@ fn identity<'a>(
             .map(|t| t.node.clone())
             .unwrap_or_else(|| p.name.node.clone()),
         letter: up,
+        mark,
         royal: false,
         en_passant: false,
         resets_clock: false,
         value: None,
         betza: String::new(),
         components: Vec::new(),
-        promotion: None,
+        promotions: Vec::new(),
+        to_hand: None,
+        drops: None,
         owner,
         flies: false,
         flips_to: None,
@@ -109,7 +115,12 @@ fn identity<'a>(
 }
 
 /// One property of a piece, resolved into `piece`.
-fn property(ck: &mut Checker, scope: &Scope, piece: &mut Piece, prop: &Spanned<PieceProp>) {
+fn property(
+    ck: &mut Checker,
+    scope: &Scope,
+    (kind, piece): (PieceKind, &mut Piece),
+    prop: &Spanned<PieceProp>,
+) {
     match &prop.node {
         PieceProp::Moves {
             betza: s,
@@ -123,13 +134,90 @@ fn property(ck: &mut Checker, scope: &Scope, piece: &mut Piece, prop: &Spanned<P
         PieceProp::Flies => piece.flies = true,
         PieceProp::FlipsTo(other) => piece.flips_to = scope.resolve_piece(ck, other),
         PieceProp::ExitsFrom(z) => piece.exits_from = scope.resolve_zone(ck, z),
-        PieceProp::Promotes { zone, to } => {
+        PieceProp::Promotes {
+            when,
+            zone,
+            to,
+            optional,
+        } => {
             let zone = scope.resolve_zone(ck, zone);
             let to = promotion_kinds(ck, scope, to);
             if let Some(zone) = zone {
-                piece.promotion = Some(Promotion { zone, to });
+                piece.promotions.push(Promotion {
+                    when: *when,
+                    zone,
+                    to,
+                    optional: *optional,
+                });
             }
         }
+        PieceProp::CapturedToHand => {
+            piece.to_hand.get_or_insert(kind);
+        }
+        PieceProp::InHandAs(other) => piece.to_hand = scope.resolve_piece(ck, other),
+        PieceProp::Drops { zone, conditions } => {
+            if piece.drops.is_some() {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::DuplicateDrops,
+                        prop.span,
+                        "a second `drops` rule",
+                    )
+                    .help(
+                        "a piece has one `drops` rule: give its zone and all its conditions there",
+                    ),
+                );
+            }
+            let zone = zone.as_ref().and_then(|z| scope.resolve_zone(ck, z));
+            let conditions = drop_conditions(ck, scope, conditions);
+            piece.drops = Some(DropRule { zone, conditions });
+        }
+    }
+}
+
+/// The conditions of a `drops` rule: those about where a piece comes from do not
+/// apply to a piece from the hand.
+fn drop_conditions(
+    ck: &mut Checker,
+    scope: &Scope,
+    conditions: &[Spanned<Condition>],
+) -> Vec<Cond> {
+    let mut out = Vec::new();
+    for c in conditions {
+        let what = match &c.node {
+            Condition::From(_) => "`from`",
+            Condition::CloserTo { .. } => "`closer-to`",
+            _ => {
+                out.extend(resolve_condition(ck, scope, c));
+                continue;
+            }
+        };
+        ck.report(
+            Problem::new(
+                ProblemCode::DropCondition,
+                c.span,
+                format!(
+                    "a piece from the hand comes from no square: {what} does not apply to a drop"
+                ),
+            )
+            .help("a drop may ask for `to ZONE`, `no own PIECE on-file`, `height` or a counter"),
+        );
+    }
+    out
+}
+
+/// `captures-to-hand`: every piece without its own hand rule goes to the capturer's
+/// hand as itself.
+pub(crate) fn captures_to_hand(file: &File, pieces: &mut [Piece]) {
+    if !file
+        .decls
+        .iter()
+        .any(|d| matches!(d, Decl::CapturesToHand(_)))
+    {
+        return;
+    }
+    for (i, p) in pieces.iter_mut().enumerate() {
+        p.to_hand.get_or_insert(PieceKind::new(i));
     }
 }
 
@@ -178,15 +266,14 @@ fn moves(
 }
 
 /// The piece kinds a promotion names by letter.
-fn promotion_kinds(ck: &mut Checker, scope: &Scope, to: &[Spanned<char>]) -> Vec<PieceKind> {
+fn promotion_kinds(ck: &mut Checker, scope: &Scope, to: &[Spanned<Symbol>]) -> Vec<PieceKind> {
     let decls = &scope.pieces.decls;
     let mut kinds = Vec::new();
     for l in to {
-        let up = l.node.to_ascii_uppercase();
-        match decls
-            .iter()
-            .position(|d| d.letter.node.to_ascii_uppercase() == up)
-        {
+        let up = l.node.letter.to_ascii_uppercase();
+        match decls.iter().position(|d| {
+            d.letter.node.letter.to_ascii_uppercase() == up && d.letter.node.mark == l.node.mark
+        }) {
             Some(k) => kinds.push(PieceKind::new(k)),
             None => ck.report(
                 Problem::new(
@@ -272,6 +359,10 @@ pub(crate) fn resolve_condition(
         Condition::From(z) => Cond::From(scope.resolve_zone(ck, z)?),
         Condition::To(z) => Cond::To(scope.resolve_zone(ck, z)?),
         Condition::Counter(name, op, n) => Cond::Counter(scope.resolve_counter(ck, name)?, *op, *n),
+        Condition::NoneOnFile { enemy, piece } => Cond::NoneOnFile {
+            enemy: *enemy,
+            kind: scope.resolve_piece(ck, piece)?,
+        },
     })
 }
 

@@ -4,6 +4,7 @@
 use super::pieces::Letters;
 use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
+use crate::model::Mark;
 use crate::model::Terrain;
 use crate::syntax::ast::*;
 
@@ -31,7 +32,15 @@ fn terrain(
     declared: &[Terrain],
 ) -> Terrain {
     let l = t.letter.node;
-    if let Some(owner) = letters.iter().find_map(|m| m.get(&l.to_ascii_uppercase())) {
+    // `~` also marks a piece that remembers its promotion (`Q~`).
+    let taken = |(letter, mark): &(char, Mark)| {
+        (*mark == Mark::Plain && *letter == l.to_ascii_uppercase())
+            || (*mark == Mark::Tilde && l == '~')
+    };
+    let owner = letters
+        .iter()
+        .find_map(|m| m.iter().find(|(k, _)| taken(k)).map(|(_, v)| *v));
+    if let Some(owner) = owner {
         ck.report(
             Problem::new(
                 ProblemCode::TerrainLetter,

@@ -2,7 +2,7 @@
 //! move, with the closest legal moves as suggestions.
 
 use super::movegen::Gen;
-use super::notation::{MoveText, read_move_text};
+use super::notation::{MoveText, promo_char, read_move_text};
 use super::{Move, MoveKind, Position};
 use crate::rules::{Cell, Cond, EMPTY, Rules, kind_of, side_of};
 use crate::syntax::betza::Hop;
@@ -98,29 +98,39 @@ impl Position {
         let promos: Vec<char> = matching
             .iter()
             .filter(|m| m.promo != EMPTY)
-            .map(|m| rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase())
+            .map(|m| promo_char(&rules, m.promo))
             .collect();
-        if !promos.is_empty() {
-            let list: String = promos
+        let stays = matching.iter().any(|m| m.promo == EMPTY);
+        let list = || {
+            promos
                 .iter()
                 .map(|c| c.to_string())
                 .collect::<Vec<_>>()
-                .join(", ");
-            return match promo {
-                None => format!(
-                    "the {pname} must promote there: add one of {list} (such as {}{}{})",
+                .join(", ")
+        };
+        match promo {
+            None if !stays => {
+                return format!(
+                    "the {pname} must promote there: add one of {} (such as {}{}{})",
+                    list(),
                     geo.name(from),
                     geo.name(to),
                     promos[0]
-                ),
-                Some(p) => format!("`{p}` is not a promotion choice here: choose one of {list}"),
-            };
-        }
-        if promo.is_some() {
-            return format!(
-                "a {pname} does not promote on {}: leave the letter off",
-                geo.name(to)
-            );
+                );
+            }
+            Some(_) if promos.is_empty() => {
+                return format!(
+                    "a {pname} does not promote on {}: leave the letter off",
+                    geo.name(to)
+                );
+            }
+            Some(p) if !promos.contains(&p.to_ascii_lowercase()) => {
+                return format!(
+                    "`{p}` is not a promotion choice here: choose one of {}",
+                    list()
+                );
+            }
+            _ => {}
         }
         let royal = rules
             .pieces
@@ -171,6 +181,9 @@ impl Position {
             return format!("a {name} is never placed from the hand");
         };
         let info = &t.gens[id as usize];
+        if t.is_dead(crate::rules::code(kind, us), cell) {
+            return format!("a {name} on {square} could never move again");
+        }
         if !t.targets(info, us, crate::rules::NO_CELL).contains(&cell) {
             let needs: Vec<String> = rules.generators[id as usize]
                 .conditions
@@ -189,8 +202,21 @@ impl Position {
             kind: MoveKind::Drop,
             ..Move::new(crate::rules::NO_CELL, cell, id)
         };
+        let g = Gen::new(self, &rules);
+        let unmet: Vec<String> = rules.generators[id as usize]
+            .conditions
+            .iter()
+            .filter(|c| !self.condition_holds(&g, c, m))
+            .map(|c| describe_condition(&rules, c))
+            .collect();
+        if !unmet.is_empty() {
+            return format!("a {name} is placed only with {}", unmet.join(" and "));
+        }
         if !self.is_legal(m) {
             return format!("the {name} would stand attacked on {square}");
+        }
+        if t.no_mate_by_drop >> kind & 1 != 0 {
+            return format!("a {name} may not be placed to give checkmate");
         }
         self.stalemate_reason()
     }
@@ -405,6 +431,11 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
         Cond::From(z) => format!("to start in {}", rules.zone(z).name),
         Cond::To(z) => format!("to end in {}", rules.zone(z).name),
         Cond::Counter(i, op, v) => format!("{} {} {v}", rules.counters[i.index()], op_words(op)),
+        Cond::NoneOnFile { enemy, kind } => format!(
+            "no {} {} on the file",
+            if enemy { "enemy" } else { "own" },
+            rules.piece(kind).name
+        ),
     }
 }
 

@@ -7,8 +7,11 @@
 //!   wide board); a piece letter is upper case for the first player; a terrain letter
 //!   stands for itself; brackets after a piece give its height and the terrain under it
 //!   (`Q(20)`, `S(~)`).
+//! - A promoted form is written `+P`, a piece that remembers its promotion `Q~`.
 //! - `[...]` after the boards lists the pieces in hand (`[PPNppn]`, or with counts
-//!   `[3P2p]`).
+//!   `[3P2p]`; `[-]` or `[]` for none).
+//! - As Fairy-Stockfish writes shogi, `<side> <halfmove> <fullmove>` may stand for
+//!   the last five fields in a game without castling or en passant.
 //! - The last four fields may be left out (4- and 6-field FEN both work); after them
 //!   come `swapped` (the pie rule was used) and counters as `NAME=FIRST/SECOND`.
 
@@ -16,7 +19,7 @@ use std::sync::Arc;
 
 use super::Position;
 use super::position::Royals;
-use crate::rules::{Cell, Code, EMPTY, NO_CELL, Rules, code, kind_of, side_of};
+use crate::rules::{Cell, Code, EMPTY, Mark, NO_CELL, Rules, Symbol, code, kind_of, side_of};
 
 /// A mistake in a position string, at a byte offset inside it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,8 +48,8 @@ fn fen_err(
 pub(crate) const MAX_CLOCK: u32 = 1_000_000;
 /// Counter values a position string may give: `-MAX_COUNTER..=MAX_COUNTER`.
 const MAX_COUNTER: u32 = crate::model::MAX_COUNTER as u32;
-/// The most pieces of one kind a hand holds (the hash has a key per count).
-const MAX_IN_HAND: usize = 63;
+/// The most pieces of one kind a hand holds.
+const MAX_IN_HAND: usize = crate::model::MAX_IN_HAND as usize;
 
 /// The value of a run of ASCII digits, `None` if it is above `max` (never wrapped).
 fn digits_value(digits: &str, max: u64) -> Option<u64> {
@@ -112,12 +115,11 @@ fn letters_help(rules: &Rules) -> String {
         .pieces
         .iter()
         .map(|p| {
-            if p.owner == Some(1) {
-                p.letter.to_ascii_lowercase()
-            } else {
-                p.letter
+            Symbol {
+                letter: p.letter,
+                mark: p.mark,
             }
-            .to_string()
+            .text(p.owner != Some(1))
         })
         .collect();
     let mut help = format!("pieces: {}", pieces.join(" "));
@@ -303,20 +305,54 @@ fn read_square(
         p.terrain[cell] = t as u8 + 1;
         return Ok(k);
     }
-    let Some((kind, side)) = rules.piece_by_letter(ch) else {
+    let next = row.chars.get(k + 1).map(|c| c.1);
+    let (symbol, last) = match (ch, next) {
+        ('+', Some(l)) => (
+            Symbol {
+                letter: l,
+                mark: Mark::Plus,
+            },
+            k + 1,
+        ),
+        (l, Some('~'))
+            if rules
+                .piece_by_symbol(Symbol {
+                    letter: l,
+                    mark: Mark::Tilde,
+                })
+                .is_some() =>
+        {
+            (
+                Symbol {
+                    letter: l,
+                    mark: Mark::Tilde,
+                },
+                k + 1,
+            )
+        }
+        (l, _) => (
+            Symbol {
+                letter: l,
+                mark: Mark::Plain,
+            },
+            k,
+        ),
+    };
+    let Some((kind, side)) = rules.piece_by_symbol(symbol) else {
+        let written: String = row.chars[k..=last].iter().map(|c| c.1).collect();
         return Err(fen_err(
             row.at + off,
-            ch.len_utf8(),
-            format!("`{ch}` is neither a piece nor a terrain of this game"),
+            written.len(),
+            format!("`{written}` is neither a piece nor a terrain of this game"),
             letters_help(rules),
         ));
     };
     p.board[cell] = code(kind, side);
     p.height[cell] = 1;
-    if row.chars.get(k + 1).is_some_and(|c| c.1 == '(') {
-        return read_brackets(rules, row, k + 1, side, cell, p);
+    if row.chars.get(last + 1).is_some_and(|c| c.1 == '(') {
+        return read_brackets(rules, row, last + 1, side, cell, p);
     }
-    Ok(k)
+    Ok(last)
 }
 
 /// Reads the brackets after a piece, opened at the row's character `open`: the
@@ -392,8 +428,12 @@ fn read_height(rules: &Rules, side: usize, text: &str, at: usize) -> Result<u8, 
     Ok(value as u8)
 }
 
-/// Reads the pieces in hand: letters, each optionally after a count (`[3P2p]`).
-fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u8]) -> Result<(), FenError> {
+/// Reads the pieces in hand: letters, each optionally after a count (`[3P2p]`);
+/// `-` alone is an empty hand.
+fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u16]) -> Result<(), FenError> {
+    if text == "-" {
+        return Ok(());
+    }
     let kinds = rules.pieces.len();
     let too_many = |offset: usize, len: usize| {
         fen_err(
@@ -405,17 +445,31 @@ fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u8]) -> Result<()
     };
     // The count before the next letter: its offset in `text` and its digits.
     let mut count: Option<(usize, &str)> = None;
+    let mut plus = false;
     for (i, ch) in text.char_indices() {
-        if ch.is_ascii_digit() {
+        if ch.is_ascii_digit() && !plus {
             let start = count.map_or(i, |(s, _)| s);
             count = Some((start, &text[start..i + 1]));
             continue;
         }
-        let Some((kind, side)) = rules.piece_by_letter(ch) else {
+        if ch == '+' && !plus {
+            plus = true;
+            continue;
+        }
+        if ch == '~' {
+            continue; // a promoted piece returns to the hand as it was
+        }
+        let mark = if std::mem::take(&mut plus) {
+            Mark::Plus
+        } else {
+            Mark::Plain
+        };
+        let symbol = Symbol { letter: ch, mark };
+        let Some((kind, side)) = rules.piece_by_symbol(symbol) else {
             return Err(fen_err(
                 at + i,
                 ch.len_utf8(),
-                format!("`{ch}` is not a piece of this game"),
+                format!("`{symbol}` is not a piece of this game"),
                 letters_help(rules),
             ));
         };
@@ -438,7 +492,7 @@ fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u8]) -> Result<()
         if n > MAX_IN_HAND {
             return Err(too_many(at + i, 1));
         }
-        hand[side * kinds + kind] = n as u8;
+        hand[side * kinds + kind] = n as u16;
     }
     if let Some((start, digits)) = count {
         return Err(fen_err(
@@ -454,7 +508,7 @@ fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u8]) -> Result<()
 /// Everything a position string gives, read and checked.
 struct Fields {
     placement: Placement,
-    hand: Vec<u8>,
+    hand: Vec<u16>,
     side: usize,
     castling: u32,
     /// The en-passant square and the square of the piece that passed.
@@ -487,14 +541,27 @@ fn split_fields(fen: &str) -> Vec<Field<'_>> {
     fields
 }
 
+/// Fairy-Stockfish writes shogi's position strings `<board> <side> <halfmove>
+/// <fullmove>`: in a game without castling or en passant, two numbers right after the
+/// side are the clocks, and the castling and en-passant fields are read as `-`.
+fn shogi_clocks<'a>(rules: &Rules, mut fields: Vec<Field<'a>>) -> Vec<Field<'a>> {
+    let numeric = |f: Option<&Field>| f.is_some_and(|f| f.1.bytes().all(|b| b.is_ascii_digit()));
+    let no_rights = rules.castlings.is_empty() && !rules.pieces.iter().any(|p| p.en_passant);
+    if no_rights && fields.len() == 4 && numeric(fields.get(2)) && numeric(fields.get(3)) {
+        let at = fields[2].0;
+        fields.splice(2..2, [(at, "-"), (at, "-")]);
+    }
+    fields
+}
+
 /// Splits the pieces in hand (`[...]`) off the board field at `at`: the boards' text
 /// and the counts in hand, per side and kind.
 fn read_hand_field<'a>(
     rules: &Rules,
     placement: &'a str,
     at: usize,
-) -> Result<(&'a str, Vec<u8>), FenError> {
-    let mut hand = vec![0u8; 2 * rules.pieces.len()];
+) -> Result<(&'a str, Vec<u16>), FenError> {
+    let mut hand = vec![0u16; 2 * rules.pieces.len()];
     let Some(open) = placement.find('[') else {
         return Ok((placement, hand));
     };
@@ -806,6 +873,7 @@ impl Position {
         };
         let (placement, hand) = read_hand_field(&rules, placement, board_at)?;
         let placement = read_boards(&rules, placement, board_at)?;
+        let fields = shogi_clocks(&rules, fields);
         let side = read_side(&rules, fields.get(1))?;
         let castling = read_castling(&rules, &placement.board, fields.get(2))?;
         let ep = read_en_passant(&rules, &placement.board, side, fields.get(3))?;
@@ -875,9 +943,13 @@ impl Position {
                 let cell = geo.cell_at(board, file as i32, rank as i32).unwrap() as usize;
                 let c = self.board[cell];
                 let sym = if c != EMPTY {
-                    Some(rules.code_letter(c))
+                    Some(rules.code_symbol(c))
                 } else if self.terrain[cell] != 0 {
-                    Some(rules.terrains[self.terrain[cell] as usize - 1].letter)
+                    Some(
+                        rules.terrains[self.terrain[cell] as usize - 1]
+                            .letter
+                            .to_string(),
+                    )
                 } else {
                     None
                 };
@@ -889,7 +961,7 @@ impl Position {
                     s += &empty.to_string();
                     empty = 0;
                 }
-                s.push(ch);
+                s += &ch;
                 if c != EMPTY {
                     let mut notes = Vec::new();
                     if self.terrain[cell] != 0 {
@@ -930,7 +1002,7 @@ impl Position {
                 for kind in 0..kinds {
                     let n = self.hand[side * kinds + kind];
                     for _ in 0..n {
-                        s.push(rules.code_letter(code(kind, side)));
+                        s += &rules.code_symbol(code(kind, side));
                     }
                 }
             }

@@ -303,18 +303,17 @@ impl Position {
         let (start, len) = t.step_index[face as usize * n + f];
         // Most moves need none of the rules' extras: walk them on a short path.
         let simple_piece = becomes == EMPTY;
-        // Where this piece promotes, if it does: such landings take the full path.
-        let promotion_zone = rules.pieces[kind]
-            .promotion
-            .as_ref()
-            .map(|p| rules.zone(p.zone).cells[self.side].as_slice());
+        // Landings where the piece may promote (or may not stay) take the full path;
+        // all of them do when it may promote by leaving this square.
+        let watch = &t.watch_landing[face as usize * n..(face as usize + 1) * n];
+        let watch = (!t.promotes_from[face as usize * n + f]).then_some(watch);
         for step in &t.steps[start as usize..(start + len) as usize] {
             let comp = &t.gens[step.generator as usize];
             if comp.initial && !self.unmoved[f] {
                 continue;
             }
             if simple_piece && comp.plain {
-                self.plain_step(g, step, from, kind, promotion_zone, out);
+                self.plain_step(g, step, from, kind, watch, out);
                 continue;
             }
             let new = |to: Cell| Move {
@@ -396,7 +395,7 @@ impl Position {
 
     /// The short path: a step with no hop, condition or effect, of a piece that does
     /// not change face. Squares with terrain, en passant or promotion take the full
-    /// rules.
+    /// rules: those `watch` marks, or all with `watch` `None`.
     #[inline]
     fn plain_step(
         &self,
@@ -404,7 +403,7 @@ impl Position {
         step: &crate::rules::Step,
         from: Cell,
         kind: usize,
-        promotion_zone: Option<&[bool]>,
+        watch: Option<&[bool]>,
         out: &mut Vec<Move>,
     ) {
         let rules = g.rules;
@@ -444,8 +443,7 @@ impl Position {
                 comp.can_capture && side_of(occupant) != us
             };
             if wanted {
-                let special =
-                    comp.sets_ep || comp.takes_ep || promotion_zone.is_some_and(|z| z[to as usize]);
+                let special = comp.sets_ep || comp.takes_ep || watch.is_none_or(|w| w[to as usize]);
                 if special {
                     self.land(g, comp, Move::new(from, to, id), kind, path, out);
                 } else {
@@ -523,27 +521,58 @@ impl Position {
         }
     }
 
-    /// Adds a move if its component's conditions hold, once per promotion choice where
-    /// the piece must promote.
+    /// Adds a move if its component's conditions hold: once per promotion choice
+    /// where the piece may promote, and as it is unless it must promote or could
+    /// never move again.
     #[inline]
     fn push(&self, g: &Gen, comp: &GenInfo, m: Move, kind: usize, out: &mut Vec<Move>) {
-        let rules = g.rules;
+        let t = &g.rules.tables;
         if !self.conditions_hold(g, comp, m) {
             return;
         }
         if m.promo == EMPTY
-            && let Some(p) = &rules.pieces[kind].promotion
-            && rules.zone_contains(p.zone, self.side, m.to)
+            && m.kind != MoveKind::Rifle
+            && t.promoting_kinds >> kind & 1 != 0
+            && self.promotions(g, kind, m, out)
         {
-            for &k in &p.to {
-                out.push(Move {
-                    promo: code(k.index(), self.side),
-                    ..m
-                });
-            }
             return;
         }
-        out.push(m);
+        let placed = if m.promo == EMPTY {
+            code(kind, self.side)
+        } else {
+            m.promo
+        };
+        if !t.is_dead(placed, m.to) {
+            out.push(m);
+        }
+    }
+
+    /// Adds the promotions of the piece of `kind` making `m`, if a promotion rule
+    /// applies to it (then also `m` unpromoted, if every rule that applies is
+    /// optional). Several rules offer each piece once. Returns whether one applied.
+    fn promotions(&self, g: &Gen, kind: usize, m: Move, out: &mut Vec<Move>) -> bool {
+        let rules = g.rules;
+        let side = self.side;
+        let in_zone = |zone, cell: Cell| cell != NO_CELL && rules.zone_contains(zone, side, cell);
+        let (mut applied, mut forced, mut offered) = (false, false, 0u64);
+        for p in &rules.pieces[kind].promotions {
+            if !p.applies(in_zone(p.zone, m.from), in_zone(p.zone, m.to)) {
+                continue;
+            }
+            applied = true;
+            forced |= !p.optional;
+            for &k in &p.to {
+                let promo = code(k.index(), side);
+                if offered >> k.index() & 1 == 0 && !rules.tables.is_dead(promo, m.to) {
+                    out.push(Move { promo, ..m });
+                }
+                offered |= 1 << k.index();
+            }
+        }
+        if applied && !forced && !rules.tables.is_dead(code(kind, side), m.to) {
+            out.push(m);
+        }
+        applied
     }
 
     #[inline]
@@ -604,6 +633,14 @@ impl Position {
                         .iter()
                         .enumerate()
                         .any(|(cell, &b)| b == c && g.rules.zone(zone).cells[side][cell])
+            }
+            Cond::NoneOnFile { enemy, kind } => {
+                let wanted = code(kind.index(), if enemy { side ^ 1 } else { side });
+                let on_file = || {
+                    let file = g.rules.tables.file_of(m.to);
+                    file.iter().any(|&c| self.board[c as usize] == wanted)
+                };
+                m.to != NO_CELL && (self.counts[wanted as usize] == 0 || !on_file())
             }
             Cond::CloserTo { .. } if m.from == NO_CELL || m.to == NO_CELL => false,
             Cond::CloserTo { enemy, kind } => {
@@ -761,9 +798,42 @@ impl Position {
                 out.retain(|&m| self.is_legal(m));
             }
         }
+        if self.rules.tables.no_mate_by_drop != 0 {
+            self.forbid_mating_drops(out);
+        }
         if self.rules.stalemate_illegal && !out.is_empty() {
             self.forbid_stalemating(out);
         }
+    }
+
+    /// `forbid mate-by-drop`: the drops of the pieces it names may not checkmate.
+    fn forbid_mating_drops(&mut self, moves: &mut Vec<Move>) {
+        let t = &self.rules.tables;
+        let mask = t.no_mate_by_drop;
+        let gens: Vec<bool> = moves
+            .iter()
+            .map(|m| {
+                m.kind == MoveKind::Drop && mask >> t.gens[m.generator as usize].piece & 1 != 0
+            })
+            .collect();
+        if !gens.contains(&true) {
+            return;
+        }
+        let mut reply = Vec::new();
+        let mut i = 0;
+        moves.retain(|&m| {
+            let watched = gens[i];
+            i += 1;
+            !watched || !self.mates(m, &mut reply)
+        });
+    }
+
+    /// Does `m` checkmate: the opponent in check after it, with no legal move?
+    fn mates(&mut self, m: Move, scratch: &mut Vec<Move>) -> bool {
+        self.make(m);
+        let mate = self.in_check(self.side) && !self.has_legal_move(scratch);
+        self.unmake();
+        mate
     }
 
     /// Does the side to move have a legal move (by every rule but Sittuyin's)? Tries

@@ -6,7 +6,7 @@
 
 use super::outcome::NoMove;
 use super::{Move, MoveKind, Position};
-use crate::rules::{Cell, EMPTY, Rules, code, kind_of};
+use crate::rules::{Cell, EMPTY, Rules, code, kind_of, side_of};
 
 impl Position {
     /// The text of a move: `e2e4`, `e7e8q` (promotion, or a flip to the lettered
@@ -26,7 +26,7 @@ impl Position {
             MoveKind::Drop => {
                 let kind = rules.tables.gens[m.generator as usize].piece as usize;
                 MoveText::Drop {
-                    letter: rules.code_letter(code(kind, self.side)).to_string(),
+                    letter: drop_symbol(rules, kind, self.side),
                     square: geo.name(m.to).to_string(),
                     cell: Some(m.to),
                 }
@@ -38,8 +38,7 @@ impl Position {
             _ => MoveText::Squares {
                 from: m.from,
                 to: m.to,
-                promo: (m.promo != EMPTY)
-                    .then(|| rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase()),
+                promo: (m.promo != EMPTY).then(|| promo_char(rules, m.promo)),
                 rifle: m.kind == MoveKind::Rifle,
             },
         }
@@ -50,9 +49,10 @@ impl Position {
         let m = self.last_move()?;
         if m.kind == MoveKind::Drop {
             let rules = &*self.rules;
+            let placed = self.board[m.to as usize];
             return Some(format!(
                 "{}@{}",
-                rules.code_letter(self.board[m.to as usize]),
+                drop_symbol(rules, kind_of(placed), side_of(placed)),
                 rules.geometry.name(m.to)
             ));
         }
@@ -77,6 +77,23 @@ impl Position {
         let m = self.parse_move(text)?;
         self.make(m);
         Ok(m)
+    }
+}
+
+/// The piece of a drop as written: upper case for either player, as UCI writes drops,
+/// unless the piece is one player's own (its case then names it).
+fn drop_symbol(rules: &Rules, kind: usize, side: usize) -> String {
+    let side = if rules.pieces[kind].owner.is_some() { side } else { 0 };
+    rules.code_symbol(code(kind, side))
+}
+
+/// The suffix that names a move's new face: `+` for a promoted form written `+P`
+/// (as Fairy-Stockfish writes shogi), else the face's letter in lower case.
+pub(crate) fn promo_char(rules: &Rules, promo: crate::rules::Code) -> char {
+    let p = &rules.pieces[kind_of(promo)];
+    match p.mark {
+        crate::rules::Mark::Plus => '+',
+        _ => p.letter.to_ascii_lowercase(),
     }
 }
 

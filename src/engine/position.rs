@@ -4,6 +4,8 @@ use std::sync::Arc;
 
 use super::fen::MAX_CLOCK;
 
+use crate::model::MAX_IN_HAND;
+use crate::rules::NO_HAND;
 use crate::rules::{Cell, Code, EMPTY, Effect, GenId, NO_CELL, Rules, code, kind_of, side_of};
 
 /// What make/unmake do for a move; which generator made it is [`Move::generator`].
@@ -125,6 +127,8 @@ pub(crate) struct Undo {
     pub exited: u64,
     /// The move changed counters (unmake takes the change back).
     pub counted: bool,
+    /// The captured piece went to the mover's hand.
+    pub to_hand: bool,
 }
 
 /// A game position under some rules.
@@ -151,7 +155,7 @@ pub struct Position {
     /// Pieces on the board per code.
     pub(crate) counts: Vec<u16>,
     /// Pieces in hand per `side * kinds + kind`.
-    pub(crate) hand: Vec<u8>,
+    pub(crate) hand: Vec<u16>,
     /// Counter values per `side * counters + counter`.
     pub(crate) counters: Vec<i64>,
     /// Piece kinds that have left the board, per side.
@@ -230,7 +234,7 @@ impl Position {
             h ^= z.swapped;
         }
         for (i, &count) in self.hand.iter().enumerate() {
-            h ^= z.hand[i * 64 + count as usize];
+            h ^= z.hand_key(i, count);
         }
         for (i, &v) in self.counters.iter().enumerate() {
             h ^= z.counter_key(i, v);
@@ -247,7 +251,7 @@ impl Position {
     }
 
     /// Pieces of a kind in a side's hand.
-    pub fn in_hand(&self, side: usize, kind: usize) -> u8 {
+    pub fn in_hand(&self, side: usize, kind: usize) -> u16 {
         self.hand[side * self.rules.pieces.len() + kind]
     }
 
@@ -346,6 +350,7 @@ impl Position {
             captured_height: 0,
             exited: self.exited[self.side],
             counted: false,
+            to_hand: false,
         }
     }
 
@@ -403,7 +408,7 @@ impl Position {
         let kind = t.gens[m.generator as usize].piece as usize;
         let placed = code(kind, us);
         let slot = us * self.rules.pieces.len() + kind;
-        let count = self.hand[slot] as usize;
+        let count = self.hand[slot];
         let to = m.to as usize;
         self.hand[slot] -= 1;
         self.board[to] = placed;
@@ -413,9 +418,7 @@ impl Position {
         if t.royal_kinds >> kind & 1 != 0 {
             self.royals.add(us, m.to);
         }
-        z.hand[slot * 64 + count]
-            ^ z.hand[slot * 64 + count - 1]
-            ^ z.piece[placed as usize * n + to]
+        z.hand_key(slot, count) ^ z.hand_key(slot, count - 1) ^ z.piece[placed as usize * n + to]
     }
 
     /// The piece on `m.from` leaves the board. Returns the hash change.
@@ -540,7 +543,35 @@ impl Position {
         if self.is_royal(captured) {
             self.royals.remove(side_of(captured), cell as Cell);
         }
-        h
+        match self.hand_slot(captured) {
+            Some(slot) => {
+                let count = self.hand[slot];
+                self.hand[slot] = count + 1;
+                undo.to_hand = true;
+                h ^ z.hand_key(slot, count) ^ z.hand_key(slot, count + 1)
+            }
+            None => h,
+        }
+    }
+
+    /// The slot of the side to move's hand a captured piece goes to (it does, if
+    /// its type goes to a hand).
+    #[inline]
+    fn hand_slot_of(&self, captured: Code) -> usize {
+        let kind = self.rules.tables.hand_kind[kind_of(captured)];
+        self.side * self.rules.pieces.len() + kind as usize
+    }
+
+    /// The slot of the side to move's hand a captured piece goes to, if it goes to a
+    /// hand that is not full.
+    #[inline]
+    fn hand_slot(&self, captured: Code) -> Option<usize> {
+        let t = &self.rules.tables;
+        match t.hand_kind[kind_of(captured)] {
+            NO_HAND => None,
+            kind => Some(self.side * self.rules.pieces.len() + kind as usize)
+                .filter(|&slot| self.hand[slot] < MAX_IN_HAND),
+        }
     }
 
     /// Applies the counter effects of `m`'s generator, times `sign` (-1 to take them
@@ -701,6 +732,10 @@ impl Position {
         }
         if u.captured != EMPTY {
             let cc = u.capture_cell as usize;
+            if u.to_hand {
+                let slot = self.hand_slot_of(u.captured);
+                self.hand[slot] -= 1;
+            }
             if self.is_royal(u.captured) {
                 self.royals.add(side_of(u.captured), u.capture_cell);
             }

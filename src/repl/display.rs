@@ -47,7 +47,7 @@ impl Painter<'_> {
         let terrain = pos.terrain_at(cell);
         let mut text = String::new();
         if piece != EMPTY {
-            text.push(rules.code_letter(piece));
+            text += &rules.code_symbol(piece);
             let h = pos.height_at(cell);
             if h != 1 {
                 text += &h.to_string();
@@ -118,13 +118,17 @@ pub fn render(pos: &Position, color: bool) -> String {
         .map(|c| pos.height_at(c as u16))
         .max()
         .unwrap_or(1);
-    let width = if max_h >= 100 {
-        5
-    } else if max_h >= 10 {
-        4
-    } else {
-        3
-    };
+    // Marked pieces (`+P`, `Q~`) take two characters, and the plain-text brackets
+    // around the last move's piece two more.
+    let marks = usize::from(rules.has_marks());
+    let width = marks
+        + if max_h >= 100 {
+            5
+        } else if max_h >= 10 {
+            4
+        } else {
+            3
+        };
     let painter = Painter {
         pos,
         color,
@@ -189,7 +193,7 @@ pub fn render(pos: &Position, color: bool) -> String {
                 .filter(|&k| pos.in_hand(s, k) > 0)
                 .map(|k| {
                     let n = pos.in_hand(s, k);
-                    let l = rules.code_letter(code(k, s));
+                    let l = rules.code_symbol(code(k, s));
                     if n == 1 {
                         l.to_string()
                     } else {

@@ -23,12 +23,14 @@ pub(super) fn lower(game: Game) -> Rules {
         pieces.push(PieceType {
             name: piece.name.clone(),
             letter: piece.letter,
+            mark: piece.mark,
             royal: piece.royal,
             en_passant: piece.en_passant,
             resets_clock: piece.resets_clock,
             value: piece.value,
             betza: piece.betza.clone(),
-            promotion: piece.promotion.clone(),
+            promotions: piece.promotions.clone(),
+            to_hand: piece.to_hand,
             owner: piece.owner,
             moves,
         });
@@ -51,6 +53,8 @@ pub(super) fn lower(game: Game) -> Rules {
         params: game.params,
         counters: game.counters,
         stalemate_illegal: game.stalemate_illegal,
+        forbid_dead_squares: game.forbid_dead_squares,
+        no_mate_by_drop: game.no_mate_by_drop,
         setup: game.setup,
         generators,
         game_moves,
@@ -141,8 +145,15 @@ fn piece_generators(
             out.push(gen_of(Source::Flip { face }, conditions));
         }
     }
-    if let Some(zone) = game.drop_zone {
-        out.push(gen_of(Source::Drop, vec![Cond::To(zone)]));
+    // A piece's own drop rule replaces the game's.
+    match (&piece.drops, game.drop_zone) {
+        (Some(rule), _) => {
+            let mut conditions: Vec<Cond> = rule.zone.map(Cond::To).into_iter().collect();
+            conditions.extend(rule.conditions.iter().copied());
+            out.push(gen_of(Source::Drop, conditions));
+        }
+        (None, Some(zone)) => out.push(gen_of(Source::Drop, vec![Cond::To(zone)])),
+        (None, None) => {}
     }
     out
 }

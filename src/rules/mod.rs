@@ -10,10 +10,10 @@ mod tables;
 
 pub use crate::model::{
     Board, Castling, Cell, CellInfo, Code, Cond, CounterId, EMPTY, Effect, EndRule, Geometry,
-    MAX_PIECE_TYPES, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Terrain, Zone, ZoneId,
-    code, file_letter, kind_of, side_of,
+    MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Symbol, Terrain,
+    Zone, ZoneId, code, file_letter, kind_of, side_of,
 };
-pub use tables::{GenInfo, GenKind, LeapAttack, RayAttack, Step, Tables, Zobrist};
+pub use tables::{GenInfo, GenKind, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist};
 
 use indexmap::IndexMap;
 
@@ -66,13 +66,18 @@ pub struct PieceType {
     pub name: String,
     /// The upper-case letter; the second player's pieces use the lower case.
     pub letter: char,
+    /// Its mark in position strings (`+P`, `Q~`).
+    pub mark: Mark,
     pub royal: bool,
     pub en_passant: bool,
     pub resets_clock: bool,
     pub value: Option<i64>,
     /// Its Betza strings as written, for messages.
     pub betza: String,
-    pub promotion: Option<Promotion>,
+    /// Its promotion rules; a move to which several apply offers all their choices.
+    pub promotions: Vec<Promotion>,
+    /// Captured, it goes to the capturer's hand as this piece type.
+    pub to_hand: Option<PieceKind>,
     /// The only player who has this piece, if one (its letter's case then tells).
     pub owner: Option<usize>,
     /// Its generators, in the order they produce moves.
@@ -98,6 +103,10 @@ pub struct Rules {
     pub(crate) counters: Vec<String>,
     /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
     pub(crate) stalemate_illegal: bool,
+    /// No move may leave a piece where none of its moves leads anywhere.
+    pub(crate) forbid_dead_squares: bool,
+    /// Drops of these piece types may not checkmate.
+    pub(crate) no_mate_by_drop: Vec<PieceKind>,
     pub(crate) setup: String,
     /// Every generator of every piece, and of the game.
     pub(crate) generators: Vec<Generator>,
@@ -208,11 +217,39 @@ impl Rules {
     /// The piece type and side a position string's letter stands for: upper case for
     /// the first player, lower case for the second.
     pub fn piece_by_letter(&self, c: char) -> Option<(usize, usize)> {
-        if !c.is_ascii_alphabetic() {
+        self.piece_by_symbol(Symbol {
+            letter: c,
+            mark: Mark::Plain,
+        })
+    }
+
+    /// The piece type and side a position string's symbol stands for (`P`, `+p`,
+    /// `Q~`): upper case for the first player.
+    pub fn piece_by_symbol(&self, s: Symbol) -> Option<(usize, usize)> {
+        if !s.letter.is_ascii_alphabetic() {
             return None;
         }
-        let side = usize::from(c.is_ascii_lowercase());
-        self.kind_for(side, c).map(|k| (k, side))
+        let side = usize::from(s.letter.is_ascii_lowercase());
+        let up = s.letter.to_ascii_uppercase();
+        let kind = self.pieces.iter().position(|p| {
+            p.letter == up && p.mark == s.mark && p.owner.is_none_or(|o| o == side)
+        })?;
+        Some((kind, side))
+    }
+
+    /// The symbol of a piece code as a position string writes it: `P`, `+p`, `Q~`.
+    pub fn code_symbol(&self, code: Code) -> String {
+        let p = &self.pieces[kind_of(code)];
+        Symbol {
+            letter: p.letter,
+            mark: p.mark,
+        }
+        .text(side_of(code) == 0)
+    }
+
+    /// Does the game have pieces written with a mark (`+P`, `Q~`)?
+    pub fn has_marks(&self) -> bool {
+        self.pieces.iter().any(|p| p.mark != Mark::Plain)
     }
 
     /// The first piece type whose letter is `c`, in either case, whoever owns it.
@@ -224,9 +261,9 @@ impl Rules {
     /// The piece type of `side` whose letter is `c`, in either case.
     pub fn kind_for(&self, side: usize, c: char) -> Option<usize> {
         let up = c.to_ascii_uppercase();
-        self.pieces
-            .iter()
-            .position(|p| p.letter == up && p.owner.is_none_or(|o| o == side))
+        self.pieces.iter().position(|p| {
+            p.letter == up && p.mark == Mark::Plain && p.owner.is_none_or(|o| o == side)
+        })
     }
 
     /// The letter of a piece code: upper case for the first player.

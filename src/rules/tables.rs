@@ -148,6 +148,38 @@ pub struct Tables {
     pub dynamic_attack_kinds: u64,
     /// Per side, the squares a flip generator may start from (its `from` zone).
     pub flip_cells: [Vec<Cell>; 2],
+    /// Per piece type: the type it becomes in the capturer's hand, or [`NO_HAND`].
+    pub hand_kind: Vec<u8>,
+    /// Per `code * cells + cell`, under `forbid dead-squares` (else empty): none of
+    /// the piece's moves leads anywhere from there, so it may not be left there.
+    pub dead: Vec<bool>,
+    /// Per `code * cells + cell`: a move of the piece from there may promote.
+    pub promotes_from: Vec<bool>,
+    /// Per `code * cells + cell`: a landing there takes the full rules (the piece may
+    /// promote there, or may not stay there).
+    pub watch_landing: Vec<bool>,
+    /// Per cell: (start, len) in `cells` of the squares on its file, on its board.
+    pub file_cells: Vec<(u32, u16)>,
+    /// Piece types whose drops may not checkmate.
+    pub no_mate_by_drop: u64,
+}
+
+/// Marks a piece type that leaves the game when captured (see `Tables::hand_kind`).
+pub const NO_HAND: u8 = u8::MAX;
+
+impl Tables {
+    /// Is `cell` a dead square for the piece `code` (never, without the rule)?
+    #[inline]
+    pub fn is_dead(&self, code: Code, cell: Cell) -> bool {
+        !self.dead.is_empty() && self.dead[code as usize * self.squares + cell as usize]
+    }
+
+    /// The squares on the file of `cell`, on its board.
+    #[inline]
+    pub fn file_of(&self, cell: Cell) -> &[Cell] {
+        let (start, len) = self.file_cells[cell as usize];
+        &self.cells[start as usize..start as usize + len as usize]
+    }
 }
 
 #[derive(Debug, Clone, Default)]
@@ -162,7 +194,8 @@ pub struct Zobrist {
     /// Per `cell * 256 + height`, for pieces whose height is not 1.
     pub height: Vec<u64>,
     pub swapped: u64,
-    /// Per `(side * kinds + kind) * 64 + count in hand`.
+    /// Per `side * kinds + kind`: a base key mixed with the count in hand (see
+    /// [`Zobrist::hand_key`]).
     pub hand: Vec<u64>,
     /// Per `side * counters + counter`: a base key mixed with the value (see
     /// [`Zobrist::counter_key`]), so every value hashes apart.
@@ -176,6 +209,12 @@ impl Zobrist {
     #[inline]
     pub fn counter_key(&self, slot: usize, value: i64) -> u64 {
         mix(self.counter[slot] ^ value as u64)
+    }
+
+    /// The key of hand slot `slot` holding `count` pieces: exact for every count.
+    #[inline]
+    pub fn hand_key(&self, slot: usize, count: u16) -> u64 {
+        mix(self.hand[slot] ^ count as u64)
     }
 }
 
@@ -219,6 +258,9 @@ pub(super) fn build(rules: &Rules) -> Tables {
     piece_flags(rules, &mut t);
     steps(rules, &mut t);
     between(rules, &mut t);
+    hands(rules, &mut t);
+    landings(rules, &mut t);
+    files(rules, &mut t);
     targets(rules, &mut t);
     t.castle_mask = vec![0; rules.cell_count()];
     for (i, c) in rules.castlings.iter().enumerate() {
@@ -334,7 +376,7 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
         if p.royal {
             t.royal_kinds |= bit;
         }
-        if p.promotion.is_some() {
+        if !p.promotions.is_empty() {
             t.promoting_kinds |= bit;
         }
     }
@@ -585,6 +627,100 @@ fn between(rules: &Rules, t: &mut Tables) {
     t.fast_legality = !hoppers && !flips;
 }
 
+/// What captured pieces become in the capturer's hand, and which drops may not mate.
+fn hands(rules: &Rules, t: &mut Tables) {
+    t.hand_kind = rules
+        .pieces
+        .iter()
+        .map(|p| p.to_hand.map_or(NO_HAND, |k| k.0))
+        .collect();
+    for k in &rules.no_mate_by_drop {
+        t.no_mate_by_drop |= 1 << k.index();
+    }
+}
+
+/// Dead squares (under `forbid dead-squares`) and the squares where a piece's moves
+/// may promote.
+fn landings(rules: &Rules, t: &mut Tables) {
+    let n = rules.cell_count();
+    let ncodes = 1 + 2 * rules.pieces.len();
+    if rules.forbid_dead_squares {
+        t.dead = vec![false; ncodes * n];
+        for kind in 0..rules.pieces.len() {
+            for side in 0..2 {
+                let c = code(kind, side) as usize;
+                let alive: Vec<bool> = (0..n)
+                    .map(|cell| moves_from(rules, t, kind, side, cell))
+                    .collect();
+                // A piece that never moves is not stranded anywhere.
+                if alive.iter().any(|&a| a) {
+                    for (dead, alive) in t.dead[c * n..(c + 1) * n].iter_mut().zip(alive) {
+                        *dead = !alive;
+                    }
+                }
+            }
+        }
+    }
+    t.promotes_from = vec![false; ncodes * n];
+    t.watch_landing = vec![false; ncodes * n];
+    for (kind, p) in rules.pieces.iter().enumerate() {
+        for side in 0..2 {
+            let c = code(kind, side) as usize;
+            for cell in 0..n {
+                let in_zone = |pr: &crate::model::Promotion| rules.zone(pr.zone).cells[side][cell];
+                t.promotes_from[c * n + cell] =
+                    p.promotions.iter().any(|pr| pr.applies(in_zone(pr), false));
+                t.watch_landing[c * n + cell] = t.is_dead(c as Code, cell as Cell)
+                    || p.promotions.iter().any(|pr| pr.applies(false, in_zone(pr)));
+            }
+        }
+    }
+}
+
+/// May a piece of `kind` and `side` ever move from `cell`, by the board's geometry
+/// (a leap or line that stays on the board, a flight, exit or flip from there)?
+fn moves_from(rules: &Rules, t: &Tables, kind: usize, side: usize, cell: usize) -> bool {
+    let zones_allow = |conditions: &[Cond]| {
+        conditions.iter().all(|c| match *c {
+            Cond::From(z) => rules.zone(z).cells[side][cell],
+            Cond::Player(s) => s == side,
+            _ => true,
+        })
+    };
+    let n = rules.cell_count();
+    let (start, len) = t.step_index[code(kind, side) as usize * n + cell];
+    let steps = &t.steps[start as usize..(start + len) as usize];
+    if steps
+        .iter()
+        .any(|s| s.len > 0 && zones_allow(&rules.generators[s.generator as usize].conditions))
+    {
+        return true;
+    }
+    rules.moves_of(kind).any(|(_, g)| {
+        matches!(
+            g.source,
+            Source::Flight { .. } | Source::Exit | Source::Flip { .. }
+        ) && zones_allow(&g.conditions)
+    })
+}
+
+/// The squares of each cell's file, for conditions on files.
+fn files(rules: &Rules, t: &mut Tables) {
+    let geo = &rules.geometry;
+    for cell in 0..geo.len() {
+        let info = &geo.cells[cell];
+        let start = t.cells.len() as u32;
+        for rank in 0..geo.boards[info.board].ranks {
+            t.cells.push(
+                geo.cell_at(info.board, info.file as i32, rank as i32)
+                    .unwrap(),
+            );
+        }
+        t.file_cells
+            .push((start, (t.cells.len() as u32 - start) as u16));
+    }
+}
+
 /// The targets of flights (per side and origin) and drops (per side), and the squares
 /// flips start from: the cells their conditions on zones allow.
 fn targets(rules: &Rules, t: &mut Tables) {
@@ -633,11 +769,13 @@ fn targets(rules: &Rules, t: &mut Tables) {
             Source::Drop => {
                 t.gens[id].targets = t.target_index.len() as u32;
                 let anywhere = !g.conditions.iter().any(|c| matches!(c, Cond::To(_)));
+                let kind = g.piece.expect("a drop places a piece");
                 for side in 0..2 {
                     let start = t.cells.len() as u32;
                     for cell in 0..n {
                         let on_main = geo.cells[cell].board == 0;
-                        if (on_main || !anywhere) && zones_allow(side, None, Some(cell)) {
+                        let dead = t.is_dead(code(kind, side), cell as Cell);
+                        if (on_main || !anywhere) && !dead && zones_allow(side, None, Some(cell)) {
                             t.cells.push(cell as Cell);
                         }
                     }
@@ -675,7 +813,7 @@ fn zobrist(rules: &Rules) -> Zobrist {
         ep: keys(n),
         height: keys(n * 256),
         swapped: keys(1)[0],
-        hand: keys(2 * kinds * 64),
+        hand: keys(2 * kinds),
         counter: keys(2 * rules.counters.len()),
         exited: keys(2 * kinds),
     }

@@ -250,9 +250,10 @@ fn piece_values(rules: &Rules, mean: &dyn Fn(usize) -> f64, scale: f64) -> (Vec<
 /// The value of a piece type's most valuable promotion (0 if it does not promote).
 fn best_promotion(rules: &Rules, values: &[i32], k: usize) -> i32 {
     rules.pieces[k]
-        .promotion
-        .as_ref()
-        .and_then(|p| p.to.iter().map(|&t| values[t.index()]).max())
+        .promotions
+        .iter()
+        .flat_map(|p| p.to.iter().map(|&t| values[t.index()]))
+        .max()
         .unwrap_or(0)
 }
 
@@ -328,7 +329,7 @@ impl Eval {
                         })
                         .collect()
                 };
-                let zone_dist: Option<Vec<i32>> = p.promotion.as_ref().map(|pr| distances(pr.zone));
+                let zone_dist: Option<Vec<i32>> = p.promotions.first().map(|pr| distances(pr.zone));
                 let exit_dist: Option<Vec<i32>> = rules.exit_zone(k).map(distances);
                 let exit_longest = exit_dist
                     .as_ref()

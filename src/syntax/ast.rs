@@ -68,6 +68,73 @@ pub enum Decl {
         conditions: Vec<Spanned<Condition>>,
         span: Span,
     },
+    /// A legality rule: moves that break it are not made.
+    Forbid(Spanned<Forbid>),
+    /// Captured pieces go to the capturer's hand.
+    CapturesToHand(Span),
+}
+
+/// What a `forbid` declaration forbids.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Forbid {
+    /// Leaving a piece on a square from which none of its moves leads anywhere.
+    DeadSquares,
+    /// A drop of this piece that checkmates.
+    MateByDrop(Name),
+}
+
+/// How a piece is written in position strings: its letter, and a mark for a
+/// promoted form (`+P`) or a piece that remembers its promotion (`Q~`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
+pub enum Mark {
+    #[default]
+    Plain,
+    /// Written `+P`.
+    Plus,
+    /// Written `Q~`.
+    Tilde,
+}
+
+/// A piece's letter with its mark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Symbol {
+    pub letter: char,
+    pub mark: Mark,
+}
+
+impl Symbol {
+    /// Reads `P`, `+P` or `Q~`.
+    pub fn read(text: &str) -> Option<Symbol> {
+        let mut chars = text.chars();
+        let (mark, letter) = match (chars.next()?, chars.next(), chars.next()) {
+            ('+', Some(l), None) => (Mark::Plus, l),
+            (l, Some('~'), None) => (Mark::Tilde, l),
+            (l, None, None) => (Mark::Plain, l),
+            _ => return None,
+        };
+        Some(Symbol { letter, mark })
+    }
+
+    /// The symbol as written, with the letter in the given case.
+    pub fn text(self, upper: bool) -> String {
+        let l = if upper {
+            self.letter.to_ascii_uppercase()
+        } else {
+            self.letter.to_ascii_lowercase()
+        };
+        match self.mark {
+            Mark::Plain => l.to_string(),
+            Mark::Plus => format!("+{l}"),
+            Mark::Tilde => format!("{l}~"),
+        }
+    }
+}
+
+impl std::fmt::Display for Symbol {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let upper = self.letter.is_ascii_uppercase();
+        f.write_str(&self.text(upper))
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -167,7 +234,7 @@ pub struct TerrainDecl {
 #[derive(Debug, Clone)]
 pub struct PieceDecl {
     pub name: Name,
-    pub letter: Spanned<char>,
+    pub letter: Spanned<Symbol>,
     /// The only player who has this piece, if one.
     pub owner: Option<Name>,
     /// The name shown to players, when it differs from the identifier.
@@ -188,14 +255,37 @@ pub enum PieceProp {
     Royal,
     EnPassant,
     Promotes {
+        when: PromoteWhen,
         zone: Name,
-        to: Vec<Spanned<char>>,
+        to: Vec<Spanned<Symbol>>,
+        /// The piece may also stay as it is.
+        optional: bool,
+    },
+    /// Captured, it goes to the capturer's hand.
+    CapturedToHand,
+    /// Captured, it goes to the capturer's hand as this piece.
+    InHandAs(Name),
+    /// Where and when it may be placed from the hand.
+    Drops {
+        zone: Option<Name>,
+        conditions: Vec<Spanned<Condition>>,
     },
     ResetsClock,
     Value(Spanned<i64>),
     Flies,
     FlipsTo(Name),
     ExitsFrom(Name),
+}
+
+/// Which moves a promotion rule applies to, by their squares and its zone.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum PromoteWhen {
+    /// `on`: moves that end in the zone.
+    Arrives,
+    /// `from`: moves that start in the zone.
+    Leaves,
+    /// `in`: moves that start or end in the zone.
+    Touches,
 }
 
 #[derive(Debug, Clone)]
@@ -277,6 +367,8 @@ pub enum Condition {
     To(Name),
     /// The mover's counter compared with a number.
     Counter(Name, Compare, i64),
+    /// No piece of this kind, the enemy's or one's own, on the file the move ends on.
+    NoneOnFile { enemy: bool, piece: Name },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -119,9 +119,16 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::flip_decl
         | Rule::drop_decl
         | Rule::counter_decl
-        | Rule::pass_decl => words("a declaration", "decl"),
+        | Rule::pass_decl
+        | Rule::forbid_decl
+        | Rule::captures_decl => words("a declaration", "decl"),
+        Rule::forbid_item | Rule::dead_squares | Rule::mate_by_drop => {
+            words("a rule to forbid", "forbid_item")
+        }
+        Rule::promo_when => words("one of", "promo_when"),
+        Rule::optional => "`optional`".into(),
         Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name".into(),
-        Rule::letter | Rule::promo_letter => "a piece letter".into(),
+        Rule::letter | Rule::promo_letter | Rule::piece_letter => "a piece letter".into(),
         Rule::number => "a number".into(),
         Rule::string => "a quoted string".into(),
         Rule::square => "a square such as e4".into(),
@@ -142,7 +149,10 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::value_prop
         | Rule::flies_prop
         | Rule::flips_prop
-        | Rule::exits_prop => words("a piece property", "piece_prop"),
+        | Rule::exits_prop
+        | Rule::to_hand_prop
+        | Rule::hand_as_prop
+        | Rule::drops_prop => words("a piece property", "piece_prop"),
         Rule::blocks_prop | Rule::cleared_prop | Rule::crossed_prop => {
             words("a terrain property", "terrain_prop")
         }
@@ -159,7 +169,8 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::closer_cond
         | Rule::from_cond
         | Rule::to_cond
-        | Rule::counter_cond => words("a condition", "condition"),
+        | Rule::counter_cond
+        | Rule::no_file_cond => words("a condition", "condition"),
         Rule::effects
         | Rule::effect
         | Rule::leave_effect
@@ -195,6 +206,11 @@ fn string(pair: Pair<Rule>) -> Spanned<String> {
     Spanned::new(body.as_str().to_string(), span_of(&body))
 }
 
+fn symbol(pair: Pair<Rule>) -> Spanned<Symbol> {
+    let symbol = Symbol::read(pair.as_str()).expect("the grammar reads a piece letter");
+    Spanned::new(symbol, span_of(&pair))
+}
+
 fn letter(pair: Pair<Rule>) -> Spanned<char> {
     let c = pair.as_str().chars().next().expect("letter is one char");
     Spanned::new(c, span_of(&pair))
@@ -212,6 +228,8 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::setup_decl => Decl::Setup(string(inner.next().unwrap())),
         Rule::pie_decl => Decl::PieRule(span),
         Rule::pass_decl => pass_decl(inner, span),
+        Rule::forbid_decl => Decl::Forbid(forbid(inner.next().unwrap())),
+        Rule::captures_decl => Decl::CapturesToHand(span),
         Rule::counter_decl => Decl::Counter(name(inner.next().unwrap())),
         Rule::drop_decl => Decl::Drop(DropDecl {
             zone: name(inner.next().unwrap()),
@@ -232,6 +250,20 @@ fn decl(pair: Pair<Rule>) -> Decl {
         }),
         _ => unreachable!("declaration rule {rule:?}"),
     }
+}
+
+fn forbid(item: Pair<Rule>) -> Spanned<Forbid> {
+    let span = span_of(&item);
+    let what = item
+        .into_inner()
+        .next()
+        .expect("a forbid item has one form");
+    let forbid = match what.as_rule() {
+        Rule::dead_squares => Forbid::DeadSquares,
+        Rule::mate_by_drop => Forbid::MateByDrop(name(what.into_inner().next().unwrap())),
+        rule => unreachable!("forbid item {rule:?}"),
+    };
+    Spanned::new(forbid, span)
 }
 
 fn pass_decl(mut inner: Children, span: Span) -> Decl {
@@ -379,7 +411,7 @@ fn piece_decl(mut inner: Children, span: Span) -> Decl {
         title = Some(string(next));
         next = inner.next().unwrap();
     }
-    let letter = letter(next);
+    let letter = symbol(next);
     let mut owner = None;
     let mut props = Vec::new();
     for p in inner {
@@ -483,9 +515,37 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
         Rule::exits_prop => PieceProp::ExitsFrom(name(inner.next().unwrap())),
         Rule::value_prop => PieceProp::Value(num(inner.next().unwrap())),
         Rule::promotes_prop => {
+            let when = match inner.next().unwrap().as_str() {
+                "on" => PromoteWhen::Arrives,
+                "from" => PromoteWhen::Leaves,
+                _ => PromoteWhen::Touches,
+            };
             let zone = name(inner.next().unwrap());
-            let to = inner.map(letter).collect();
-            PieceProp::Promotes { zone, to }
+            let (mut to, mut optional) = (Vec::new(), false);
+            for part in inner {
+                match part.as_rule() {
+                    Rule::optional => optional = true,
+                    _ => to.push(symbol(part)),
+                }
+            }
+            PieceProp::Promotes {
+                when,
+                zone,
+                to,
+                optional,
+            }
+        }
+        Rule::to_hand_prop => PieceProp::CapturedToHand,
+        Rule::hand_as_prop => PieceProp::InHandAs(name(inner.next().unwrap())),
+        Rule::drops_prop => {
+            let (mut zone, mut conditions) = (None, Vec::new());
+            for part in inner {
+                match part.as_rule() {
+                    Rule::conditions => conditions.extend(part.into_inner().map(condition)),
+                    _ => zone = Some(name(part)),
+                }
+            }
+            PieceProp::Drops { zone, conditions }
         }
         _ => unreachable!("piece property {rule:?}"),
     };
@@ -515,6 +575,13 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
             let counter = name(inner.next().unwrap());
             let op = compare(inner.next().unwrap().as_str());
             Condition::Counter(counter, op, num(inner.next().unwrap()).node)
+        }
+        Rule::no_file_cond => {
+            let enemy = inner.next().unwrap().as_str() == "enemy";
+            Condition::NoneOnFile {
+                enemy,
+                piece: name(inner.next().unwrap()),
+            }
         }
         _ => unreachable!("condition {rule:?}"),
     };
