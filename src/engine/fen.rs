@@ -10,7 +10,7 @@
 //! - A promoted form is written `+P`, a piece that remembers its promotion `Q~`.
 //! - `[...]` after the boards lists the pieces in hand (`[PPNppn]`, or with counts
 //!   `[3P2p]`; `[-]` or `[]` for none).
-//! - As Fairy-Stockfish writes shogi, `<side> <halfmove> <fullmove>` may stand for
+//! - As Fairy-Stockfish writes some games, `<side> <halfmove> <fullmove>` may stand for
 //!   the last five fields in a game without castling or en passant.
 //! - The last four fields may be left out (4- and 6-field FEN both work); after them
 //!   come `swapped` (the pie rule was used) and counters as `NAME=FIRST/SECOND`.
@@ -541,10 +541,10 @@ fn split_fields(fen: &str) -> Vec<Field<'_>> {
     fields
 }
 
-/// Fairy-Stockfish writes shogi's position strings `<board> <side> <halfmove>
+/// Fairy-Stockfish writes some games' position strings `<board> <side> <halfmove>
 /// <fullmove>`: in a game without castling or en passant, two numbers right after the
 /// side are the clocks, and the castling and en-passant fields are read as `-`.
-fn shogi_clocks<'a>(rules: &Rules, mut fields: Vec<Field<'a>>) -> Vec<Field<'a>> {
+fn short_clock_form<'a>(rules: &Rules, mut fields: Vec<Field<'a>>) -> Vec<Field<'a>> {
     let numeric = |f: Option<&Field>| f.is_some_and(|f| f.1.bytes().all(|b| b.is_ascii_digit()));
     let no_rights = rules.castlings.is_empty() && !rules.pieces.iter().any(|p| p.en_passant);
     if no_rights && fields.len() == 4 && numeric(fields.get(2)) && numeric(fields.get(3)) {
@@ -873,7 +873,7 @@ impl Position {
         };
         let (placement, hand) = read_hand_field(&rules, placement, board_at)?;
         let placement = read_boards(&rules, placement, board_at)?;
-        let fields = shogi_clocks(&rules, fields);
+        let fields = short_clock_form(&rules, fields);
         let side = read_side(&rules, fields.get(1))?;
         let castling = read_castling(&rules, &placement.board, fields.get(2))?;
         let ep = read_en_passant(&rules, &placement.board, side, fields.get(3))?;

@@ -83,12 +83,16 @@ impl Position {
 /// The piece of a drop as written: upper case for either player, as UCI writes drops,
 /// unless the piece is one player's own (its case then names it).
 fn drop_symbol(rules: &Rules, kind: usize, side: usize) -> String {
-    let side = if rules.pieces[kind].owner.is_some() { side } else { 0 };
+    let side = if rules.pieces[kind].owner.is_some() {
+        side
+    } else {
+        0
+    };
     rules.code_symbol(code(kind, side))
 }
 
 /// The suffix that names a move's new face: `+` for a promoted form written `+P`
-/// (as Fairy-Stockfish writes shogi), else the face's letter in lower case.
+/// (as Fairy-Stockfish writes such promotions), else the face's letter in lower case.
 pub(crate) fn promo_char(rules: &Rules, promo: crate::rules::Code) -> char {
     let p = &rules.pieces[kind_of(promo)];
     match p.mark {

@@ -86,7 +86,7 @@ pub fn symmetric(a: i8, b: i8) -> Vec<(i8, i8)> {
 
 /// The squares a lame leap must find empty, as offsets from its origin: straight and
 /// diagonal leaps pass the squares on their line; an oblique leap first steps
-/// orthogonally along its long axis, then diagonally (the Xiangqi horse for `nN`).
+/// orthogonally along its long axis, then diagonally (a horse with a blockable leg for `nN`).
 pub fn lame_path(dx: i8, dy: i8) -> Vec<(i8, i8)> {
     let (sx, sy) = (dx.signum(), dy.signum());
     let (ax, ay) = (dx.abs(), dy.abs());
