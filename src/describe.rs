@@ -358,6 +358,22 @@ fn ends_section(s: &mut String, rules: &Rules) {
     for r in &rules.end_rules {
         let _ = writeln!(s, "  {}", end_rule_words(rules, r));
     }
+    if rules.forbid_check {
+        let _ = writeln!(s, "  a move that gives check is illegal");
+    }
+    if rules.forbid_dead_squares {
+        let _ = writeln!(
+            s,
+            "  a piece may not be left where it could never move again"
+        );
+    }
+    for k in &rules.no_mate_by_drop {
+        let _ = writeln!(
+            s,
+            "  a {} may not be placed from the hand to give checkmate",
+            rules.piece(*k).name
+        );
+    }
     if rules.stalemate_illegal {
         let _ = writeln!(
             s,
@@ -391,6 +407,26 @@ fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
         EndRule::Exited(k, o) => format!(
             "a player whose {} leaves the board {}",
             rules.piece(k).name,
+            outcome(o)
+        ),
+        EndRule::Reached {
+            kind,
+            zone,
+            reply,
+            outcome: o,
+        } => format!(
+            "a player whose {} reaches {} {}{}",
+            rules.piece(kind).name,
+            rules.zone(zone).name,
+            outcome(o),
+            if reply {
+                " (when the first player gets there, the second may answer: getting there too draws)"
+            } else {
+                ""
+            }
+        ),
+        EndRule::BareKing(o) => format!(
+            "a player left with only royal pieces {} (unless the other has one piece left and it is taken at once)",
             outcome(o)
         ),
     }

@@ -239,6 +239,8 @@ pub struct Promotion {
     pub zone: ZoneId,
     pub to: Vec<PieceKind>,
     pub optional: bool,
+    /// Only to kinds the player has fewer of on the board than the setup gave.
+    pub only_lost: bool,
 }
 
 impl Promotion {
@@ -346,7 +348,7 @@ pub enum Outcome {
     Draw,
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum EndRule {
     Checkmate(Outcome),
     Stalemate(Outcome),
@@ -355,6 +357,17 @@ pub enum EndRule {
     MoveLimit(u32, Outcome),
     Captured(PieceKind, Outcome),
     Exited(PieceKind, Outcome),
+    /// A piece of the kind stands in the zone: the result for its player. With a
+    /// reply, the first player's arrival ends the game only after the second
+    /// player's answer, which draws if it arrives too.
+    Reached {
+        kind: PieceKind,
+        zone: ZoneId,
+        reply: bool,
+        outcome: Outcome,
+    },
+    /// A player has nothing but royal pieces: the result for that player.
+    BareKing(Outcome),
 }
 
 #[derive(Debug, Clone)]
@@ -392,6 +405,8 @@ pub struct Game {
     pub forbid_dead_squares: bool,
     /// Drops of these piece types may not checkmate.
     pub no_mate_by_drop: Vec<PieceKind>,
+    /// No move may give check.
+    pub forbid_check: bool,
     /// Each `pass` declaration's conditions: the side to move may pass instead of
     /// moving when all the conditions of one of them hold.
     pub passes: Vec<Vec<Cond>>,

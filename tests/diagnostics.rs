@@ -105,6 +105,8 @@ catalogue! {
     syntax_forbid_unknown: 1,
     setup_unknown_marked_piece: 1,
     pass_on_file: 1,
+    reached_unknown_piece_and_zone: 2,
+    bare_king_without_royal: 1,
     unknown_player_in_zone: 1,
     unknown_zone_in_zone: 1,
     rank_off_board_in_zone: 1,

@@ -120,4 +120,9 @@ perft_suites! {
     shogi: shogi_quick, shogi_deep;
     minishogi: minishogi_quick, minishogi_deep;
     crazyhouse: crazyhouse_quick, crazyhouse_deep;
+    breakthrough: breakthrough_quick, breakthrough_deep;
+    racingkings: racingkings_quick, racingkings_deep;
+    shatranj: shatranj_quick, shatranj_deep;
+    makruk: makruk_quick, makruk_deep;
+    grand: grand_quick, grand_deep;
 }

@@ -90,6 +90,33 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
             EndRule::MoveLimit((*k).clamp(1, 10_000) as u32, res)
         }
         EndCondition::Captured(p) => EndRule::Captured(scope.resolve_piece(ck, p)?, res),
+        EndCondition::Reached {
+            piece,
+            zone,
+            with_reply,
+        } => {
+            let (kind, zone) = (scope.resolve_piece(ck, piece), scope.resolve_zone(ck, zone));
+            EndRule::Reached {
+                kind: kind?,
+                zone: zone?,
+                reply: *with_reply,
+                outcome: res,
+            }
+        }
+        EndCondition::BareKing => {
+            if !pieces.iter().any(|p| p.royal) && !pieces.is_empty() {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::CheckWithoutRoyal,
+                        r.condition.span,
+                        "a bare king needs a royal piece, and none is declared",
+                    )
+                    .label("nothing is left bare")
+                    .help("mark the king-like piece `royal`"),
+                );
+            }
+            EndRule::BareKing(res)
+        }
         EndCondition::Exited(p) => {
             let k = scope.resolve_piece(ck, p)?;
             if pieces[k.index()].exits_from.is_none() {

@@ -142,6 +142,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
         stalemate_illegal: ends.stalemate_illegal,
         forbid_dead_squares: movement.forbid_dead_squares,
         no_mate_by_drop: movement.no_mate_by_drop,
+        forbid_check: movement.forbid_check,
         passes: movement.passes,
         setup: setup.map(|s| s.node.clone()).unwrap_or_default(),
     };

@@ -36,6 +36,8 @@ pub(crate) struct Movement {
     pub forbid_dead_squares: bool,
     /// `forbid mate-by-drop PIECE`, for each piece named.
     pub no_mate_by_drop: Vec<PieceKind>,
+    /// `forbid check`.
+    pub forbid_check: bool,
 }
 
 pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[Piece]) -> Movement {
@@ -46,6 +48,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         passes: Vec::new(),
         forbid_dead_squares: false,
         no_mate_by_drop: Vec::new(),
+        forbid_check: false,
     };
     for d in &file.decls {
         match d {
@@ -76,6 +79,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
             Decl::Forbid(f) => match &f.node {
                 Forbid::DeadSquares => out.forbid_dead_squares = true,
                 Forbid::MateByDrop(p) => out.no_mate_by_drop.extend(scope.resolve_piece(ck, p)),
+                Forbid::Check => out.forbid_check = true,
             },
             _ => {}
         }

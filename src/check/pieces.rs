@@ -139,6 +139,7 @@ fn property(
             zone,
             to,
             optional,
+            only_lost,
         } => {
             let zone = scope.resolve_zone(ck, zone);
             let to = promotion_kinds(ck, scope, to);
@@ -148,6 +149,7 @@ fn property(
                     zone,
                     to,
                     optional: *optional,
+                    only_lost: *only_lost,
                 });
             }
         }

@@ -138,7 +138,16 @@ impl Position {
             .find(|p| p.royal)
             .map(|p| p.name.as_str())
             .unwrap_or("royal piece");
-        if matching.iter().any(|&m| self.is_legal(m)) {
+        let legal: Vec<Move> = matching
+            .iter()
+            .copied()
+            .filter(|&m| self.is_legal(m))
+            .collect();
+        if rules.forbid_check && !legal.is_empty() && legal.iter().all(|&m| self.gives_check(m)) {
+            return "it would give check, and a move that gives check is illegal in this game"
+                .into();
+        }
+        if !legal.is_empty() {
             return self.stalemate_reason();
         }
         if self.in_check(us) {

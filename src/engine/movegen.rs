@@ -563,7 +563,12 @@ impl Position {
             forced |= !p.optional;
             for &k in &p.to {
                 let promo = code(k.index(), side);
-                if offered >> k.index() & 1 == 0 && !rules.tables.is_dead(promo, m.to) {
+                let t = &rules.tables;
+                let lost = || self.counts[promo as usize] < t.home_counts[promo as usize];
+                if offered >> k.index() & 1 == 0
+                    && !t.is_dead(promo, m.to)
+                    && (!p.only_lost || lost())
+                {
                     out.push(Move { promo, ..m });
                 }
                 offered |= 1 << k.index();
@@ -797,6 +802,9 @@ impl Position {
             } else {
                 out.retain(|&m| self.is_legal(m));
             }
+        }
+        if self.rules.forbid_check {
+            out.retain(|&m| !self.gives_check(m));
         }
         if self.rules.tables.no_mate_by_drop != 0 {
             self.forbid_mating_drops(out);

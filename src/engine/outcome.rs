@@ -2,7 +2,7 @@
 //! (rules that need no legal move first, then repetition and move limits).
 
 use super::{Move, Position};
-use crate::rules::{EndRule, Outcome, PieceKind, Rules, code};
+use crate::rules::{EndRule, NO_CELL, Outcome, PieceKind, Rules, ZoneId, code, kind_of};
 
 /// Which end rule ended a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -21,6 +21,10 @@ pub enum EndReason {
     Captured(PieceKind),
     /// A piece of this type left the board (an `exited PIECE` rule).
     Exited(PieceKind),
+    /// A piece of this type reached a zone (a `reached PIECE in ZONE` rule).
+    Reached(PieceKind),
+    /// Only royal pieces were left (a `bare-king` rule).
+    BareKing,
 }
 
 impl EndReason {
@@ -36,6 +40,8 @@ impl EndReason {
             EndReason::MoveLimit(k) => format!("move limit ({k} moves)"),
             EndReason::Captured(kind) => format!("{} captured", rules.piece(kind).name),
             EndReason::Exited(kind) => format!("{} left the board", rules.piece(kind).name),
+            EndReason::Reached(kind) => format!("{} reached its goal", rules.piece(kind).name),
+            EndReason::BareKing => "bare king".into(),
         }
     }
 }
@@ -73,6 +79,14 @@ impl GameEnd {
             EndReason::Exited(kind) => {
                 format!("{who}'s {} left the board", rules.piece(kind).name)
             }
+            EndReason::Reached(kind) if self.winner.is_none() => format!(
+                "both players' {} reached their goal: a draw",
+                rules.piece(kind).name
+            ),
+            EndReason::Reached(kind) => {
+                format!("{who}'s {} reached its goal", rules.piece(kind).name)
+            }
+            EndReason::BareKing => format!("{who} has nothing left but royal pieces"),
         }
     }
 }
@@ -91,6 +105,15 @@ impl std::fmt::Display for NoMove {
 
 impl std::error::Error for NoMove {}
 
+/// The game ends with result `o` for `side`, for `reason`.
+fn ended(side: usize, o: Outcome, reason: EndReason) -> GameEnd {
+    GameEnd {
+        winner: result_for(side, o),
+        reason,
+        side,
+    }
+}
+
 fn result_for(side: usize, o: Outcome) -> Option<usize> {
     match o {
         Outcome::Win => Some(side),
@@ -100,64 +123,154 @@ fn result_for(side: usize, o: Outcome) -> Option<usize> {
 }
 
 impl Position {
-    /// A `captured PIECE` or `exited PIECE` rule that has taken effect: the side it is
-    /// about, the piece, the result for that side, and whether the piece exited. Ends
-    /// the game at once, so no moves follow.
-    pub(crate) fn decided(&self) -> Option<(usize, PieceKind, Outcome, bool)> {
-        let rules = &*self.rules;
-        let kinds = rules.pieces.len();
-        for rule in &rules.end_rules {
-            match *rule {
-                EndRule::Captured(kind, o) => {
-                    for side in 0..2 {
-                        let c = code(kind.index(), side);
-                        let had = rules
-                            .tables
-                            .home_counts
-                            .get(c as usize)
-                            .is_some_and(|&n| n > 0);
-                        if had
-                            && self.counts[c as usize] == 0
-                            && self.hand[side * kinds + kind.index()] == 0
-                        {
-                            return Some((side, kind, o, false));
-                        }
-                    }
-                }
-                EndRule::Exited(kind, o) => {
-                    for side in 0..2 {
-                        if self.exited[side] >> kind.index() & 1 != 0 {
-                            return Some((side, kind, o, true));
-                        }
-                    }
-                }
-                _ => {}
+    /// An end rule that ends the game at once, whatever moves remain: a piece
+    /// captured or gone off the board, a zone reached, a bare king. Moves stop there.
+    pub(crate) fn decided(&mut self) -> Option<GameEnd> {
+        if !self.rules.tables.ends_at_once {
+            return None;
+        }
+        for i in 0..self.rules.end_rules.len() {
+            let end = match self.rules.end_rules[i] {
+                EndRule::Captured(kind, o) => self
+                    .lost_every(kind)
+                    .map(|side| ended(side, o, EndReason::Captured(kind))),
+                EndRule::Exited(kind, o) => (0..2)
+                    .find(|&side| self.exited[side] >> kind.index() & 1 != 0)
+                    .map(|side| ended(side, o, EndReason::Exited(kind))),
+                EndRule::Reached {
+                    kind,
+                    zone,
+                    reply,
+                    outcome,
+                } => self.reached_end(i, kind, zone, reply, outcome),
+                EndRule::BareKing(o) => self.bare_end(o),
+                _ => None,
+            };
+            if end.is_some() {
+                return end;
             }
         }
         None
     }
 
-    /// Has a `captured` or `exited` rule ended the game? The one place that decides
-    /// it: pieces in hand count as not captured.
+    /// The side that has lost every piece of `kind` the setup gave it, if one:
+    /// pieces in hand count as not captured.
+    fn lost_every(&self, kind: PieceKind) -> Option<usize> {
+        let rules = &*self.rules;
+        let kinds = rules.pieces.len();
+        (0..2).find(|&side| {
+            let c = code(kind.index(), side) as usize;
+            let had = rules.tables.home_counts.get(c).is_some_and(|&n| n > 0);
+            had && self.counts[c] == 0 && self.hand[side * kinds + kind.index()] == 0
+        })
+    }
+
+    /// Does a piece of `kind` of `side` stand in the zone of end rule `rule`?
+    fn has_reached(&self, rule: usize, side: usize, kind: PieceKind) -> bool {
+        let c = code(kind.index(), side);
+        self.counts[c as usize] > 0
+            && self.rules.tables.reach_cells[rule][side]
+                .iter()
+                .any(|&cell| self.board[cell as usize] == c)
+    }
+
+    /// End rule `rule`, `reached PIECE in ZONE`: the side that just moved got there
+    /// (it gets `o`). With a reply, as Fairy-Stockfish plays racing to a zone: the
+    /// first player's arrival waits for the second player's answer, unless that
+    /// player cannot get there at once; the answer draws if it gets there too.
+    fn reached_end(
+        &mut self,
+        rule: usize,
+        kind: PieceKind,
+        zone: ZoneId,
+        reply: bool,
+        o: Outcome,
+    ) -> Option<GameEnd> {
+        let (us, them) = (self.side, self.side ^ 1);
+        let reason = EndReason::Reached(kind);
+        if reply && self.has_reached(rule, us, kind) {
+            // We arrived before the answer: a draw if the answer arrived too.
+            if us == 0 && self.has_reached(rule, them, kind) {
+                return Some(GameEnd {
+                    winner: None,
+                    reason,
+                    side: us,
+                });
+            }
+            return Some(ended(us, o, reason));
+        }
+        if !self.has_reached(rule, them, kind) {
+            return None;
+        }
+        if reply && them == 0 && !self.in_check(us) && self.can_reach(kind, zone) {
+            return None;
+        }
+        Some(ended(them, o, reason))
+    }
+
+    /// Has the side to move a legal move that brings a piece of `kind` into `zone`?
+    fn can_reach(&mut self, kind: PieceKind, zone: ZoneId) -> bool {
+        let mut moves = Vec::new();
+        self.pseudo_moves(&mut moves);
+        let us = self.side;
+        moves.into_iter().any(|m| {
+            m.from != NO_CELL
+                && m.to != NO_CELL
+                && kind_of(self.board[m.from as usize]) == kind.index()
+                && self.rules.zone_contains(zone, us, m.to)
+                && self.is_legal(m)
+                && !(self.rules.forbid_check && self.gives_check(m))
+        })
+    }
+
+    /// `bare-king`, as Fairy-Stockfish plays it: a side left with only royal pieces
+    /// after its own move has lost (it gets `o`) while the other has more; a bared
+    /// side to move has lost if the other has two pieces or more besides royal ones,
+    /// and may otherwise try to bare the other at once (a draw).
+    fn bare_end(&self, o: Outcome) -> Option<GameEnd> {
+        let (us, them) = (self.side, self.side ^ 1);
+        let (ours, theirs) = (self.non_royal(us), self.non_royal(them));
+        if theirs == 0 && ours > 0 {
+            return Some(ended(them, o, EndReason::BareKing));
+        }
+        if ours == 0 && theirs >= 2 {
+            return Some(ended(us, o, EndReason::BareKing));
+        }
+        None
+    }
+
+    /// How many pieces other than royal ones a side has, on the board and in hand.
+    fn non_royal(&self, side: usize) -> usize {
+        let rules = &*self.rules;
+        let kinds = rules.pieces.len();
+        (0..kinds)
+            .filter(|&k| rules.tables.royal_kinds >> k & 1 == 0)
+            .map(|k| {
+                self.counts[code(k, side) as usize] as usize + self.hand[side * kinds + k] as usize
+            })
+            .sum()
+    }
+
+    /// Does `m` give check (leave a royal piece of the other side attacked)?
+    pub(crate) fn gives_check(&mut self, m: Move) -> bool {
+        self.make(m);
+        let check = self.in_check(self.side);
+        self.unmake();
+        check
+    }
+
+    /// Has a rule that needs no legal move ended the game (a capture, an exit, a
+    /// zone reached, a bare king)?
     #[inline]
-    pub fn is_decided(&self) -> bool {
+    pub fn is_decided(&mut self) -> bool {
         self.decided().is_some()
     }
 
     /// Has the game ended, and how? Checks every end rule.
     pub fn outcome(&mut self) -> Option<GameEnd> {
         let rules = self.rules.clone();
-        if let Some((side, kind, o, exited)) = self.decided() {
-            let reason = if exited {
-                EndReason::Exited(kind)
-            } else {
-                EndReason::Captured(kind)
-            };
-            return Some(GameEnd {
-                winner: result_for(side, o),
-                reason,
-                side,
-            });
+        if let Some(end) = self.decided() {
+            return Some(end);
         }
         let us = self.side;
         let end = |o: Outcome, reason| GameEnd {

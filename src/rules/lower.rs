@@ -55,6 +55,7 @@ pub(super) fn lower(game: Game) -> Rules {
         stalemate_illegal: game.stalemate_illegal,
         forbid_dead_squares: game.forbid_dead_squares,
         no_mate_by_drop: game.no_mate_by_drop,
+        forbid_check: game.forbid_check,
         setup: game.setup,
         generators,
         game_moves,

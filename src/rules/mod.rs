@@ -107,6 +107,8 @@ pub struct Rules {
     pub(crate) forbid_dead_squares: bool,
     /// Drops of these piece types may not checkmate.
     pub(crate) no_mate_by_drop: Vec<PieceKind>,
+    /// No move may give check.
+    pub(crate) forbid_check: bool,
     pub(crate) setup: String,
     /// Every generator of every piece, and of the game.
     pub(crate) generators: Vec<Generator>,

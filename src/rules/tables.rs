@@ -4,7 +4,7 @@
 //! and the Zobrist keys.
 
 use super::{GenId, Rules, Source};
-use crate::model::{Cell, Code, Cond, Effect, ZoneId, code};
+use crate::model::{Cell, Code, Cond, Effect, EndRule, ZoneId, code};
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
 /// What kind of source a generator has, as the move generator dispatches on it.
@@ -162,6 +162,11 @@ pub struct Tables {
     pub file_cells: Vec<(u32, u16)>,
     /// Piece types whose drops may not checkmate.
     pub no_mate_by_drop: u64,
+    /// Some end rule may end the game whatever moves remain (captured, exited,
+    /// reached, bare king).
+    pub ends_at_once: bool,
+    /// Per end rule, per side: the squares of a `reached` rule's zone (else empty).
+    pub reach_cells: Vec<[Vec<Cell>; 2]>,
 }
 
 /// Marks a piece type that leaves the game when captured (see `Tables::hand_kind`).
@@ -259,6 +264,7 @@ pub(super) fn build(rules: &Rules) -> Tables {
     steps(rules, &mut t);
     between(rules, &mut t);
     hands(rules, &mut t);
+    ends(rules, &mut t);
     landings(rules, &mut t);
     files(rules, &mut t);
     targets(rules, &mut t);
@@ -637,6 +643,32 @@ fn hands(rules: &Rules, t: &mut Tables) {
     for k in &rules.no_mate_by_drop {
         t.no_mate_by_drop |= 1 << k.index();
     }
+}
+
+/// What the end rules that end a game at once need.
+fn ends(rules: &Rules, t: &mut Tables) {
+    t.ends_at_once = rules.end_rules.iter().any(|r| {
+        matches!(
+            r,
+            EndRule::Captured(..)
+                | EndRule::Exited(..)
+                | EndRule::Reached { .. }
+                | EndRule::BareKing(_)
+        )
+    });
+    t.reach_cells = rules
+        .end_rules
+        .iter()
+        .map(|r| match *r {
+            EndRule::Reached { zone, .. } => [0, 1].map(|side| {
+                (0..rules.cell_count())
+                    .filter(|&c| rules.zone(zone).cells[side][c])
+                    .map(|c| c as Cell)
+                    .collect()
+            }),
+            _ => [Vec::new(), Vec::new()],
+        })
+        .collect();
 }
 
 /// Dead squares (under `forbid dead-squares`) and the squares where a piece's moves

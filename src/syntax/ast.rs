@@ -81,6 +81,8 @@ pub enum Forbid {
     DeadSquares,
     /// A drop of this piece that checkmates.
     MateByDrop(Name),
+    /// A move that gives check.
+    Check,
 }
 
 /// How a piece is written in position strings: its letter, and a mark for a
@@ -260,6 +262,8 @@ pub enum PieceProp {
         to: Vec<Spanned<Symbol>>,
         /// The piece may also stay as it is.
         optional: bool,
+        /// Only to kinds the player has fewer of than the setup gave.
+        only_lost: bool,
     },
     /// Captured, it goes to the capturer's hand.
     CapturedToHand,
@@ -320,6 +324,15 @@ pub enum EndCondition {
     MoveLimit(i64),
     Captured(Name),
     Exited(Name),
+    /// A piece of the kind stands in the zone; `with_reply`: the second player may
+    /// answer the first player's arrival.
+    Reached {
+        piece: Name,
+        zone: Name,
+        with_reply: bool,
+    },
+    /// The player has nothing but royal pieces left.
+    BareKing,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

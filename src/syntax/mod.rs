@@ -122,11 +122,12 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::pass_decl
         | Rule::forbid_decl
         | Rule::captures_decl => words("a declaration", "decl"),
-        Rule::forbid_item | Rule::dead_squares | Rule::mate_by_drop => {
+        Rule::forbid_item | Rule::dead_squares | Rule::mate_by_drop | Rule::giving_check => {
             words("a rule to forbid", "forbid_item")
         }
         Rule::promo_when => words("one of", "promo_when"),
-        Rule::optional => "`optional`".into(),
+        Rule::optional | Rule::only_lost => "`optional` or `only-lost`".into(),
+        Rule::with_reply => "`with-reply`".into(),
         Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name".into(),
         Rule::letter | Rule::promo_letter | Rule::piece_letter => "a piece letter".into(),
         Rule::number => "a number".into(),
@@ -157,9 +158,12 @@ fn rule_name(rule: Rule) -> Option<String> {
             words("a terrain property", "terrain_prop")
         }
         Rule::block_kind => words("one of", "block_kind"),
-        Rule::end_rule | Rule::end_condition | Rule::exited | Rule::captured => {
-            words("an end rule", "end_condition")
-        }
+        Rule::end_rule
+        | Rule::end_condition
+        | Rule::exited
+        | Rule::captured
+        | Rule::reached
+        | Rule::bare_king => words("an end rule", "end_condition"),
         Rule::result => words("a result", "result"),
         Rule::range => "`in LOW..HIGH`".into(),
         Rule::times => "`x`, as in `board 8 x 8`".into(),
@@ -261,6 +265,7 @@ fn forbid(item: Pair<Rule>) -> Spanned<Forbid> {
     let forbid = match what.as_rule() {
         Rule::dead_squares => Forbid::DeadSquares,
         Rule::mate_by_drop => Forbid::MateByDrop(name(what.into_inner().next().unwrap())),
+        Rule::giving_check => Forbid::Check,
         rule => unreachable!("forbid item {rule:?}"),
     };
     Spanned::new(forbid, span)
@@ -474,6 +479,15 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
         Rule::move_limit => EndCondition::MoveLimit(num(c.into_inner().next().unwrap()).node),
         Rule::captured => EndCondition::Captured(name(c.into_inner().next().unwrap())),
         Rule::exited => EndCondition::Exited(name(c.into_inner().next().unwrap())),
+        Rule::reached => {
+            let mut inner = c.into_inner();
+            EndCondition::Reached {
+                piece: name(inner.next().unwrap()),
+                zone: name(inner.next().unwrap()),
+                with_reply: inner.next().is_some(),
+            }
+        }
+        Rule::bare_king => EndCondition::BareKing,
         _ => unreachable!("end condition"),
     }
 }
@@ -521,10 +535,11 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
                 _ => PromoteWhen::Touches,
             };
             let zone = name(inner.next().unwrap());
-            let (mut to, mut optional) = (Vec::new(), false);
+            let (mut to, mut optional, mut only_lost) = (Vec::new(), false, false);
             for part in inner {
                 match part.as_rule() {
                     Rule::optional => optional = true,
+                    Rule::only_lost => only_lost = true,
                     _ => to.push(symbol(part)),
                 }
             }
@@ -533,6 +548,7 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
                 zone,
                 to,
                 optional,
+                only_lost,
             }
         }
         Rule::to_hand_prop => PieceProp::CapturedToHand,

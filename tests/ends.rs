@@ -1,0 +1,181 @@
+//! Ends and promotions of the classic games built on them: reaching a zone
+//! (breakthrough, racing kings), moves that may not give check (racing kings), the
+//! bare king (shatranj), promotion only to lost pieces (grand chess) and the makruk
+//! pawn's promotion. One test per rule, on small position strings.
+
+use std::sync::Arc;
+
+use varsand::perft::Perft;
+use varsand::{Position, Rules, load_rules};
+
+fn game(name: &str) -> Arc<Rules> {
+    let path = format!("variants/{name}.var");
+    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    load_rules(&src).unwrap_or_else(|problems| panic!("{path}: {problems:?}"))
+}
+
+fn at(name: &str, fen: &str) -> Position {
+    Position::from_fen(game(name), fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+fn moves(pos: &mut Position) -> Vec<String> {
+    let mut v: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    v.sort();
+    v
+}
+
+fn moves_starting(pos: &mut Position, prefix: &str) -> Vec<String> {
+    moves(pos)
+        .into_iter()
+        .filter(|m| m.starts_with(prefix))
+        .collect()
+}
+
+/// The game's end, as words, with the winner's name (or "draw").
+fn end(pos: &mut Position) -> Option<(String, String)> {
+    let e = pos.outcome()?;
+    let rules = pos.rules().clone();
+    let winner = e
+        .winner
+        .map_or("draw".to_string(), |w| rules.players()[w].name.clone());
+    Some((winner, e.describe(&rules)))
+}
+
+// ---- reaching a zone -----------------------------------------------------------------
+
+#[test]
+fn reaching_the_zone_ends_the_game_at_once() {
+    let mut pos = at("breakthrough", "8/6P1/8/8/8/8/p7/8 w - - 0 1");
+    assert_eq!(moves(&mut pos), ["g7f8", "g7g8", "g7h8"]);
+    pos.play("g7g8").unwrap();
+    assert!(
+        pos.legal_moves().is_empty(),
+        "no move after the goal is reached"
+    );
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white's Pawn reached its goal".into()))
+    );
+    // Perft counts stop there.
+    let mut pos = at("breakthrough", "8/6P1/8/8/8/8/p7/8 w - - 0 1");
+    assert_eq!(Perft::new().count(&mut pos, 1), 3);
+    assert_eq!(Perft::new().count(&mut pos, 2), 0);
+}
+
+#[test]
+fn racing_kings_black_answers_white_reaching_the_goal() {
+    // Black's king can reach the eighth rank at once: the game goes on.
+    let mut pos = at("racingkings", "8/k5K1/8/8/8/8/8/8 w - - 0 1");
+    pos.play("g7g8").unwrap();
+    assert!(end(&mut pos).is_none());
+    assert!(
+        moves(&mut pos).contains(&"a7b6".to_string()),
+        "any move may answer"
+    );
+    // ...if it gets there too, a draw.
+    pos.play("a7a8").unwrap();
+    assert_eq!(
+        end(&mut pos),
+        Some((
+            "draw".into(),
+            "both players' King reached their goal: a draw".into()
+        ))
+    );
+    // ...if not, white has won.
+    let mut pos = at("racingkings", "8/k5K1/8/8/8/8/8/8 w - - 0 1");
+    pos.play("g7g8").unwrap();
+    pos.play("a7b6").unwrap();
+    assert_eq!(end(&mut pos).unwrap().0, "white");
+    // Black's king too far: white has won at once.
+    let mut pos = at("racingkings", "8/6K1/8/k7/8/8/8/8 w - - 0 1");
+    pos.play("g7g8").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(end(&mut pos).unwrap().0, "white");
+    // Black getting there first wins at once.
+    let mut pos = at("racingkings", "8/k7/8/8/8/8/6K1/8 b - - 0 1");
+    pos.play("a7a8").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(end(&mut pos).unwrap().0, "black");
+}
+
+// ---- moves that may not give check ---------------------------------------------------
+
+#[test]
+fn a_check_giving_move_is_refused_with_its_reason() {
+    let mut pos = at("racingkings", "8/8/8/8/8/8/k7/6KR w - - 0 1");
+    let rook = moves_starting(&mut pos, "h1");
+    assert!(
+        !rook.contains(&"h1h2".to_string()),
+        "h1h2 checks along rank 2"
+    );
+    assert!(rook.contains(&"h1h3".to_string()));
+    let why = pos.why_illegal("h1h2");
+    assert_eq!(
+        why,
+        "it would give check, and a move that gives check is illegal in this game"
+    );
+    assert!(pos.play("h1h2").is_err());
+}
+
+// ---- the bare king -------------------------------------------------------------------
+
+#[test]
+fn bare_king_loses() {
+    // White takes black's last piece and keeps two: black has lost at once.
+    let mut pos = at("shatranj", "4k3/8/8/8/8/8/n7/R3K2R w - - 0 1");
+    pos.play("a1a2").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        end(&mut pos),
+        Some((
+            "white".into(),
+            "black has nothing left but royal pieces".into()
+        ))
+    );
+}
+
+#[test]
+fn bare_king_exception_the_bared_side_may_bare_the_other_at_once() {
+    // White bares black but keeps a single rook, which black's king can take.
+    let mut pos = at("shatranj", "8/8/8/8/8/1k6/n7/R3K3 w - - 0 1");
+    pos.play("a1a2").unwrap();
+    assert!(end(&mut pos).is_none(), "black may still answer");
+    assert!(moves(&mut pos).contains(&"b3a2".to_string()));
+    pos.play("b3a2").unwrap();
+    assert!(!pos.is_decided(), "two bare kings: no one has lost");
+    // If the bared side cannot take the last piece, it has lost after its move.
+    let mut pos = at("shatranj", "7k/8/8/8/8/8/n7/R3K3 w - - 0 1");
+    pos.play("a1a2").unwrap();
+    assert!(end(&mut pos).is_none());
+    pos.play("h8g8").unwrap();
+    assert_eq!(end(&mut pos).unwrap().0, "white");
+}
+
+// ---- promotions ----------------------------------------------------------------------
+
+#[test]
+fn grand_promotion_only_to_lost_pieces() {
+    // Every piece still on the board: a pawn may not enter the tenth rank.
+    let mut pos = at("grand", "9k/P9/10/10/10/10/10/10/1NBQKCABN1/R8R w - - 0 1");
+    assert!(moves_starting(&mut pos, "a9").is_empty());
+    // With a rook lost, it must become a rook there.
+    let mut pos = at("grand", "9k/P9/10/10/10/10/10/10/1NBQKCABN1/R9 w - - 0 1");
+    assert_eq!(moves_starting(&mut pos, "a9"), ["a9a10r"]);
+    // On the eighth and ninth ranks it may also stay a pawn.
+    let mut pos = at("grand", "9k/10/P9/10/10/10/10/10/1NBQKCABN1/R9 w - - 0 1");
+    assert_eq!(moves_starting(&mut pos, "a8"), ["a8a9", "a8a9r"]);
+    let mut pos = at("grand", "9k/10/10/P9/10/10/10/10/1NBQK1ABN1/R9 w - - 0 1");
+    assert_eq!(moves_starting(&mut pos, "a7"), ["a7a8", "a7a8c", "a7a8r"]);
+}
+
+#[test]
+fn makruk_pawn_becomes_a_met_on_the_sixth_rank() {
+    let mut pos = at("makruk", "4k3/8/8/4P3/8/8/8/4K3 w - - 0 1");
+    assert_eq!(moves_starting(&mut pos, "e5"), ["e5e6m"]);
+    pos.play("e5e6m").unwrap();
+    assert!(pos.fen().starts_with("4k3/8/4M3/"), "{}", pos.fen());
+}
