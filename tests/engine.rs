@@ -160,8 +160,8 @@ fn a_pass_flips_the_side_and_keeps_the_board() {
     let pass = pos
         .legal_moves()
         .into_iter()
-        .find(|m| pos.move_text(*m) == "pass")
-        .expect("`pass` is a legal move");
+        .find(|m| pos.move_text(*m) == "c1c1")
+        .expect("a pass, written as the king's null move, is a legal move");
     let (board, hash) = (pos.board().to_vec(), pos.hash());
     pos.make(pass);
     assert_eq!(pos.side_to_move(), 1);
@@ -172,7 +172,7 @@ fn a_pass_flips_the_side_and_keeps_the_board() {
     assert!(
         pos.legal_moves()
             .iter()
-            .any(|m| pos.move_text(*m) == "pass")
+            .any(|m| pos.move_text(*m) == "a3a3")
     );
     pos.unmake();
     assert_eq!(
@@ -181,7 +181,9 @@ fn a_pass_flips_the_side_and_keeps_the_board() {
     );
     assert_eq!(pos.hash(), hash);
     // A side in check may not pass.
-    assert!(!sorted_moves(PASSING, "k2/3/R1K b - - 0 1").contains(&"pass".to_string()));
+    assert!(!sorted_moves(PASSING, "k2/3/R1K b - - 0 1").contains(&"a3a3".to_string()));
+    // `pass` is read too.
+    assert_eq!(pos.parse_move("pass"), Ok(pass));
 }
 
 #[test]
@@ -189,7 +191,7 @@ fn a_pass_under_a_counter_condition() {
     let source = PASSING.replace("\npass\n", "\npass if counter skips > 0\n");
     assert_eq!(
         sorted_moves(&source, "k2/3/2K w - - 0 1 skips=1/0"),
-        ["c1b1", "c1c2", "pass"]
+        ["c1b1", "c1c1", "c1c2"]
     );
     assert_eq!(
         sorted_moves(&source, "k2/3/2K w - - 0 1 skips=0/1"),
@@ -199,7 +201,7 @@ fn a_pass_under_a_counter_condition() {
     let twice = PASSING.replace("\npass\n", "\npass\npass if counter skips > 0\n");
     assert_eq!(
         sorted_moves(&twice, "k2/3/2K w - - 0 1 skips=1/0"),
-        ["c1b1", "c1c2", "pass"]
+        ["c1b1", "c1c1", "c1c2"]
     );
 }
 

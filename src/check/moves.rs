@@ -132,6 +132,8 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
             Condition::To(_) => "`to`",
             Condition::Height(..) => "`height`",
             Condition::CloserTo { .. } => "`closer-to`",
+            Condition::Captures { .. } => "`captures`",
+            Condition::Over { .. } => "`over`",
         };
         ck.report(
             Problem::new(

@@ -11,6 +11,10 @@ impl Position {
     /// Explains why `text` is not a legal move here.
     pub fn why_illegal(&mut self, text: &str) -> String {
         let rules = self.rules.clone();
+        let has_pass = rules
+            .game_moves
+            .iter()
+            .any(|&g| rules.generators[g as usize].source == crate::rules::Source::Pass);
         match read_move_text(&rules, text) {
             Some(MoveText::Swap) => {
                 if !rules.pie_rule() {
@@ -26,16 +30,49 @@ impl Position {
                 cell,
             }) => self.why_not_placed(&letter, &square, cell),
             Some(MoveText::Exit { square, cell }) => self.why_no_exit(&square, cell),
+            Some(MoveText::Squares { from, to, .. })
+                if from == to && has_pass && self.royals.of(self.side).contains(&from) =>
+            {
+                self.why_no_pass()
+            }
             Some(MoveText::Squares {
                 from, to, promo, ..
             }) => self.why_not_moved(from, to, promo),
-            Some(MoveText::Pass) | None => format!(
+            Some(MoveText::Pass) => self.why_no_pass(),
+            Some(MoveText::PassAt(_)) | None => format!(
                 "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
                 self.legal_moves()
                     .first()
                     .map(|m| self.move_text(*m))
                     .unwrap_or_else(|| "e2e4".into())
             ),
+        }
+    }
+
+    /// Why the side to move may not pass (written `pass`, or as its royal piece's
+    /// null move).
+    fn why_no_pass(&mut self) -> String {
+        let rules = self.rules.clone();
+        let passes: Vec<_> = rules
+            .game_moves
+            .iter()
+            .filter(|&&g| rules.generators[g as usize].source == crate::rules::Source::Pass)
+            .collect();
+        if passes.is_empty() {
+            return "this game has no pass".into();
+        }
+        if self.in_check(self.side) {
+            return "a player in check may not pass".into();
+        }
+        let needs: Vec<String> = passes
+            .iter()
+            .flat_map(|&&g| rules.generators[g as usize].conditions.iter())
+            .map(|c| describe_condition(&rules, c))
+            .collect();
+        if needs.is_empty() {
+            "passing is not allowed here".into()
+        } else {
+            format!("passing needs {}", needs.join(" and "))
         }
     }
 
@@ -238,11 +275,10 @@ impl Position {
         if self.in_check(self.side) {
             return Some("castling is not allowed while in check".into());
         }
-        if let Some(&s) = c
-            .king_path
-            .iter()
-            .find(|&&s| self.attacked(s, self.side ^ 1))
-        {
+        if let Some(&s) = c.king_path.iter().find(|&&s| {
+            let king = self.board[c.king_from as usize];
+            super::attack::attacked_as(self, s, self.side ^ 1, king)
+        }) {
             return Some(format!(
                 "castling would take the king across or onto the attacked square {}",
                 geo.name(s)
@@ -405,6 +441,16 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
         Cond::From(z) => format!("to start in {}", rules.zone(z).name),
         Cond::To(z) => format!("to end in {}", rules.zone(z).name),
         Cond::Counter(i, op, v) => format!("{} {} {v}", rules.counters[i.index()], op_words(op)),
+        Cond::Captures { kind, yes } => format!(
+            "to {} a {}",
+            if yes { "capture" } else { "not capture" },
+            rules.piece(kind).name
+        ),
+        Cond::Over { kind, yes } => format!(
+            "to {} a {}",
+            if yes { "jump over" } else { "not jump over" },
+            rules.piece(kind).name
+        ),
     }
 }
 

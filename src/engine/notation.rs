@@ -11,7 +11,7 @@ use crate::rules::{Cell, EMPTY, Rules, code, kind_of};
 impl Position {
     /// The text of a move: `e2e4`, `e7e8q` (promotion, or a flip to the lettered
     /// face), `P@c2` (a piece from the hand), `c8off` (leaving the board), `d4e5!` (a
-    /// capture without moving), `swap` (the pie rule), `pass`.
+    /// capture without moving), `swap` (the pie rule), `e2e2` or `pass` (a pass).
     pub fn move_text(&self, m: Move) -> String {
         self.move_parts(m).text(&self.rules)
     }
@@ -22,7 +22,7 @@ impl Position {
         let geo = &rules.geometry;
         match m.kind {
             MoveKind::Swap => MoveText::Swap,
-            MoveKind::Pass => MoveText::Pass,
+            MoveKind::Pass => self.pass_text(),
             MoveKind::Drop => {
                 let kind = rules.tables.gens[m.generator as usize].piece as usize;
                 MoveText::Drop {
@@ -42,6 +42,15 @@ impl Position {
                     .then(|| rules.pieces[kind_of(m.promo)].letter.to_ascii_lowercase()),
                 rifle: m.kind == MoveKind::Rifle,
             },
+        }
+    }
+
+    /// A pass, written as the null move of the royal piece when the side to move has
+    /// exactly one (`e2e2`, as Fairy-Stockfish writes it), else `pass`.
+    fn pass_text(&self) -> MoveText {
+        match self.royals.of(self.side) {
+            &[cell] => MoveText::PassAt(cell),
+            _ => MoveText::Pass,
         }
     }
 
@@ -107,6 +116,9 @@ pub enum MoveText {
         promo: Option<char>,
         rifle: bool,
     },
+    /// A pass written as the null move of the side's royal piece on this square
+    /// (`e2e2`); typed also as `pass`.
+    PassAt(Cell),
 }
 
 impl MoveText {
@@ -116,6 +128,10 @@ impl MoveText {
         match self {
             MoveText::Swap => "swap".into(),
             MoveText::Pass => "pass".into(),
+            MoveText::PassAt(cell) => {
+                let name = rules.geometry.name(*cell);
+                format!("{name}{name}")
+            }
             MoveText::Drop { letter, square, .. } => format!("{letter}@{square}"),
             MoveText::Exit { square, .. } => format!("{square}off"),
             MoveText::Squares {
@@ -169,7 +185,17 @@ impl MoveText {
                     && promo.map(|c| c.to_ascii_lowercase()) == p.map(|c| c.to_ascii_lowercase())
             }
             (MoveText::Exit { cell: Some(x), .. }, MoveText::Exit { cell: Some(y), .. }) => x == y,
-            (MoveText::Swap, MoveText::Swap) | (MoveText::Pass, MoveText::Pass) => true,
+            (MoveText::Swap, MoveText::Swap)
+            | (MoveText::Pass, MoveText::Pass | MoveText::PassAt(_)) => true,
+            (
+                MoveText::Squares {
+                    from,
+                    to,
+                    promo: None,
+                    rifle: false,
+                },
+                MoveText::PassAt(cell),
+            ) => from == cell && to == cell,
             _ => false,
         }
     }

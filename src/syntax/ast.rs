@@ -230,6 +230,11 @@ pub enum EndCondition {
     MoveLimit(i64),
     Captured(Name),
     Exited(Name),
+    /// The two players' pieces of this kind face each other (one file or rank,
+    /// nothing between).
+    Facing(Name),
+    /// The last N moves were passes.
+    Passes(i64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -277,6 +282,11 @@ pub enum Condition {
     To(Name),
     /// The mover's counter compared with a number.
     Counter(Name, Compare, i64),
+    /// The move captures a piece of this kind (`captures PIECE`), or does not
+    /// (`not captures PIECE`, `unless captures PIECE`).
+    Captures { piece: Name, negated: bool },
+    /// The hop's screen is a piece of this kind (`over PIECE`), or is not.
+    Over { piece: Name, negated: bool },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
