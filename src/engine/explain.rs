@@ -97,7 +97,7 @@ impl Position {
                 rules.players[us ^ 1].name
             );
         }
-        if self.decided().is_some() {
+        if self.decided().is_some() || self.pass_end().is_some() {
             return "the game is over".into();
         }
         let mut pseudo = Vec::new();

@@ -804,7 +804,7 @@ impl Position {
     /// Every legal move, appended to `out` (which is cleared first).
     pub fn legal_moves_into(&mut self, out: &mut Vec<Move>) {
         out.clear();
-        if self.decided().is_some() {
+        if self.decided().is_some() || self.pass_end().is_some() {
             return;
         }
         self.pseudo_moves(out);

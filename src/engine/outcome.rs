@@ -176,6 +176,11 @@ impl Position {
             reason,
             side: us,
         };
+        // Passes and a facing that stood after one end the game at once (no moves
+        // follow, as in Fairy-Stockfish's move generator).
+        if let Some((reason, o)) = self.pass_end() {
+            return Some(end(o, reason));
+        }
         let moves: Vec<Move> = self.legal_moves();
         if moves.is_empty() {
             let check = self.in_check(us);
@@ -186,9 +191,6 @@ impl Position {
                 _ => None,
             });
             return Some(rule.unwrap_or(end(Outcome::Draw, EndReason::NoRuleApplies)));
-        }
-        if let Some((reason, o)) = self.pass_end() {
-            return Some(end(o, reason));
         }
         rules.end_rules.iter().find_map(|rule| match *rule {
             EndRule::Repetition(k, o) if self.repetitions() >= k => {
