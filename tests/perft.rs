@@ -117,4 +117,6 @@ perft_suites! {
     monkey_queen: monkey_queen_quick, monkey_queen_deep;
     monkey_king: monkey_king_quick, monkey_king_deep;
     capablanca: capablanca_quick, capablanca_deep;
+    xiangqi: xiangqi_quick, xiangqi_deep;
+    janggi: janggi_quick, janggi_deep;
 }

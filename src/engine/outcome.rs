@@ -281,7 +281,7 @@ impl Position {
     /// Under a `facing` rule, the piece type whose pieces face each other now, if
     /// they do: the player to move must then end the facing or pass (a pass is
     /// allowed then even in check).
-    pub(crate) fn facing_now(&self) -> Option<PieceKind> {
+    pub fn facing_now(&self) -> Option<PieceKind> {
         self.facing_kind().filter(|&k| self.facing(k))
     }
 
