@@ -125,6 +125,7 @@ fn pass_not_allowed_in_check() {
     let mut pos = at(fen);
     assert!(pos.parse_move("e2e2").is_err());
     assert!(pos.why_illegal("pass").contains("check"));
+    assert!(pos.why_illegal("e2e2").contains("check"));
 }
 
 #[test]

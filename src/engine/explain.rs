@@ -11,10 +11,6 @@ impl Position {
     /// Explains why `text` is not a legal move here.
     pub fn why_illegal(&mut self, text: &str) -> String {
         let rules = self.rules.clone();
-        let has_pass = rules
-            .game_moves
-            .iter()
-            .any(|&g| rules.generators[g as usize].source == crate::rules::Source::Pass);
         match read_move_text(&rules, text) {
             Some(MoveText::Swap) => {
                 if !rules.pie_rule() {
@@ -30,16 +26,18 @@ impl Position {
                 cell,
             }) => self.why_not_placed(&letter, &square, cell),
             Some(MoveText::Exit { square, cell }) => self.why_no_exit(&square, cell),
-            Some(MoveText::Squares { from, to, .. })
-                if from == to && has_pass && self.royals.of(self.side).contains(&from) =>
-            {
-                self.why_no_pass()
+            Some(MoveText::PassAt(cell)) => {
+                if self.royals.of(self.side).contains(&cell) {
+                    self.why_no_pass()
+                } else {
+                    self.why_not_moved(cell, cell, None)
+                }
             }
             Some(MoveText::Squares {
                 from, to, promo, ..
             }) => self.why_not_moved(from, to, promo),
             Some(MoveText::Pass) => self.why_no_pass(),
-            Some(MoveText::PassAt(_)) | None => format!(
+            None => format!(
                 "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
                 self.legal_moves()
                     .first()

@@ -22,7 +22,7 @@ impl Position {
         let geo = &rules.geometry;
         match m.kind {
             MoveKind::Swap => MoveText::Swap,
-            MoveKind::Pass => self.pass_text(),
+            MoveKind::Pass => self.pass_text(self.side),
             MoveKind::Drop => {
                 let kind = rules.tables.gens[m.generator as usize].piece as usize;
                 MoveText::Drop {
@@ -45,10 +45,10 @@ impl Position {
         }
     }
 
-    /// A pass, written as the null move of the royal piece when the side to move has
+    /// A pass by `side`, written as the null move of its royal piece when it has
     /// exactly one (`e2e2`, as Fairy-Stockfish writes it), else `pass`.
-    fn pass_text(&self) -> MoveText {
-        match self.royals.of(self.side) {
+    fn pass_text(&self, side: usize) -> MoveText {
+        match self.royals.of(side) {
             &[cell] => MoveText::PassAt(cell),
             _ => MoveText::Pass,
         }
@@ -57,6 +57,10 @@ impl Position {
     /// The text of the last move made, if any.
     pub fn last_move_text(&self) -> Option<String> {
         let m = self.last_move()?;
+        if m.kind == MoveKind::Pass {
+            // Made by the side not to move now.
+            return Some(self.pass_text(self.side ^ 1).text(&self.rules));
+        }
         if m.kind == MoveKind::Drop {
             let rules = &*self.rules;
             return Some(format!(
@@ -117,7 +121,7 @@ pub enum MoveText {
         rifle: bool,
     },
     /// A pass written as the null move of the side's royal piece on this square
-    /// (`e2e2`); typed also as `pass`.
+    /// (`e2e2`), in a game that passes; typed also as `pass`.
     PassAt(Cell),
 }
 
@@ -187,15 +191,7 @@ impl MoveText {
             (MoveText::Exit { cell: Some(x), .. }, MoveText::Exit { cell: Some(y), .. }) => x == y,
             (MoveText::Swap, MoveText::Swap)
             | (MoveText::Pass, MoveText::Pass | MoveText::PassAt(_)) => true,
-            (
-                MoveText::Squares {
-                    from,
-                    to,
-                    promo: None,
-                    rifle: false,
-                },
-                MoveText::PassAt(cell),
-            ) => from == cell && to == cell,
+            (MoveText::PassAt(x), MoveText::PassAt(y)) => x == y,
             _ => false,
         }
     }
@@ -255,6 +251,10 @@ fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
                 (Some(c), None) if c != '!' => Some(c),
                 _ => continue,
             };
+            // A square written twice is a pass, in a game that passes.
+            if from == to && promo.is_none() && !rifle && has_pass(rules) {
+                return Some(MoveText::PassAt(from));
+            }
             return Some(MoveText::Squares {
                 from,
                 to,
@@ -264,6 +264,14 @@ fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
         }
     }
     None
+}
+
+/// Does the game have a pass?
+fn has_pass(rules: &Rules) -> bool {
+    rules
+        .game_moves
+        .iter()
+        .any(|&g| rules.generators[g as usize].source == crate::rules::Source::Pass)
 }
 
 /// Drops whitespace, lower-cases the text (but for a placement, whose letter's case
