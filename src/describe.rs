@@ -429,6 +429,14 @@ fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
             "a player left with only royal pieces {} (unless the other has one piece left and it is taken at once)",
             outcome(o)
         ),
+        EndRule::Facing(k, o) => format!(
+            "the two {0}s facing each other (one file or rank, nothing between): the \
+             player to move must end it or pass; a facing that stands after a pass ends \
+             the game, which {1}",
+            rules.piece(k).name,
+            verdict(o)
+        ),
+        EndRule::Passes(k, o) => format!("{k} passes in a row {}", verdict(o)),
     }
 }
 

@@ -19,6 +19,8 @@ pub enum ProblemCode {
     BoardName,
     #[error("varsand::board-size")]
     BoardSize,
+    #[error("varsand::capture-condition")]
+    CaptureCondition,
     #[error("varsand::castle-line")]
     CastleLine,
     #[error("varsand::castle-squares")]
@@ -85,6 +87,8 @@ pub enum ProblemCode {
     NumberRange,
     #[error("varsand::off-board")]
     OffBoard,
+    #[error("varsand::over-without-hop")]
+    OverWithoutHop,
     #[error("varsand::owner-letter-case")]
     OwnerLetterCase,
     #[error("varsand::param-range")]

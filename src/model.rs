@@ -216,6 +216,17 @@ pub enum Cond {
         enemy: bool,
         kind: PieceKind,
     },
+    /// The move takes a piece of `kind` (`yes`), or takes none of that kind.
+    Captures {
+        kind: PieceKind,
+        yes: bool,
+    },
+    /// The hop's screen is a piece of `kind` (`yes`), or is not (a move that jumps
+    /// nothing has no screen).
+    Over {
+        kind: PieceKind,
+        yes: bool,
+    },
 }
 
 /// An effect of a move, resolved.
@@ -368,6 +379,12 @@ pub enum EndRule {
     },
     /// A player has nothing but royal pieces: the result for that player.
     BareKing(Outcome),
+    /// The players' pieces of this kind face each other (one file or rank, nothing
+    /// between): the player to move must end it or pass, and a facing that stands
+    /// after a pass ends the game (the result is for the player to move).
+    Facing(PieceKind, Outcome),
+    /// The last N moves were passes (the result is for the player to move).
+    Passes(u32, Outcome),
 }
 
 #[derive(Debug, Clone)]

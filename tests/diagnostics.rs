@@ -134,11 +134,19 @@ catalogue! {
 
     // ---- passing --------------------------------------------------------------------
     pass_from_zone: 1,
+    pass_if_captures: 1,
+
+    // ---- conditions on the piece captured or jumped ----------------------------------
+    unknown_piece_in_captures: 1,
+    unknown_piece_in_over: 1,
+    over_without_hop: 1,
+    captures_on_moves_that_never_capture: 1,
 
     // ---- end rules ------------------------------------------------------------------
     checkmate_without_royal: 1,
     unknown_piece_in_end: 1,
     repetition_count_too_small: 1,
+    facing_unknown_piece_and_zero_passes: 2,
 
     // ---- setup ----------------------------------------------------------------------
     no_setup: 1,

@@ -160,8 +160,8 @@ fn a_pass_flips_the_side_and_keeps_the_board() {
     let pass = pos
         .legal_moves()
         .into_iter()
-        .find(|m| pos.move_text(*m) == "pass")
-        .expect("`pass` is a legal move");
+        .find(|m| pos.move_text(*m) == "c1c1")
+        .expect("a pass, written as the king's null move, is a legal move");
     let (board, hash) = (pos.board().to_vec(), pos.hash());
     pos.make(pass);
     assert_eq!(pos.side_to_move(), 1);
@@ -172,7 +172,7 @@ fn a_pass_flips_the_side_and_keeps_the_board() {
     assert!(
         pos.legal_moves()
             .iter()
-            .any(|m| pos.move_text(*m) == "pass")
+            .any(|m| pos.move_text(*m) == "a3a3")
     );
     pos.unmake();
     assert_eq!(
@@ -181,7 +181,9 @@ fn a_pass_flips_the_side_and_keeps_the_board() {
     );
     assert_eq!(pos.hash(), hash);
     // A side in check may not pass.
-    assert!(!sorted_moves(PASSING, "k2/3/R1K b - - 0 1").contains(&"pass".to_string()));
+    assert!(!sorted_moves(PASSING, "k2/3/R1K b - - 0 1").contains(&"a3a3".to_string()));
+    // `pass` is read too.
+    assert_eq!(pos.parse_move("pass"), Ok(pass));
 }
 
 #[test]
@@ -189,7 +191,7 @@ fn a_pass_under_a_counter_condition() {
     let source = PASSING.replace("\npass\n", "\npass if counter skips > 0\n");
     assert_eq!(
         sorted_moves(&source, "k2/3/2K w - - 0 1 skips=1/0"),
-        ["c1b1", "c1c2", "pass"]
+        ["c1b1", "c1c1", "c1c2"]
     );
     assert_eq!(
         sorted_moves(&source, "k2/3/2K w - - 0 1 skips=0/1"),
@@ -199,7 +201,7 @@ fn a_pass_under_a_counter_condition() {
     let twice = PASSING.replace("\npass\n", "\npass\npass if counter skips > 0\n");
     assert_eq!(
         sorted_moves(&twice, "k2/3/2K w - - 0 1 skips=1/0"),
-        ["c1b1", "c1c2", "pass"]
+        ["c1b1", "c1c1", "c1c2"]
     );
 }
 
@@ -240,4 +242,42 @@ setup "kkkkkkkk3k/11R/K11 w - - 0 1"
     let near = at("kkkkkkkk3k/11R/K11 w - - 0 1");
     let farther = at("kkkkkkkkk3/11R/K11 w - - 0 1");
     assert!(near > farther, "{near} should be above {farther}");
+}
+
+/// Leapers, riders and hoppers under conditions on the piece taken or jumped attack
+/// only where they could really capture: such a piece gives check only if its
+/// conditions allow taking the king, and a royal piece crossing squares (castling) is
+/// attacked there only by captures that could take it.
+#[test]
+fn attacks_follow_conditions_on_the_piece_taken_and_jumped() {
+    let source = r#"
+board 8 x 8
+piece King K { moves "K" royal }
+piece Rook R { moves "R" }
+piece Hunter H { moves "N" if captures Queen }
+piece Regicide G { moves "N" if captures King }
+piece Queen Q { moves "mQ" }
+piece Lancer L { moves "mRcpR" if not over Rook }
+piece Blocker B { moves "mW" }
+castle white K e1-g1 with h1-f1
+end { checkmate loss stalemate draw }
+setup "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
+"#;
+    let rules = load_rules(source).unwrap();
+    let at = |fen: &str| Position::from_fen(rules.clone(), fen).unwrap();
+    // The knight that takes only queens gives no check; the one that takes only kings
+    // does.
+    assert!(!at("4k3/8/8/8/8/3h4/8/4K3 w - - 0 1").in_check(0));
+    assert!(at("4k3/8/8/8/8/3g4/8/4K3 w - - 0 1").in_check(0));
+    // The cannon-like piece checks over a blocker, not over a rook.
+    assert!(at("4k3/4l3/8/8/4B3/8/8/4K3 w - - 0 1").in_check(0));
+    assert!(!at("4k3/4l3/8/8/4R3/8/8/4K3 w - - 0 1").in_check(0));
+    // Castling: f1 is reached by the king-taking knight on e3, not by the queen-taker.
+    let castles = |fen: &str| {
+        let mut pos = at(fen);
+        let moves = pos.legal_moves();
+        moves.iter().any(|&m| pos.move_text(m) == "e1g1")
+    };
+    assert!(castles("4k3/8/8/8/8/4h3/8/4K2R w K - 0 1"));
+    assert!(!castles("4k3/8/8/8/8/4g3/8/4K2R w K - 0 1"));
 }

@@ -42,7 +42,7 @@ const KEYWORDS: &[&str] = &[
     "\"", "moves", "royal", "en-passant", "promotes", "on", "to", "resets-clock", "value",
     "blocks", "passing", "landing", "nothing", "cleared-by", "crossed-by", "checkmate",
     "stalemate", "no-moves", "repetition", "move-limit", "captured", "win", "loss", "draw", "//",
-    "\n",
+    "\n", "if", "and", "captures", "over", "not", "unless", "or", "facing", "passes", "pass",
 ];
 #[rustfmt::skip]
 const NAMES: &[&str] = &["white", "black", "King", "Pawn", "Rook", "last_rank", "main", "wall", "w", "b"];

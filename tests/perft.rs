@@ -125,4 +125,6 @@ perft_suites! {
     shatranj: shatranj_quick, shatranj_deep;
     makruk: makruk_quick, makruk_deep;
     grand: grand_quick, grand_deep;
+    xiangqi: xiangqi_quick, xiangqi_deep;
+    janggi: janggi_quick, janggi_deep;
 }

@@ -429,3 +429,48 @@ fn monkey_king_beats_a_random_mover() {
         "{wins} wins, {losses} losses of 10"
     );
 }
+
+/// Plays one whole game of `variant`, the search (`nodes` a move) against itself,
+/// checking every move it chooses against the legal moves; returns the ending and the
+/// moves played.
+fn full_game(variant: &str, nodes: u64) -> (varsand::engine::GameEnd, Vec<String>) {
+    let r = rules(variant);
+    let mut pos = Position::start(r.clone());
+    let mut s = Searcher::new(r.clone());
+    let mut played = Vec::new();
+    loop {
+        if let Some(end) = pos.outcome() {
+            return (end, played);
+        }
+        assert!(played.len() < 2000, "{variant}: no end after 2000 plies");
+        let legal = pos.legal_moves();
+        let res = s.search(
+            &mut pos,
+            &Limits {
+                nodes: Some(nodes),
+                ..Limits::default()
+            },
+        );
+        let m = res.best.expect("a move while the game goes on");
+        assert!(
+            legal.contains(&m),
+            "{variant}: illegal {} in {}",
+            pos.move_text(m),
+            pos.fen()
+        );
+        played.push(pos.move_text(m));
+        pos.make(m);
+    }
+}
+
+#[test]
+fn xiangqi_plays_a_full_game_against_itself() {
+    let (end, played) = full_game("xiangqi", 3000);
+    assert!(played.len() > 10, "{end:?} after {played:?}");
+}
+
+#[test]
+fn janggi_plays_a_full_game_against_itself_passing_as_a_move() {
+    let (end, played) = full_game("janggi", 3000);
+    assert!(played.len() > 10, "{end:?} after {played:?}");
+}

@@ -134,5 +134,19 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
             }
             EndRule::Exited(k, res)
         }
+        EndCondition::Facing(p) => EndRule::Facing(scope.resolve_piece(ck, p)?, res),
+        EndCondition::Passes(k) => {
+            if !(1..=100).contains(k) {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::EndCount,
+                        r.condition.span,
+                        format!("a run of passes counts 1 to 100 passes, not {k}"),
+                    )
+                    .help("two passes in a row is `passes 2 draw`"),
+                );
+            }
+            EndRule::Passes((*k).clamp(1, 100) as u32, res)
+        }
     })
 }

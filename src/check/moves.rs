@@ -175,6 +175,8 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
             Condition::Height(..) => "`height`",
             Condition::CloserTo { .. } => "`closer-to`",
             Condition::NoneOnFile { .. } => "`on-file`",
+            Condition::Captures { .. } => "`captures`",
+            Condition::Over { .. } => "`over`",
         };
         ck.report(
             Problem::new(

@@ -254,6 +254,7 @@ fn moves(
         .iter()
         .filter_map(|c| resolve_condition(ck, scope, c))
         .collect();
+    piece_conditions_apply(ck, &moves, conditions);
     let effs: Vec<RulesEffect> = effects
         .iter()
         .filter_map(|e| resolve_effect(ck, scope, e))
@@ -365,7 +366,55 @@ pub(crate) fn resolve_condition(
             enemy: *enemy,
             kind: scope.resolve_piece(ck, piece)?,
         },
+        Condition::Captures { piece, negated } => Cond::Captures {
+            kind: scope.resolve_piece(ck, piece)?,
+            yes: !negated,
+        },
+        Condition::Over { piece, negated } => Cond::Over {
+            kind: scope.resolve_piece(ck, piece)?,
+            yes: !negated,
+        },
     })
+}
+
+/// `captures PIECE` needs moves that capture, and `over PIECE` moves that hop: else
+/// the condition never holds (or always does), which is a mistake.
+fn piece_conditions_apply(
+    ck: &mut Checker,
+    moves: &[betza::BetzaMove],
+    conds: &[Spanned<Condition>],
+) {
+    for c in conds {
+        match &c.node {
+            Condition::Captures { piece, negated } if !moves.iter().any(|m| m.can_capture) => {
+                let word = if *negated { "not captures" } else { "captures" };
+                ck.report(
+                    Problem::new(
+                        ProblemCode::CaptureCondition,
+                        c.span,
+                        format!("`{word} {}` on moves that never capture", piece.node),
+                    )
+                    .label("these moves take nothing")
+                    .help("a condition on the piece taken belongs to capturing moves: `moves \"cR\" if captures PIECE`"),
+                );
+            }
+            Condition::Over { piece, negated }
+                if !moves.iter().any(|m| m.hop != betza::Hop::None) =>
+            {
+                let word = if *negated { "not over" } else { "over" };
+                ck.report(
+                    Problem::new(
+                        ProblemCode::OverWithoutHop,
+                        c.span,
+                        format!("`{word} {}` on moves that jump nothing", piece.node),
+                    )
+                    .label("no hop here")
+                    .help("`over` asks what a hopper jumps: give the move a `p` or `g` (`moves \"pR\" if not over PIECE`)"),
+                );
+            }
+            _ => {}
+        }
+    }
 }
 
 /// An effect of a move, resolved (or reported and left out).

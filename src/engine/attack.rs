@@ -7,6 +7,12 @@ use crate::rules::{Cell, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
 pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
+    attacked_as(pos, cell, by, 0)
+}
+
+/// Is `cell` attacked by `by`, were `victim` standing on it (when it is empty; 0:
+/// as it stands)? Captures under conditions on the piece taken ask it.
+pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: usize, victim: u8) -> bool {
     let t = &pos.rules.tables;
     let board = &pos.board;
     let (start, len) = t.leap_index[by][cell as usize];
@@ -65,7 +71,7 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
             if c != 0
                 && side_of(c) == by
                 && t.dynamic_attack_kinds >> kind_of(c) & 1 != 0
-                && captures_on(pos, from as Cell, c, cell)
+                && captures_on(pos, from as Cell, c, cell, victim)
             {
                 return true;
             }
@@ -78,7 +84,7 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
             continue;
         }
         if let Some(other) = pos.flip_face(from)
-            && captures_on(pos, from, other, cell)
+            && captures_on(pos, from, other, cell, victim)
         {
             return true;
         }
@@ -88,12 +94,13 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
 
 /// Could the piece on `from`, moving as `face`, capture on `target`? Walks its moves
 /// forward; used where the reverse tables do not apply.
-fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell) -> bool {
+fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell, victim: u8) -> bool {
     let rules = &*pos.rules;
     let t = &rules.tables;
     let n = pos.board.len();
     let kind = kind_of(face);
-    let g = Gen::new(pos, rules);
+    let mut g = Gen::new(pos, rules);
+    g.victim = victim;
     let (start, len) = t.step_index[face as usize * n + from as usize];
     for step in &t.steps[start as usize..(start + len) as usize] {
         let comp = &t.gens[step.generator as usize];

@@ -26,16 +26,51 @@ impl Position {
                 cell,
             }) => self.why_not_placed(&letter, &square, cell),
             Some(MoveText::Exit { square, cell }) => self.why_no_exit(&square, cell),
+            Some(MoveText::PassAt(cell)) => {
+                if self.royals.of(self.side).contains(&cell) {
+                    self.why_no_pass()
+                } else {
+                    self.why_not_moved(cell, cell, None)
+                }
+            }
             Some(MoveText::Squares {
                 from, to, promo, ..
             }) => self.why_not_moved(from, to, promo),
-            Some(MoveText::Pass) | None => format!(
+            Some(MoveText::Pass) => self.why_no_pass(),
+            None => format!(
                 "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
                 self.legal_moves()
                     .first()
                     .map(|m| self.move_text(*m))
                     .unwrap_or_else(|| "e2e4".into())
             ),
+        }
+    }
+
+    /// Why the side to move may not pass (written `pass`, or as its royal piece's
+    /// null move).
+    fn why_no_pass(&mut self) -> String {
+        let rules = self.rules.clone();
+        let passes: Vec<_> = rules
+            .game_moves
+            .iter()
+            .filter(|&&g| rules.generators[g as usize].source == crate::rules::Source::Pass)
+            .collect();
+        if passes.is_empty() {
+            return "this game has no pass".into();
+        }
+        if self.in_check(self.side) {
+            return "a player in check may not pass".into();
+        }
+        let needs: Vec<String> = passes
+            .iter()
+            .flat_map(|&&g| rules.generators[g as usize].conditions.iter())
+            .map(|c| describe_condition(&rules, c))
+            .collect();
+        if needs.is_empty() {
+            "passing is not allowed here".into()
+        } else {
+            format!("passing needs {}", needs.join(" and "))
         }
     }
 
@@ -60,7 +95,7 @@ impl Position {
                 rules.players[us ^ 1].name
             );
         }
-        if self.decided().is_some() {
+        if self.decided().is_some() || self.pass_end().is_some() {
             return "the game is over".into();
         }
         let mut pseudo = Vec::new();
@@ -273,11 +308,10 @@ impl Position {
         if self.in_check(self.side) {
             return Some("castling is not allowed while in check".into());
         }
-        if let Some(&s) = c
-            .king_path
-            .iter()
-            .find(|&&s| self.attacked(s, self.side ^ 1))
-        {
+        if let Some(&s) = c.king_path.iter().find(|&&s| {
+            let king = self.board[c.king_from as usize];
+            super::attack::attacked_as(self, s, self.side ^ 1, king)
+        }) {
             return Some(format!(
                 "castling would take the king across or onto the attacked square {}",
                 geo.name(s)
@@ -443,6 +477,16 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
         Cond::NoneOnFile { enemy, kind } => format!(
             "no {} {} on the file",
             if enemy { "enemy" } else { "own" },
+            rules.piece(kind).name
+        ),
+        Cond::Captures { kind, yes } => format!(
+            "to {} a {}",
+            if yes { "capture" } else { "not capture" },
+            rules.piece(kind).name
+        ),
+        Cond::Over { kind, yes } => format!(
+            "to {} a {}",
+            if yes { "jump over" } else { "not jump over" },
             rules.piece(kind).name
         ),
     }

@@ -32,6 +32,10 @@ pub(crate) struct Gen<'r> {
     rules: &'r crate::rules::Rules,
     /// Only for rules with `closer-to` conditions.
     located: Option<Located>,
+    /// The piece a capture onto an empty square would take: attack detection asks
+    /// on behalf of a piece not standing there (a royal piece crossing squares).
+    /// [`EMPTY`]: what stands on the square.
+    pub(crate) victim: Code,
 }
 
 /// Where the pieces `closer-to` conditions measure from stand.
@@ -49,6 +53,7 @@ impl<'r> Gen<'r> {
             return Gen {
                 rules,
                 located: None,
+                victim: EMPTY,
             };
         }
         let mut l = Located {
@@ -70,6 +75,7 @@ impl<'r> Gen<'r> {
         Gen {
             rules,
             located: Some(l),
+            victim: EMPTY,
         }
     }
 }
@@ -647,6 +653,14 @@ impl Position {
                 };
                 m.to != NO_CELL && (self.counts[wanted as usize] == 0 || !on_file())
             }
+            Cond::Captures { kind, yes } => {
+                let v = self.taken(g, m);
+                (v != EMPTY && kind_of(v) == kind.index()) == yes
+            }
+            Cond::Over { kind, yes } => {
+                let s = self.screen(g, m, side);
+                (s != EMPTY && kind_of(s) == kind.index()) == yes
+            }
             Cond::CloserTo { .. } if m.from == NO_CELL || m.to == NO_CELL => false,
             Cond::CloserTo { enemy, kind } => {
                 let target = code(kind.index(), if enemy { side ^ 1 } else { side });
@@ -677,6 +691,58 @@ impl Position {
         }
     }
 
+    /// The piece `m` takes, or would take when attack detection asks for a piece
+    /// not standing on the target ([`Gen::victim`]); [`EMPTY`] for none.
+    fn taken(&self, g: &Gen, m: Move) -> Code {
+        let cell = match m.kind {
+            MoveKind::EnPassant => self.ep_victim,
+            _ => m.to,
+        };
+        match self.board.get(cell as usize).copied().unwrap_or(EMPTY) {
+            EMPTY => g.victim,
+            c => c,
+        }
+    }
+
+    /// The piece a hopping move of a Betza generator jumps (the first piece on its
+    /// line between `from` and `to`); [`EMPTY`] for a move that jumps nothing.
+    fn screen(&self, g: &Gen, m: Move, side: usize) -> Code {
+        let rules = g.rules;
+        if m.from == NO_CELL
+            || m.to == NO_CELL
+            || rules.tables.gens[m.generator as usize].hop == Hop::None
+        {
+            return EMPTY;
+        }
+        let crate::rules::Source::Betza(b) = &rules.generators[m.generator as usize].source else {
+            return EMPTY;
+        };
+        let geo = &rules.geometry;
+        let (a, z) = (&geo.cells[m.from as usize], &geo.cells[m.to as usize]);
+        let (dx, dy) = (z.file as i32 - a.file as i32, z.rank as i32 - a.rank as i32);
+        let flip = if side == 0 { 1 } else { -1 };
+        // The generator's step whose multiple leads from `from` to `to`.
+        let step = b.vectors.iter().find_map(|&(vx, vy)| {
+            let (sx, sy) = (vx as i32 * flip, vy as i32 * flip);
+            let k = if sx != 0 { dx / sx } else { dy / sy };
+            (k > 0 && sx * k == dx && sy * k == dy).then_some((sx, sy, k))
+        });
+        let Some((sx, sy, k)) = step else {
+            return EMPTY;
+        };
+        let mut cur = m.from;
+        for _ in 1..k {
+            let Some(next) = geo.offset(cur, sx, sy) else {
+                break;
+            };
+            cur = next;
+            if self.board[cur as usize] != EMPTY {
+                return self.board[cur as usize];
+            }
+        }
+        EMPTY
+    }
+
     /// Castling by one castling generator, if its right, its squares and (for a
     /// royal piece) the squares it crosses allow.
     fn castling(&self, id: GenId, info: &GenInfo, out: &mut Vec<Move>) {
@@ -700,7 +766,9 @@ impl Position {
             return;
         }
         if rules.tables.royal_kinds >> kind_of(king) & 1 != 0
-            && c.king_path.iter().any(|&s| self.attacked(s, us ^ 1))
+            && c.king_path
+                .iter()
+                .any(|&s| super::attack::attacked_as(self, s, us ^ 1, king))
         {
             return;
         }
@@ -761,11 +829,16 @@ impl Position {
     #[inline]
     pub fn is_legal(&mut self, m: Move) -> bool {
         let us = self.side;
-        if self.rules.tables.royal_kinds == 0 {
+        let facing = self.facing_now();
+        if facing.is_some() && m.kind == MoveKind::Pass {
+            return true;
+        }
+        if self.rules.tables.royal_kinds == 0 && facing.is_none() {
             return true;
         }
         self.make(m);
-        let ok = self.royals.count(us) == 0 || !self.in_check(us);
+        let ok = (self.royals.count(us) == 0 || !self.in_check(us))
+            && facing.is_none_or(|k| !self.facing(k));
         self.unmake();
         ok
     }
@@ -779,7 +852,11 @@ impl Position {
         self.pseudo_moves(out);
         if self.rules.tables.royal_kinds != 0 {
             let us = self.side;
-            if self.rules.tables.fast_legality && self.royals.count(us) != 0 && !self.in_check(us) {
+            if self.rules.tables.fast_legality
+                && self.royals.count(us) != 0
+                && !self.in_check(us)
+                && self.facing_now().is_none()
+            {
                 // Moves come grouped by their square: remember whether lifting the last
                 // piece looked at uncovers an attack on a royal piece.
                 let mut lifted: (Cell, bool) = (NO_CELL, false);
@@ -802,6 +879,8 @@ impl Position {
             } else {
                 out.retain(|&m| self.is_legal(m));
             }
+        } else if self.facing_now().is_some() {
+            out.retain(|&m| self.is_legal(m));
         }
         if self.rules.forbid_check {
             out.retain(|&m| !self.gives_check(m));

@@ -11,7 +11,7 @@ use crate::rules::{Cell, EMPTY, Rules, code, kind_of, side_of};
 impl Position {
     /// The text of a move: `e2e4`, `e7e8q` (promotion, or a flip to the lettered
     /// face), `P@c2` (a piece from the hand), `c8off` (leaving the board), `d4e5!` (a
-    /// capture without moving), `swap` (the pie rule), `pass`.
+    /// capture without moving), `swap` (the pie rule), `e2e2` or `pass` (a pass).
     pub fn move_text(&self, m: Move) -> String {
         self.move_parts(m).text(&self.rules)
     }
@@ -22,7 +22,7 @@ impl Position {
         let geo = &rules.geometry;
         match m.kind {
             MoveKind::Swap => MoveText::Swap,
-            MoveKind::Pass => MoveText::Pass,
+            MoveKind::Pass => self.pass_text(self.side),
             MoveKind::Drop => {
                 let kind = rules.tables.gens[m.generator as usize].piece as usize;
                 MoveText::Drop {
@@ -44,9 +44,22 @@ impl Position {
         }
     }
 
+    /// A pass by `side`, written as the null move of its royal piece when it has
+    /// exactly one (`e2e2`, as Fairy-Stockfish writes it), else `pass`.
+    fn pass_text(&self, side: usize) -> MoveText {
+        match self.royals.of(side) {
+            &[cell] => MoveText::PassAt(cell),
+            _ => MoveText::Pass,
+        }
+    }
+
     /// The text of the last move made, if any.
     pub fn last_move_text(&self) -> Option<String> {
         let m = self.last_move()?;
+        if m.kind == MoveKind::Pass {
+            // Made by the side not to move now.
+            return Some(self.pass_text(self.side ^ 1).text(&self.rules));
+        }
         if m.kind == MoveKind::Drop {
             let rules = &*self.rules;
             let placed = self.board[m.to as usize];
@@ -128,6 +141,9 @@ pub enum MoveText {
         promo: Option<char>,
         rifle: bool,
     },
+    /// A pass written as the null move of the side's royal piece on this square
+    /// (`e2e2`), in a game that passes; typed also as `pass`.
+    PassAt(Cell),
 }
 
 impl MoveText {
@@ -137,6 +153,10 @@ impl MoveText {
         match self {
             MoveText::Swap => "swap".into(),
             MoveText::Pass => "pass".into(),
+            MoveText::PassAt(cell) => {
+                let name = rules.geometry.name(*cell);
+                format!("{name}{name}")
+            }
             MoveText::Drop { letter, square, .. } => format!("{letter}@{square}"),
             MoveText::Exit { square, .. } => format!("{square}off"),
             MoveText::Squares {
@@ -190,7 +210,9 @@ impl MoveText {
                     && promo.map(|c| c.to_ascii_lowercase()) == p.map(|c| c.to_ascii_lowercase())
             }
             (MoveText::Exit { cell: Some(x), .. }, MoveText::Exit { cell: Some(y), .. }) => x == y,
-            (MoveText::Swap, MoveText::Swap) | (MoveText::Pass, MoveText::Pass) => true,
+            (MoveText::Swap, MoveText::Swap)
+            | (MoveText::Pass, MoveText::Pass | MoveText::PassAt(_)) => true,
+            (MoveText::PassAt(x), MoveText::PassAt(y)) => x == y,
             _ => false,
         }
     }
@@ -250,6 +272,10 @@ fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
                 (Some(c), None) if c != '!' => Some(c),
                 _ => continue,
             };
+            // A square written twice is a pass, in a game that passes.
+            if from == to && promo.is_none() && !rifle && has_pass(rules) {
+                return Some(MoveText::PassAt(from));
+            }
             return Some(MoveText::Squares {
                 from,
                 to,
@@ -259,6 +285,14 @@ fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
         }
     }
     None
+}
+
+/// Does the game have a pass?
+fn has_pass(rules: &Rules) -> bool {
+    rules
+        .game_moves
+        .iter()
+        .any(|&g| rules.generators[g as usize].source == crate::rules::Source::Pass)
 }
 
 /// Drops whitespace, lower-cases the text (but for a placement, whose letter's case

@@ -1,8 +1,10 @@
 //! How a game ends: the file's end rules, applied in the order they are written
 //! (rules that need no legal move first, then repetition and move limits).
 
-use super::{Move, Position};
-use crate::rules::{EndRule, NO_CELL, Outcome, PieceKind, Rules, ZoneId, code, kind_of};
+use super::{Move, MoveKind, Position};
+use crate::rules::{
+    Cell, EMPTY, EndRule, NO_CELL, Outcome, PieceKind, Rules, ZoneId, code, kind_of, side_of,
+};
 
 /// Which end rule ended a game.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -25,6 +27,10 @@ pub enum EndReason {
     Reached(PieceKind),
     /// Only royal pieces were left (a `bare-king` rule).
     BareKing,
+    /// The two players' pieces of this type still faced each other after a pass.
+    Facing(PieceKind),
+    /// This many passes in a row.
+    Passes(u32),
 }
 
 impl EndReason {
@@ -42,6 +48,8 @@ impl EndReason {
             EndReason::Exited(kind) => format!("{} left the board", rules.piece(kind).name),
             EndReason::Reached(kind) => format!("{} reached its goal", rules.piece(kind).name),
             EndReason::BareKing => "bare king".into(),
+            EndReason::Facing(kind) => format!("{}s facing", rules.piece(kind).name),
+            EndReason::Passes(k) => format!("{k} passes in a row"),
         }
     }
 }
@@ -87,6 +95,11 @@ impl GameEnd {
                 format!("{who}'s {} reached its goal", rules.piece(kind).name)
             }
             EndReason::BareKing => format!("{who} has nothing left but royal pieces"),
+            EndReason::Facing(kind) => {
+                let name = &rules.piece(kind).name;
+                format!("the {name}s still face each other after a pass")
+            }
+            EndReason::Passes(k) => format!("{k} passes in a row"),
         }
     }
 }
@@ -124,7 +137,9 @@ fn result_for(side: usize, o: Outcome) -> Option<usize> {
 
 impl Position {
     /// An end rule that ends the game at once, whatever moves remain: a piece
-    /// captured or gone off the board, a zone reached, a bare king. Moves stop there.
+    /// captured or gone off the board, a zone reached, a bare king, passes, a facing
+    /// that stood after a pass. Moves stop there (as in Fairy-Stockfish's move
+    /// generator).
     pub(crate) fn decided(&mut self) -> Option<GameEnd> {
         if !self.rules.tables.ends_at_once {
             return None;
@@ -144,6 +159,9 @@ impl Position {
                     outcome,
                 } => self.reached_end(i, kind, zone, reply, outcome),
                 EndRule::BareKing(o) => self.bare_end(o),
+                EndRule::Passes(..) | EndRule::Facing(..) => self
+                    .pass_end()
+                    .map(|(reason, o)| ended(self.side, o, reason)),
                 _ => None,
             };
             if end.is_some() {
@@ -298,6 +316,88 @@ impl Position {
             }
             _ => None,
         })
+    }
+
+    /// A `passes` or `facing` rule that ends the game here (read from the last moves
+    /// and the board, without generating moves): the reason and the result for the
+    /// player to move.
+    pub fn pass_end(&self) -> Option<(EndReason, Outcome)> {
+        let rules = &*self.rules;
+        let passed = |back: usize| {
+            self.history.len() >= back
+                && self.history[self.history.len() - back..]
+                    .iter()
+                    .all(|u| u.mv.kind == MoveKind::Pass)
+        };
+        rules.end_rules.iter().find_map(|rule| match *rule {
+            EndRule::Passes(k, o) if passed(k as usize) => Some((EndReason::Passes(k), o)),
+            EndRule::Facing(kind, o) if passed(1) && self.facing(kind) => {
+                Some((EndReason::Facing(kind), o))
+            }
+            _ => None,
+        })
+    }
+
+    /// The piece type of the game's `facing` rule, if it has one.
+    #[inline]
+    pub(crate) fn facing_kind(&self) -> Option<PieceKind> {
+        self.rules.end_rules.iter().find_map(|rule| match *rule {
+            EndRule::Facing(kind, _) => Some(kind),
+            _ => None,
+        })
+    }
+
+    /// Do a piece of `kind` of each player stand on one file or rank of the main
+    /// board with no piece between them?
+    pub(crate) fn facing(&self, kind: PieceKind) -> bool {
+        let rules = &*self.rules;
+        let geo = &rules.geometry;
+        let (first, second) = (code(kind.index(), 0), code(kind.index(), 1));
+        if self.counts[first as usize] == 0 || self.counts[second as usize] == 0 {
+            return false;
+        }
+        // Royal pieces are listed; others are looked for on the board.
+        let cells = |c| -> Vec<Cell> {
+            if rules.tables.royal_kinds >> kind.index() & 1 != 0 {
+                self.royals
+                    .of(side_of(c))
+                    .iter()
+                    .copied()
+                    .filter(|&s| self.board[s as usize] == c)
+                    .collect()
+            } else {
+                (0..self.board.len())
+                    .filter(|&s| self.board[s] == c)
+                    .map(|s| s as Cell)
+                    .collect()
+            }
+        };
+        let theirs = cells(second);
+        cells(first).into_iter().any(|a| {
+            theirs.iter().any(|&b| {
+                let (ca, cb) = (&geo.cells[a as usize], &geo.cells[b as usize]);
+                if ca.board != 0 || cb.board != 0 || (ca.file != cb.file && ca.rank != cb.rank) {
+                    return false;
+                }
+                let dx = (cb.file as i32 - ca.file as i32).signum();
+                let dy = (cb.rank as i32 - ca.rank as i32).signum();
+                let mut cur = a;
+                loop {
+                    match geo.offset(cur, dx, dy) {
+                        Some(next) if next == b => return true,
+                        Some(next) if self.board[next as usize] == EMPTY => cur = next,
+                        _ => return false,
+                    }
+                }
+            })
+        })
+    }
+
+    /// Under a `facing` rule, the piece type whose pieces face each other now, if
+    /// they do: the player to move must then end the facing or pass (a pass is
+    /// allowed then even in check).
+    pub fn facing_now(&self) -> Option<PieceKind> {
+        self.facing_kind().filter(|&k| self.facing(k))
     }
 
     /// How many times the current position has occurred, this time included. A hash

@@ -307,7 +307,14 @@ impl Session {
 
     fn greet(&mut self) {
         let r = self.rules.clone();
-        let example = self.move_words().first().cloned().unwrap_or_default();
+        // A move of a piece, rather than a pass or a swap, if there is one.
+        let words = self.move_words();
+        let example = words
+            .iter()
+            .find(|w| !matches!(w.as_str(), "pass" | "swap") && !is_null_move(w))
+            .or(words.first())
+            .cloned()
+            .unwrap_or_default();
         let text = format!(
             "{} — {} ({} vs {}). Type a move such as {example}, or `help`.",
             r.name,
@@ -1094,4 +1101,10 @@ pub fn run(
         let _ = editor.save_history(h);
     }
     Ok(true)
+}
+
+/// Is a move text a square written twice (`e2e2`, a pass)?
+fn is_null_move(text: &str) -> bool {
+    let half = text.len() / 2;
+    text.len().is_multiple_of(2) && text.is_char_boundary(half) && text[..half] == text[half..]
 }

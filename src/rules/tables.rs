@@ -654,6 +654,8 @@ fn ends(rules: &Rules, t: &mut Tables) {
                 | EndRule::Exited(..)
                 | EndRule::Reached { .. }
                 | EndRule::BareKing(_)
+                | EndRule::Passes(..)
+                | EndRule::Facing(..)
         )
     });
     t.reach_cells = rules

@@ -130,6 +130,8 @@ impl Ends {
                             | EndRule::Stalemate(_)
                             | EndRule::NoMoves(_)
                             | EndRule::Captured(..)
+                            | EndRule::Facing(..)
+                            | EndRule::Passes(..)
                     )
                 }
             }
@@ -142,10 +144,14 @@ impl Ends {
         }
     }
 
-    /// With legal moves to make, does a repetition or move-limit rule end the game?
+    /// With legal moves to make, does a repetition, move-limit, `passes` or `facing`
+    /// rule end the game?
     /// The result for the side to move. `in_search`: a position repeated once counts
     /// as a repetition draw (the usual shortcut inside a search tree).
     pub fn counted_result(&self, pos: &Position, in_search: bool) -> Option<Outcome> {
+        if let Some((_, o)) = pos.pass_end() {
+            return Some(o);
+        }
         for &(repetition, k, o) in &self.counted {
             if repetition {
                 // A repetition needs at least four reversible plies.

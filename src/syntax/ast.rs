@@ -333,6 +333,11 @@ pub enum EndCondition {
     },
     /// The player has nothing but royal pieces left.
     BareKing,
+    /// The two players' pieces of this kind face each other (one file or rank,
+    /// nothing between).
+    Facing(Name),
+    /// The last N moves were passes.
+    Passes(i64),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -382,6 +387,11 @@ pub enum Condition {
     Counter(Name, Compare, i64),
     /// No piece of this kind, the enemy's or one's own, on the file the move ends on.
     NoneOnFile { enemy: bool, piece: Name },
+    /// The move captures a piece of this kind (`captures PIECE`), or does not
+    /// (`not captures PIECE`, `unless captures PIECE`).
+    Captures { piece: Name, negated: bool },
+    /// The hop's screen is a piece of this kind (`over PIECE`), or is not.
+    Over { piece: Name, negated: bool },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

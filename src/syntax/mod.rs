@@ -163,7 +163,9 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::exited
         | Rule::captured
         | Rule::reached
-        | Rule::bare_king => words("an end rule", "end_condition"),
+        | Rule::bare_king
+        | Rule::facing
+        | Rule::passes => words("an end rule", "end_condition"),
         Rule::result => words("a result", "result"),
         Rule::range => "`in LOW..HIGH`".into(),
         Rule::times => "`x`, as in `board 8 x 8`".into(),
@@ -174,7 +176,11 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::from_cond
         | Rule::to_cond
         | Rule::counter_cond
-        | Rule::no_file_cond => words("a condition", "condition"),
+        | Rule::no_file_cond
+        | Rule::captures_cond
+        | Rule::over_cond
+        | Rule::not_cond
+        | Rule::unless_clause => words("a condition", "condition"),
         Rule::effects
         | Rule::effect
         | Rule::leave_effect
@@ -273,10 +279,7 @@ fn forbid(item: Pair<Rule>) -> Spanned<Forbid> {
 
 fn pass_decl(mut inner: Children, span: Span) -> Decl {
     Decl::Pass {
-        conditions: inner
-            .next()
-            .map(|c| c.into_inner().map(condition).collect())
-            .unwrap_or_default(),
+        conditions: inner.next().map(conditions).unwrap_or_default(),
         span,
     }
 }
@@ -488,6 +491,8 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
             }
         }
         Rule::bare_king => EndCondition::BareKing,
+        Rule::facing => EndCondition::Facing(name(c.into_inner().next().unwrap())),
+        Rule::passes => EndCondition::Passes(num(c.into_inner().next().unwrap()).node),
         _ => unreachable!("end condition"),
     }
 }
@@ -511,7 +516,7 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
             let (mut conditions, mut effects) = (Vec::new(), Vec::new());
             for part in inner {
                 match part.as_rule() {
-                    Rule::conditions => conditions.extend(part.into_inner().map(condition)),
+                    Rule::conditions => conditions.extend(self::conditions(part)),
                     _ => effects.extend(part.into_inner().map(effect)),
                 }
             }
@@ -557,7 +562,7 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
             let (mut zone, mut conditions) = (None, Vec::new());
             for part in inner {
                 match part.as_rule() {
-                    Rule::conditions => conditions.extend(part.into_inner().map(condition)),
+                    Rule::conditions => conditions.extend(self::conditions(part)),
                     _ => zone = Some(name(part)),
                 }
             }
@@ -568,10 +573,45 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
     Spanned::new(prop, span)
 }
 
+/// The conditions of `if A and B [unless C or D]`: an `unless` clause's conditions
+/// are negated.
+fn conditions(pair: Pair<Rule>) -> Vec<Spanned<Condition>> {
+    let mut out = Vec::new();
+    for part in pair.into_inner() {
+        match part.as_rule() {
+            Rule::unless_clause => out.extend(part.into_inner().map(|c| piece_condition(c, true))),
+            _ => out.push(condition(part)),
+        }
+    }
+    out
+}
+
+/// `captures PIECE` or `over PIECE`, negated or not.
+fn piece_condition(c: Pair<Rule>, negated: bool) -> Spanned<Condition> {
+    let span = span_of(&c);
+    let rule = c.as_rule();
+    let piece = name(c.into_inner().next().unwrap());
+    let cond = match rule {
+        Rule::captures_cond => Condition::Captures { piece, negated },
+        _ => Condition::Over { piece, negated },
+    };
+    Spanned::new(cond, span)
+}
+
 fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
     let span = span_of(&pair);
     let c = pair.into_inner().next().expect("a condition has one form");
     let rule = c.as_rule();
+    match rule {
+        Rule::captures_cond | Rule::over_cond => {
+            return Spanned::new(piece_condition(c, false).node, span);
+        }
+        Rule::not_cond => {
+            let inner = c.into_inner().next().expect("`not` has a condition");
+            return Spanned::new(piece_condition(inner, true).node, span);
+        }
+        _ => {}
+    }
     let mut inner = c.into_inner();
     let cond = match rule {
         Rule::height_cond => {
