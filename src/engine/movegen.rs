@@ -539,6 +539,7 @@ impl Position {
         if m.promo == EMPTY
             && m.kind != MoveKind::Rifle
             && t.promoting_kinds >> kind & 1 != 0
+            && self.may_promote(kind, m)
             && self.promotions(g, kind, m, out)
         {
             return;
@@ -551,6 +552,16 @@ impl Position {
         if !t.is_dead(placed, m.to) {
             out.push(m);
         }
+    }
+
+    /// May a promotion rule apply to `m`, by the tables of where the piece of `kind`
+    /// may promote? (A quick test before the rules themselves are read.)
+    #[inline]
+    fn may_promote(&self, kind: usize, m: Move) -> bool {
+        let t = &self.rules.tables;
+        let n = self.board.len();
+        let at = code(kind, self.side) as usize * n;
+        t.watch_landing[at + m.to as usize] || t.promotes_from[at + m.from as usize]
     }
 
     /// Adds the promotions of the piece of `kind` making `m`, if a promotion rule

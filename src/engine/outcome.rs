@@ -341,10 +341,7 @@ impl Position {
     /// The piece type of the game's `facing` rule, if it has one.
     #[inline]
     pub(crate) fn facing_kind(&self) -> Option<PieceKind> {
-        self.rules.end_rules.iter().find_map(|rule| match *rule {
-            EndRule::Facing(kind, _) => Some(kind),
-            _ => None,
-        })
+        self.rules.tables.facing
     }
 
     /// Do a piece of `kind` of each player stand on one file or rank of the main

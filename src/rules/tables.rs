@@ -167,6 +167,8 @@ pub struct Tables {
     pub ends_at_once: bool,
     /// Per end rule, per side: the squares of a `reached` rule's zone (else empty).
     pub reach_cells: Vec<[Vec<Cell>; 2]>,
+    /// The piece type of the game's `facing` rule, if it has one.
+    pub facing: Option<crate::model::PieceKind>,
 }
 
 /// Marks a piece type that leaves the game when captured (see `Tables::hand_kind`).
@@ -657,6 +659,10 @@ fn ends(rules: &Rules, t: &mut Tables) {
                 | EndRule::Passes(..)
                 | EndRule::Facing(..)
         )
+    });
+    t.facing = rules.end_rules.iter().find_map(|r| match *r {
+        EndRule::Facing(kind, _) => Some(kind),
+        _ => None,
     });
     t.reach_cells = rules
         .end_rules
