@@ -37,6 +37,20 @@ pub enum ProblemCode {
     DuplicateCounter,
     #[error("varsand::duplicate-drop")]
     DuplicateDrop,
+    #[error("varsand::duplicate-property")]
+    DuplicateProperty,
+    #[error("varsand::empty-range")]
+    EmptyRange,
+    #[error("varsand::repeated-move")]
+    RepeatedMove,
+    #[error("varsand::unused-counter")]
+    UnusedCounter,
+    #[error("varsand::unused-piece")]
+    UnusedPiece,
+    #[error("varsand::unused-terrain")]
+    UnusedTerrain,
+    #[error("varsand::unused-zone")]
+    UnusedZone,
     #[error("varsand::drop-condition")]
     DropCondition,
     #[error("varsand::duplicate-drops")]
@@ -121,6 +135,8 @@ pub enum ProblemCode {
     TooManySquares,
     #[error("varsand::too-many-zones")]
     TooManyZones,
+    #[error("varsand::unclosed-brace")]
+    UnclosedBrace,
     #[error("varsand::unknown-board")]
     UnknownBoard,
     #[error("varsand::unknown-counter")]
@@ -140,6 +156,81 @@ pub enum ProblemCode {
 }
 
 impl ProblemCode {
+    /// Every code, for the error index.
+    pub const ALL: &[ProblemCode] = &[
+        ProblemCode::AmbiguousSquare,
+        ProblemCode::Betza,
+        ProblemCode::BoardName,
+        ProblemCode::BoardSize,
+        ProblemCode::CaptureCondition,
+        ProblemCode::CastleLine,
+        ProblemCode::CastleSquares,
+        ProblemCode::CheckWithoutRoyal,
+        ProblemCode::CounterChange,
+        ProblemCode::DuplicateBoard,
+        ProblemCode::DuplicateCastle,
+        ProblemCode::DuplicateCounter,
+        ProblemCode::DuplicateDrop,
+        ProblemCode::DuplicateProperty,
+        ProblemCode::EmptyRange,
+        ProblemCode::RepeatedMove,
+        ProblemCode::UnusedCounter,
+        ProblemCode::UnusedPiece,
+        ProblemCode::UnusedTerrain,
+        ProblemCode::UnusedZone,
+        ProblemCode::DropCondition,
+        ProblemCode::DuplicateDrops,
+        ProblemCode::DuplicateFlip,
+        ProblemCode::DuplicateGame,
+        ProblemCode::DuplicateLetter,
+        ProblemCode::DuplicateParam,
+        ProblemCode::DuplicatePieRule,
+        ProblemCode::DuplicatePiece,
+        ProblemCode::DuplicatePlayers,
+        ProblemCode::DuplicateSetup,
+        ProblemCode::DuplicateSquare,
+        ProblemCode::DuplicateTerrain,
+        ProblemCode::DuplicateZone,
+        ProblemCode::EndCount,
+        ProblemCode::FlipOwner,
+        ProblemCode::FlipPair,
+        ProblemCode::HeightChange,
+        ProblemCode::IllegalResult,
+        ProblemCode::NeverDropped,
+        ProblemCode::NeverExits,
+        ProblemCode::NoBoard,
+        ProblemCode::NoFlipRule,
+        ProblemCode::NoSetup,
+        ProblemCode::NumberRange,
+        ProblemCode::OffBoard,
+        ProblemCode::OverWithoutHop,
+        ProblemCode::OwnerLetterCase,
+        ProblemCode::ParamRange,
+        ProblemCode::PassCondition,
+        ProblemCode::PieceLetter,
+        ProblemCode::PlayersLetter,
+        ProblemCode::Setup,
+        ProblemCode::SquareNames,
+        ProblemCode::Syntax,
+        ProblemCode::TerrainLetter,
+        ProblemCode::TooManyBoards,
+        ProblemCode::TooManyCastlings,
+        ProblemCode::TooManyCounters,
+        ProblemCode::TooManyFlights,
+        ProblemCode::TooManyPieces,
+        ProblemCode::TooManySquares,
+        ProblemCode::TooManyZones,
+        ProblemCode::UnclosedBrace,
+        ProblemCode::UnknownBoard,
+        ProblemCode::UnknownCounter,
+        ProblemCode::UnknownParam,
+        ProblemCode::UnknownPiece,
+        ProblemCode::UnknownPlayer,
+        ProblemCode::UnknownPromotion,
+        ProblemCode::UnknownZone,
+        ProblemCode::ZoneNamedLikeSquare,
+    ];
+
     /// The code as shown, such as `varsand::unknown-piece`.
     pub fn as_str(self) -> String {
         self.to_string()
@@ -162,27 +253,54 @@ impl PartialEq<&str> for ProblemCode {
     }
 }
 
+/// How serious a problem is: an error stops the file from loading; a warning is
+/// shown but does not (unless `check --deny-warnings`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Severity {
+    #[default]
+    Error,
+    Warning,
+}
+
 /// One problem in a rule file: what is wrong, where, and how to fix it.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Problem {
     /// The kind of problem, shown as `varsand::unknown-piece` and the like.
     pub code: ProblemCode,
+    pub severity: Severity,
     pub message: String,
     pub span: Span,
     /// The short text under the underline.
     pub label: String,
     pub help: Option<String>,
+    /// Further places that explain the problem, each with its label.
+    pub related: Vec<(Span, String)>,
 }
 
 impl Problem {
     pub fn new(code: ProblemCode, span: Span, message: impl Into<String>) -> Self {
         Self {
             code,
+            severity: Severity::Error,
             message: message.into(),
             span,
             label: "here".into(),
             help: None,
+            related: Vec::new(),
         }
+    }
+    /// The same problem as a warning.
+    pub fn warning(mut self) -> Self {
+        self.severity = Severity::Warning;
+        self
+    }
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+    /// Adds a further place with its label.
+    pub fn also(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.related.push((span, label.into()));
+        self
     }
     /// A problem at `offset..offset + len` inside a quoted string (a Betza string, a
     /// position string) whose text has the span `string`.
@@ -248,14 +366,24 @@ impl Diagnostic for SourceProblem {
     fn source_code(&self) -> Option<&dyn SourceCode> {
         Some(&self.source)
     }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.problem.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
     fn labels(&self) -> Option<Box<dyn Iterator<Item = LabeledSpan> + '_>> {
         let span = self.problem.span;
-        Some(Box::new(std::iter::once(
-            LabeledSpan::new_primary_with_span(
-                Some(self.problem.label.clone()),
-                (span.start, span.len()),
-            ),
-        )))
+        let primary = LabeledSpan::new_primary_with_span(
+            Some(self.problem.label.clone()),
+            (span.start, span.len()),
+        );
+        let related = self
+            .problem
+            .related
+            .iter()
+            .map(|(s, l)| LabeledSpan::new_with_span(Some(l.clone()), (s.start, s.len())));
+        Some(Box::new(std::iter::once(primary).chain(related)))
     }
 }
 
@@ -293,6 +421,11 @@ pub fn render(problems: &[Problem], name: &str, source: &str, color: bool) -> St
         p.label = cut(&p.label, MAX_TEXT / 4);
         p.help = p.help.map(|h| cut(&h, MAX_TEXT));
         p.span = fit_span(p.span, &text);
+        p.related = std::mem::take(&mut p.related)
+            .into_iter()
+            .map(|(s, l)| (fit_span(s, &text), cut(&l, MAX_TEXT / 4)))
+            .filter(|(s, _)| snippet_len(*s, &text) <= MAX_SNIPPET)
+            .collect();
         let shown = if snippet_len(p.span, &text) <= MAX_SNIPPET {
             true
         } else {
@@ -432,6 +565,12 @@ impl Diagnostic for Bare {
     fn code<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         Some(Box::new(self.0.code))
     }
+    fn severity(&self) -> Option<miette::Severity> {
+        Some(match self.0.severity {
+            Severity::Error => miette::Severity::Error,
+            Severity::Warning => miette::Severity::Warning,
+        })
+    }
     fn help<'a>(&'a self) -> Option<Box<dyn fmt::Display + 'a>> {
         self.0
             .help
@@ -482,4 +621,47 @@ fn edit_distance(a: &str, b: &str) -> usize {
         }
     }
     d[a.len()][b.len()]
+}
+
+/// The 0-based line and column (in UTF-16 code units, as editors count) of a byte
+/// offset, with lone `\r` ending a line as the grammar reads it.
+pub fn line_col_utf16(source: &str, at: usize) -> (usize, usize) {
+    let at = fit_span(Span::new(at, at), source).start;
+    let text = normalise_line_ends(&source[..at]);
+    let line = text.bytes().filter(|&c| c == b'\n').count();
+    let start = text.rfind('\n').map_or(0, |i| i + 1);
+    (line, text[start..].encode_utf16().count())
+}
+
+/// Problems as JSON for tools (`check --format json`): one object per problem with
+/// its code, severity, message, label, help, byte span, 1-based line and column, and
+/// related places.
+pub fn to_json(problems: &[Problem], name: &str, source: &str) -> serde_json::Value {
+    let place = |span: Span| {
+        let (line, col) = line_col_utf16(source, span.start);
+        let (end_line, end_col) = line_col_utf16(source, span.end);
+        serde_json::json!({
+            "start": span.start, "end": span.end,
+            "line": line + 1, "column": col + 1,
+            "end_line": end_line + 1, "end_column": end_col + 1,
+        })
+    };
+    let list: Vec<serde_json::Value> = problems
+        .iter()
+        .map(|p| {
+            serde_json::json!({
+                "file": name,
+                "code": p.code.to_string(),
+                "severity": if p.is_error() { "error" } else { "warning" },
+                "message": p.message,
+                "label": p.label,
+                "help": p.help,
+                "span": place(p.span),
+                "related": p.related.iter().map(|(s, l)| serde_json::json!({
+                    "label": l, "span": place(*s),
+                })).collect::<Vec<_>>(),
+            })
+        })
+        .collect();
+    serde_json::Value::Array(list)
 }

@@ -33,13 +33,31 @@ struct Cli {
     command: Command,
 }
 
+/// How `check` prints problems.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+enum Format {
+    Human,
+    Json,
+}
+
 #[derive(Subcommand)]
 enum Command {
-    /// Check rule files and report every problem.
+    /// Check rule files and report every problem (errors and warnings).
     Check {
         #[arg(required = true)]
         files: Vec<PathBuf>,
+        /// Fail on warnings too.
+        #[arg(long)]
+        deny_warnings: bool,
+        /// How to print the problems: `human` (underlined snippets) or `json`.
+        #[arg(long, value_enum, default_value_t = Format::Human)]
+        format: Format,
     },
+    /// Explain a diagnostic code (`varsand explain unknown-piece`): what it means, a
+    /// wrong example and the fix. Without a code, list the codes.
+    Explain { code: Option<String> },
+    /// A language server for editors, on standard input and output.
+    Lsp,
     /// Play a variant: an interactive session (type `help` inside).
     Play {
         file: PathBuf,
@@ -114,23 +132,19 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     match cli.command {
-        Command::Check { files } => {
-            let mut ok = true;
-            for f in &files {
-                match load(f, &Overrides::new()) {
-                    Ok(_) => emit(&format!("ok: {}\n", f.display())),
-                    Err(e) => {
-                        emit_err(&e);
-                        ok = false;
-                    }
-                }
-            }
-            if ok {
-                ExitCode::SUCCESS
-            } else {
+        Command::Check {
+            files,
+            deny_warnings,
+            format,
+        } => check_files(&files, deny_warnings, format),
+        Command::Explain { code } => explain(code.as_deref()),
+        Command::Lsp => match varsand::lsp::run() {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                emit_err(&format!("error: {e}\n"));
                 ExitCode::FAILURE
             }
-        }
+        },
         Command::Play {
             file,
             set,
@@ -242,6 +256,73 @@ fn load(path: &Path, overrides: &Overrides) -> Result<Arc<Rules>, String> {
     let color = std::env::var_os("NO_COLOR").is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stderr());
     varsand::repl::load_file(path, overrides, color)
+}
+
+/// `check`: every file's problems; fails on an error (or a warning, if denied).
+fn check_files(files: &[PathBuf], deny_warnings: bool, format: Format) -> ExitCode {
+    let color = std::env::var_os("NO_COLOR").is_none()
+        && std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let mut ok = true;
+    let mut json = Vec::new();
+    for f in files {
+        let source = match varsand::repl::read_text(f) {
+            Ok(s) => s,
+            Err(e) => {
+                emit_err(&format!("{e}\n"));
+                ok = false;
+                continue;
+            }
+        };
+        let checked = varsand::check::check_source(&source, &Overrides::new());
+        let failed = checked.rules.is_none() || (deny_warnings && checked.warnings().next().is_some());
+        ok &= !failed;
+        let name = f.display().to_string();
+        match format {
+            Format::Json => {
+                if let serde_json::Value::Array(list) =
+                    varsand::diagnostic::to_json(&checked.problems, &name, &source)
+                {
+                    json.extend(list);
+                }
+            }
+            Format::Human => {
+                if !checked.problems.is_empty() {
+                    emit_err(&varsand::repl::render_problems(&checked.problems, f, &source, color));
+                }
+                if !failed {
+                    emit(&format!("ok: {name}\n"));
+                }
+            }
+        }
+    }
+    if format == Format::Json {
+        emit(&format!("{}\n", serde_json::Value::Array(json)));
+    }
+    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+}
+
+/// `explain CODE`: the error index's section, or the list of codes.
+fn explain(code: Option<&str>) -> ExitCode {
+    let Some(code) = code else {
+        let list: Vec<String> = varsand::errors_index::codes().map(|c| format!("varsand::{c}")).collect();
+        emit(&format!("{}\n", list.join("\n")));
+        return ExitCode::SUCCESS;
+    };
+    match varsand::errors_index::explain(code) {
+        Some(text) => {
+            let code = code.trim().strip_prefix("varsand::").unwrap_or(code.trim());
+            emit(&format!("varsand::{code}\n\n{text}\n"));
+            ExitCode::SUCCESS
+        }
+        None => {
+            let codes: Vec<&str> = varsand::errors_index::codes().collect();
+            let hint = varsand::diagnostic::closest(code.trim_start_matches("varsand::"), codes)
+                .map(|c| format!(": did you mean `{c}`?"))
+                .unwrap_or_else(|| ": `varsand explain` lists the codes".into());
+            emit_err(&format!("error: no diagnostic is called `{code}`{hint}\n"));
+            ExitCode::FAILURE
+        }
+    }
 }
 
 fn parse_overrides(set: &[String]) -> Result<Overrides, String> {

@@ -253,6 +253,8 @@ pub(crate) fn region_cells(
                     )),
                 );
             }
+            RegionTerm::Ranks(a, z) if a > z => ck.report(empty_range(term.span, "ranks", a, z)),
+            RegionTerm::Files(a, z) if a > z => ck.report(empty_range(term.span, "files", a, z)),
             RegionTerm::Rank(r) => add_rect(0, files - 1, r - 1, r - 1, &mut set),
             RegionTerm::Ranks(a, z) => add_rect(0, files - 1, a - 1, z - 1, &mut set),
             RegionTerm::File(f) => {
@@ -341,4 +343,16 @@ fn zone_term(
             )
         }
     }
+}
+
+/// `ranks 4..1`: a range written backwards selects nothing, which is worth a warning.
+fn empty_range(span: Span, what: &str, a: &impl std::fmt::Display, z: &impl std::fmt::Display) -> Problem {
+    Problem::new(
+        ProblemCode::EmptyRange,
+        span,
+        format!("`{what} {a}..{z}` selects nothing: the range runs backwards"),
+    )
+    .warning()
+    .label("empty range")
+    .help(format!("write the lower end first: `{what} {z}..{a}`"))
 }

@@ -12,7 +12,8 @@
 //! 4. [`pieces::pieces`], [`terrain::terrains`], [`pieces::two_faces`],
 //!    [`pieces::captures_to_hand`];
 //! 5. [`moves::movement`] (flight, flip, drop, pass, `forbid`), [`moves::castlings`];
-//! 6. [`ends::end_rules`], [`setup::setup_decl`];
+//! 6. [`ends::end_rules`], [`setup::setup_decl`], [`usage::warnings`] (unused
+//!    declarations, repeated properties and moves);
 //! 7. [`setup::compile`]: the game is compiled and its setup read whenever the
 //!    passes that define what a setup names (boards, players, parameters, piece
 //!    letters, terrain, castling rights) found no problem, so that setup problems
@@ -25,6 +26,7 @@ mod names;
 mod pieces;
 mod setup;
 mod terrain;
+mod usage;
 mod zones;
 
 use indexmap::IndexMap;
@@ -39,10 +41,43 @@ pub(crate) use names::Scope;
 /// Parameter overrides given by the user (`--set height=30`, `--set white.height=24`).
 pub type Overrides = IndexMap<String, i64>;
 
-/// Parses and checks a rule file: the compiled rules, or every problem found.
+/// Parses and checks a rule file: the compiled rules, or every error found (warnings
+/// are left out: [`check_source`] gives them).
 pub fn load(source: &str, overrides: &Overrides) -> Result<Rules, Vec<Problem>> {
-    let file = syntax::parse(source)?;
-    check(&file, source, overrides)
+    check_source(source, overrides).into_result()
+}
+
+/// A checked rule file: its rules if it has no error, and every problem found,
+/// errors and warnings, in the order they were found.
+#[derive(Debug)]
+pub struct Checked {
+    pub rules: Option<Rules>,
+    pub problems: Vec<Problem>,
+}
+
+impl Checked {
+    /// The rules, or the errors.
+    pub fn into_result(self) -> Result<Rules, Vec<Problem>> {
+        match self.rules {
+            Some(rules) => Ok(rules),
+            None => Err(self.problems.into_iter().filter(Problem::is_error).collect()),
+        }
+    }
+    /// The warnings found.
+    pub fn warnings(&self) -> impl Iterator<Item = &Problem> {
+        self.problems.iter().filter(|p| !p.is_error())
+    }
+}
+
+/// Parses and checks a rule file: its rules if it has no error, and every problem.
+pub fn check_source(source: &str, overrides: &Overrides) -> Checked {
+    match syntax::parse(source) {
+        Ok(file) => check(&file, source, overrides),
+        Err(problems) => Checked {
+            rules: None,
+            problems,
+        },
+    }
 }
 
 /// What every pass reports into.
@@ -81,20 +116,33 @@ impl Checker {
         self.problems.push(p);
     }
 
+    fn errors(&self) -> usize {
+        self.problems.iter().filter(|p| p.is_error()).count()
+    }
+
     /// Runs a pass (or part of one) that defines what a setup string may name; if it
-    /// reports a problem, the setup is not read (its problems would be echoes).
+    /// reports an error, the setup is not read (its problems would be echoes).
     fn defining_setup<T>(&mut self, pass: impl FnOnce(&mut Self) -> T) -> T {
-        let before = self.problems.len();
+        let before = self.errors();
         let out = pass(self);
-        if self.problems.len() > before {
+        if self.errors() > before {
             self.setup_unreadable = true;
         }
         out
     }
+
+    /// The result: the rules only if no error was found.
+    fn finish(self, rules: Option<Rules>) -> Checked {
+        let ok = self.errors() == 0;
+        Checked {
+            rules: rules.filter(|_| ok),
+            problems: self.problems,
+        }
+    }
 }
 
 /// Checks a parsed file and compiles it.
-pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, Vec<Problem>> {
+pub fn check(file: &File, source: &str, overrides: &Overrides) -> Checked {
     let mut ck = Checker::new(file, source);
     let decls = ck.defining_setup(|ck| names::declarations(ck, file));
     let players = ck.defining_setup(|ck| names::players(ck, decls.players));
@@ -117,6 +165,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Result<Rules, 
     let castlings = ck.defining_setup(|ck| moves::castlings(ck, file, &scope));
     let ends = ends::end_rules(&mut ck, file, &scope, &pieces);
     let setup = setup::setup_decl(&mut ck, &decls.setups);
+    usage::warnings(&mut ck, file, source);
     let Scope {
         geometry,
         players,

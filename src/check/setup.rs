@@ -6,7 +6,7 @@ use std::sync::Arc;
 use indexmap::IndexMap;
 
 use super::names::{did_you_mean, player_names};
-use super::{Checker, Overrides};
+use super::{Checked, Checker, Overrides};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::engine::Position;
 use crate::model::{Game, Param, Player};
@@ -157,20 +157,19 @@ pub(crate) fn compile(
     mut ck: Checker,
     game: Game,
     setup: Option<&Spanned<String>>,
-) -> Result<Rules, Vec<Problem>> {
+) -> Checked {
     let Some(setup) = setup else {
-        return Err(ck.problems);
+        return ck.finish(None);
     };
     if ck.setup_unreadable || game.geometry.boards.is_empty() {
-        return Err(ck.problems);
+        return ck.finish(None);
     }
     let mut rules = Rules::compile(game);
     match Position::from_fen_with(Arc::new(rules.clone()), &setup.node, true) {
-        Ok(pos) if ck.problems.is_empty() => {
+        Ok(pos) => {
             rules.set_home(pos.board());
-            Ok(rules)
+            ck.finish(Some(rules))
         }
-        Ok(_) => Err(ck.problems),
         Err(e) => {
             ck.report(Problem::inside(
                 ProblemCode::Setup,
@@ -180,7 +179,7 @@ pub(crate) fn compile(
                 format!("bad setup: {}", e.message),
                 e.help,
             ));
-            Err(ck.problems)
+            ck.finish(None)
         }
     }
 }

@@ -4,6 +4,8 @@
 pub mod ast;
 pub mod betza;
 mod expected;
+pub(crate) use expected::first_words;
+mod recover;
 
 use pest::Parser;
 use pest::iterators::{Pair, Pairs};
@@ -16,10 +18,37 @@ use ast::*;
 #[grammar = "../grammar/var.pest"]
 struct VarParser;
 
-/// Parses a rule file into its syntax tree, or the syntax error found.
+/// The most syntax errors reported for one file.
+const MAX_SYNTAX_ERRORS: usize = 20;
+
+/// Parses a rule file into its syntax tree, or every syntax error found: after one,
+/// the text the parser could not read is blanked and the file parsed again.
 pub fn parse(source: &str) -> Result<File, Vec<Problem>> {
-    let mut pairs =
-        VarParser::parse(Rule::file, source).map_err(|e| vec![syntax_problem(e, source)])?;
+    let mut text = source.to_string();
+    let mut problems: Vec<Problem> = Vec::new();
+    loop {
+        match VarParser::parse(Rule::file, &text) {
+            Ok(pairs) if problems.is_empty() => return build(pairs),
+            Ok(_) => return Err(problems),
+            Err(e) => {
+                let p = syntax_problem(e, &text);
+                let at = p.span.start;
+                problems.push(p);
+                let Some((from, to, keep)) = recover::blank_range(&text, at) else {
+                    return Err(problems);
+                };
+                let before = text.clone();
+                recover::blank(&mut text, from, to, keep);
+                if text == before || problems.len() >= MAX_SYNTAX_ERRORS {
+                    return Err(problems);
+                }
+            }
+        }
+    }
+}
+
+/// The syntax tree of a file that parsed.
+fn build(mut pairs: Pairs<Rule>) -> Result<File, Vec<Problem>> {
     let file = pairs.next().expect("the file rule always yields one pair");
     let too_large: Vec<Problem> = file
         .clone()
@@ -80,9 +109,41 @@ fn syntax_problem(err: pest::error::Error<Rule>, source: &str) -> Problem {
         format!("syntax error: expected {}", join_or(&expected))
     };
     let span = Span::new(start, end.max(start));
-    Problem::new(ProblemCode::Syntax, span, message)
-        .label("unexpected text here")
-        .help("see grammar/README.md for the form of each declaration")
+    if let Some(open) = recover::unclosed_brace(source, start) {
+        return Problem::new(
+            ProblemCode::UnclosedBrace,
+            Span::new(open, open + 1),
+            "this `{` is never closed",
+        )
+        .label("opened here")
+        .also(span, "the block was still open here")
+        .help("add `}` at the end of the block");
+    }
+    let typed = recover::word_at(source, start);
+    let keywords: Vec<String> = match &err.variant {
+        ErrorVariant::ParsingError { positives, .. } => positives
+            .iter()
+            .flat_map(|r| expected::first_words(&format!("{r:?}")))
+            .collect(),
+        ErrorVariant::CustomError { .. } => Vec::new(),
+    };
+    // At the top level the parser's last hope is the end of the file; a word there
+    // is most likely a declaration.
+    let keywords = if keywords.is_empty() {
+        expected::first_words("decl")
+    } else {
+        keywords
+    };
+    let suggestion = (!typed.is_empty() && !keywords.iter().any(|k| k == typed))
+        .then(|| crate::diagnostic::closest(typed, keywords.iter().map(String::as_str)))
+        .flatten();
+    let problem = Problem::new(ProblemCode::Syntax, span, message).label("unexpected text here");
+    match suggestion {
+        Some(k) => problem
+            .label(format!("`{typed}` is not a keyword here"))
+            .help(format!("did you mean `{k}`?")),
+        None => problem.help("see grammar/README.md for the form of each declaration"),
+    }
 }
 
 fn join_or(items: &[String]) -> String {

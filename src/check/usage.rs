@@ -1,0 +1,167 @@
+//! Warnings: what a file declares and never uses (a zone, piece, terrain or counter),
+//! a piece property given twice, a move line repeated. They are shown, but the file
+//! still loads (`check --deny-warnings` makes them fail).
+
+use std::collections::HashMap;
+
+use super::Checker;
+use crate::diagnostic::{Problem, ProblemCode};
+use crate::syntax::ast::*;
+
+/// Every warning about use: unused declarations, repeated properties and moves.
+pub(crate) fn warnings(ck: &mut Checker, file: &File, source: &str) {
+    let words = word_counts(source);
+    let setup = setup_text(file);
+    let used = |name: &str| words.get(name).copied().unwrap_or(0) >= 2;
+    let promoted: Vec<Symbol> = file
+        .decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Piece(p) => Some(p),
+            _ => None,
+        })
+        .flat_map(|p| p.props.iter())
+        .filter_map(|prop| match &prop.node {
+            PieceProp::Promotes { to, .. } => Some(to.iter().map(|s| s.node)),
+            _ => None,
+        })
+        .flatten()
+        .collect();
+    for d in &file.decls {
+        match d {
+            Decl::Zone(z) if !used(&z.name.node) => {
+                ck.report(unused(ProblemCode::UnusedZone, &z.name, "zone"));
+            }
+            Decl::Terrain(t) if !used(&t.name.node) && !setup.contains(t.letter.node) => {
+                ck.report(unused(ProblemCode::UnusedTerrain, &t.name, "terrain"));
+            }
+            Decl::Counter(c) if !used(&c.node) && !setup.contains(&format!("{}=", c.node)) => {
+                ck.report(unused(ProblemCode::UnusedCounter, c, "counter"));
+            }
+            Decl::Piece(p) => {
+                let letter = p.letter.node.letter.to_ascii_uppercase();
+                let in_setup = setup.to_ascii_uppercase().contains(letter);
+                let promoted_to = promoted
+                    .iter()
+                    .any(|s| s.letter.to_ascii_uppercase() == letter && s.mark == p.letter.node.mark);
+                if !used(&p.name.node) && !in_setup && !promoted_to {
+                    ck.report(unused(ProblemCode::UnusedPiece, &p.name, "piece"));
+                }
+                repeated_properties(ck, p, source);
+            }
+            _ => {}
+        }
+    }
+}
+
+fn unused(code: ProblemCode, name: &Name, what: &str) -> Problem {
+    Problem::new(code, name.span, format!("the {what} `{}` is never used", name.node))
+        .warning()
+        .label("declared here, used nowhere")
+        .help(format!("remove it, or use it; a {what} that no rule names changes nothing"))
+}
+
+/// A property given twice, and a move line written twice, in one piece.
+fn repeated_properties(ck: &mut Checker, p: &PieceDecl, source: &str) {
+    let mut seen: Vec<(&'static str, Span)> = Vec::new();
+    let mut moves: Vec<String> = Vec::new();
+    for prop in &p.props {
+        let name = match &prop.node {
+            PieceProp::Royal => "royal",
+            PieceProp::EnPassant => "en-passant",
+            PieceProp::ResetsClock => "resets-clock",
+            PieceProp::Value(_) => "value",
+            PieceProp::Flies => "flies",
+            PieceProp::FlipsTo(_) => "flips-to",
+            PieceProp::ExitsFrom(_) => "exits",
+            PieceProp::InHandAs(_) => "in-hand-as",
+            PieceProp::CapturedToHand => "captured-to-hand",
+            PieceProp::Moves { .. } => {
+                let text = source
+                    .get(prop.span.start..prop.span.end)
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .collect::<Vec<_>>()
+                    .join(" ");
+                if moves.contains(&text) {
+                    ck.report(
+                        Problem::new(
+                            ProblemCode::RepeatedMove,
+                            prop.span,
+                            format!("`{text}` is given twice for `{}`", p.name.node),
+                        )
+                        .warning()
+                        .label("the same moves again")
+                        .help("remove one: a move line given twice adds nothing"),
+                    );
+                } else {
+                    moves.push(text);
+                }
+                continue;
+            }
+            _ => continue,
+        };
+        if let Some(&(_, first)) = seen.iter().find(|(n, _)| *n == name) {
+            let later = if name == "value" || name.ends_with("-to") || name == "exits" || name == "in-hand-as" {
+                " (the later one counts)"
+            } else {
+                ""
+            };
+            ck.report(
+                Problem::new(
+                    ProblemCode::DuplicateProperty,
+                    prop.span,
+                    format!("`{name}` is given twice for `{}`{later}", p.name.node),
+                )
+                .warning()
+                .label("given again")
+                .also(first, "first given here")
+                .help("keep one"),
+            );
+        } else {
+            seen.push((name, prop.span));
+        }
+    }
+}
+
+/// How often each word occurs in the file, outside comments and strings.
+fn word_counts(source: &str) -> HashMap<&str, usize> {
+    let mut counts = HashMap::new();
+    let b = source.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                i += 1;
+            }
+        } else if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                i += 1;
+            }
+            i += 1;
+        } else if c.is_ascii_alphanumeric() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-') {
+                i += 1;
+            }
+            *counts.entry(&source[start..i]).or_insert(0) += 1;
+        } else {
+            i += 1;
+        }
+    }
+    counts
+}
+
+/// The setup's position string (all of them, if several are declared).
+fn setup_text(file: &File) -> String {
+    file.decls
+        .iter()
+        .filter_map(|d| match d {
+            Decl::Setup(s) => Some(s.node.as_str()),
+            _ => None,
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
