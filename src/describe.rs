@@ -9,6 +9,12 @@ use crate::syntax::betza::{BetzaMove, Hop};
 
 /// Words for one Betza move component.
 pub fn describe_move(b: &BetzaMove) -> String {
+    describe_betza(b, false)
+}
+
+/// Words for one Betza move component; `stays`: its captures are made without moving
+/// (a `stay` effect), so they remove the piece taken and leave the mover where it is.
+fn describe_betza(b: &BetzaMove, stays: bool) -> String {
     // Group the directions by the shape of the step (a king has two shapes).
     type Shape = ((i8, i8), Vec<(i8, i8)>);
     let mut shapes: Vec<Shape> = Vec::new();
@@ -19,16 +25,21 @@ pub fn describe_move(b: &BetzaMove) -> String {
             None => shapes.push((key, vec![(x, y)])),
         }
     }
-    let action = match (b.can_move, b.can_capture) {
-        (true, true) => "moves or captures",
-        (true, false) => "moves without capturing",
-        _ => "captures",
-    };
     let parts: Vec<String> = shapes
         .iter()
         .map(|(k, vs)| shape_words(*k, vs, b))
         .collect();
-    let mut s = format!("{action} {}", parts.join(", or "));
+    let parts = parts.join(", or ");
+    let mut s = match (b.can_move, b.can_capture, stays) {
+        (true, true, false) => format!("moves or captures {parts}"),
+        (true, false, _) => format!("moves without capturing {parts}"),
+        (false, _, false) => format!("captures {parts}"),
+        // A capture without moving: the piece taken is removed, the mover stays.
+        (true, true, true) => format!(
+            "moves without capturing {parts}, or, without moving, removes an enemy piece so reached"
+        ),
+        (false, _, true) => format!("without moving, removes an enemy piece {parts} away"),
+    };
     match b.hop {
         Hop::Cannon => s += ", jumping exactly one piece on the way",
         Hop::Grasshopper => s += ", landing just beyond the one piece it jumps",
@@ -87,8 +98,9 @@ fn shape_words((lo, hi): (i8, i8), vectors: &[(i8, i8)], b: &BetzaMove) -> Strin
 /// Words for one generator: its source, then its conditions and effects.
 pub fn describe_generator(rules: &Rules, id: GenId) -> String {
     let g = &rules.generators[id as usize];
+    let stays = g.effects.contains(&Effect::Stay);
     let mut line = match &g.source {
-        Source::Betza(b) => describe_move(b),
+        Source::Betza(b) => describe_betza(b, stays),
         Source::Flight { to, same_colour } => {
             let colour = if *same_colour {
                 ", of the colour it stands on"
@@ -132,9 +144,16 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
             Effect::Height(d) => {
                 let _ = write!(line, "; its height changes by {d:+}");
             }
+            // Said with the move itself (a capture without moving), or meaningless.
+            Effect::Stay if matches!(g.source, Source::Betza(_)) => {}
             Effect::Stay => line += "; captures without moving",
             Effect::Counter(i, d) => {
-                let _ = write!(line, "; {} changes by {d:+}", rules.counters[i.index()]);
+                let name = &rules.counters[i.index()];
+                let _ = if d < 0 {
+                    write!(line, "; spends {} from the player's {name} counter", -d)
+                } else {
+                    write!(line, "; adds {d} to the player's {name} counter")
+                };
             }
         }
     }

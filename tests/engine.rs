@@ -119,6 +119,47 @@ setup "k2/3/2K w - - 0 1"
 }
 
 #[test]
+fn rules_summary_says_a_capture_without_moving_removes_a_piece_and_spends_a_counter() {
+    // The Sling never captures by moving; its `stay` capture removes an adjacent enemy
+    // piece while it stays, spending a shot. The summary must not read it as a capture.
+    let source = r#"
+board 4 x 4
+counter shots
+piece King K { moves "K" royal }
+piece Sling S {
+  moves "mK"
+  moves "cK" if counter shots > 0 then stay, counter shots -1
+}
+end { checkmate loss }
+setup "k3/4/4/S2K w - - 0 1 shots=2/0"
+"#;
+    let text = varsand::describe::describe(&load_rules(source).unwrap());
+    let sling: Vec<&str> = text
+        .lines()
+        .skip_while(|l| !l.contains("Sling"))
+        .skip(1)
+        .take(2)
+        .collect();
+    assert_eq!(
+        sling[0].trim(),
+        "moves without capturing one step orthogonally, or one step diagonally",
+        "{text}"
+    );
+    assert!(
+        sling[1]
+            .trim()
+            .starts_with("without moving, removes an enemy piece one step orthogonally, or one step diagonally away"),
+        "{text}"
+    );
+    assert!(
+        sling[1].contains("spends 1 from the player's shots counter"),
+        "{text}"
+    );
+    assert!(!sling[1].contains("captures"), "{text}");
+    assert!(!text.contains("changes by"), "{text}");
+}
+
+#[test]
 fn repetition_compares_counters_exactly() {
     // Each rook move adds 64 to the mover's counter: the board repeats, the counters
     // (0, 64, 128) do not, so no position occurs twice.

@@ -1,4 +1,4 @@
-//! Jungles and Mountains Chess, one test per rule of `shared/rules/jungles-and-mountains-chess.md`,
+//! Jungles and Mountains Chess, one test per rule of `docs/rules/jungles_mountains.md`,
 //! each on a small hand-built position string (`g` jungle, `M` mountain, `E`/`e` Engineer,
 //! `D`/`d` Dozer), asserting the exact sorted list of legal moves and the move's effects.
 //! The last tests load `examples/lava.var` and `examples/walls.var`, two other terrains

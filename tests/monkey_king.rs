@@ -1,4 +1,4 @@
-//! Monkey King Chess, rule by rule (shared/rules/monkey-king-chess.md; seed 000;
+//! Monkey King Chess, rule by rule (docs/rules/monkey_king.md; seed 000;
 //! variants/monkey_king.var).
 //!
 //! Each test sets up a small position by hand and checks one rule, with exact sorted
@@ -1206,4 +1206,67 @@ fn changing_an_r_choice_changes_play() {
     // And the unmodified file still has them on b4.
     let mut p = single("b4", 'L');
     assert_eq!(flights_of(&mut p, "b4"), list(&["b4c101d", "b4c101l"]));
+}
+
+/// Every reconstructed choice the language can express stands in the one commented
+/// block (README, docs/rules/monkey_king.md): the Clouds' names, which Cloud a flight
+/// reaches, `no-moves loss`, the setup with its Fists count; what the engine fixes is
+/// listed there too. A code line outside the block carries no `[R]` mark.
+#[test]
+fn every_r_choice_is_in_the_block() {
+    let src = source();
+    let start = src
+        .find("RECONSTRUCTED CHOICES [R]")
+        .expect("the block's first line");
+    let end = start
+        + src[start..]
+            .find("\n// =====")
+            .expect("the block's last line");
+    let (before, block, after) = (&src[..start], &src[start..end], &src[end..]);
+    for wanted in [
+        "board cloud100 2 x 1 squares c100d c100l",
+        "board cloud101 2 x 1 squares c101d c101l",
+        "flight from red_magic to board cloud101",
+        "flight from blue_magic to board cloud100",
+        "no-moves loss",
+        "repetition 3 draw",
+        "fists=2/0",
+        "Fixed by the engine",
+        "attacks as",
+        "Sittuyin's exception",
+    ] {
+        assert!(block.contains(wanted), "the block lacks `{wanted}`");
+    }
+    // Outside the block, `[R]` may only stand in the header's explanation of the marks.
+    let code_lines = |text: &str| -> Vec<String> {
+        text.lines()
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .map(String::from)
+            .collect()
+    };
+    for line in code_lines(before).iter().chain(code_lines(after).iter()) {
+        assert!(
+            !line.contains("[R]"),
+            "an [R] choice outside the block: {line}"
+        );
+    }
+    for line in after.lines() {
+        assert!(!line.contains("[R]"), "an [R] mark after the block: {line}");
+    }
+    for name in [
+        "squares",
+        "from red_magic",
+        "from blue_magic",
+        "no-moves",
+        "fists=",
+    ] {
+        assert!(
+            !code_lines(after).concat().contains(name),
+            "`{name}` after the block"
+        );
+        assert!(
+            !code_lines(before).concat().contains(name),
+            "`{name}` before the block"
+        );
+    }
 }

@@ -1,4 +1,4 @@
-//! Monkey Queen, rule by rule (shared/rules/monkey-queen.md; seeds 001 and 003).
+//! Monkey Queen, rule by rule (docs/rules/monkey_queen.md; seeds 001 and 003).
 //!
 //! Each test sets up a small position by hand on the 12x12 board (files a-l, ranks
 //! 1-12, rank 12 written first) and checks one rule, with exact sorted move lists
