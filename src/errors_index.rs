@@ -34,9 +34,17 @@ mod tests {
     fn every_code_is_explained_with_a_wrong_example_and_a_fix() {
         for code in ProblemCode::ALL {
             let name = code.to_string();
-            let text = explain(&name).unwrap_or_else(|| panic!("{name} is not in docs/diagnostics.md"));
-            assert!(text.contains("Wrong:") && text.contains("Fix:"), "{name}: {text}");
+            let text =
+                explain(&name).unwrap_or_else(|| panic!("{name} is not in docs/diagnostics.md"));
+            assert!(
+                text.contains("Wrong:") && text.contains("Fix:"),
+                "{name}: {text}"
+            );
         }
-        assert_eq!(codes().count(), ProblemCode::ALL.len(), "a section for a code that does not exist");
+        assert_eq!(
+            codes().count(),
+            ProblemCode::ALL.len(),
+            "a section for a code that does not exist"
+        );
     }
 }

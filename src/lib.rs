@@ -10,8 +10,8 @@ pub mod analyze;
 pub mod check;
 pub mod describe;
 pub mod diagnostic;
-pub mod errors_index;
 pub mod engine;
+pub mod errors_index;
 pub mod interrupt;
 #[cfg(feature = "cli")]
 pub mod lsp;

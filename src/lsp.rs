@@ -44,20 +44,31 @@ pub fn run() -> Result<(), String> {
     for msg in &connection.receiver {
         match msg {
             Message::Request(req) => {
-                if connection.handle_shutdown(&req).map_err(|e| e.to_string())? {
+                if connection
+                    .handle_shutdown(&req)
+                    .map_err(|e| e.to_string())?
+                {
                     break;
                 }
                 let resp = server.request(req);
-                connection.sender.send(Message::Response(resp)).map_err(|e| e.to_string())?;
+                connection
+                    .sender
+                    .send(Message::Response(resp))
+                    .map_err(|e| e.to_string())?;
             }
             Message::Notification(n) => {
                 if let Some(out) = server.notify(n) {
-                    connection.sender.send(Message::Notification(out)).map_err(|e| e.to_string())?;
+                    connection
+                        .sender
+                        .send(Message::Notification(out))
+                        .map_err(|e| e.to_string())?;
                 }
             }
             Message::Response(_) => {}
         }
     }
+    // The writer thread ends when the connection's sender is dropped.
+    drop(connection);
     io_threads.join().map_err(|e| e.to_string())
 }
 
@@ -72,7 +83,8 @@ impl Server {
         let uri = match n.method.as_str() {
             DidOpenTextDocument::METHOD => {
                 let p: DidOpenTextDocumentParams = serde_json::from_value(n.params).ok()?;
-                self.docs.insert(p.text_document.uri.clone(), p.text_document.text);
+                self.docs
+                    .insert(p.text_document.uri.clone(), p.text_document.text);
                 p.text_document.uri
             }
             DidChangeTextDocument::METHOD => {
@@ -220,7 +232,11 @@ fn offset(text: &str, pos: Position) -> usize {
 /// Every problem of the text, as the editor shows them.
 fn diagnostics(uri: &Uri, text: &str) -> Vec<Diagnostic> {
     let checked = check::check_source(text, &Overrides::new());
-    checked.problems.iter().map(|p| diagnostic(uri, text, p)).collect()
+    checked
+        .problems
+        .iter()
+        .map(|p| diagnostic(uri, text, p))
+        .collect()
 }
 
 fn diagnostic(uri: &Uri, text: &str, p: &Problem) -> Diagnostic {
@@ -486,13 +502,25 @@ fn describe_name(text: &str, kind: Kind, name: &str) -> Option<String> {
 fn keyword_meaning(word: &str) -> Option<&'static str> {
     Some(match word {
         "game" => "`game \"Name\"`: the game's name.",
-        "board" => "`board [NAME] FILES x RANKS`: a rectangular board; the first is the main board.",
-        "players" => "`players FIRST SECOND`: the two sides; the first plays the upper-case pieces and moves up.",
+        "board" => {
+            "`board [NAME] FILES x RANKS`: a rectangular board; the first is the main board."
+        }
+        "players" => {
+            "`players FIRST SECOND`: the two sides; the first plays the upper-case pieces and moves up."
+        }
         "param" => "`param NAME = N [in LOW..HIGH]`: a number a user may change with `--set`.",
-        "zone" => "`zone NAME = SQUARES` or `zone NAME { PLAYER: SQUARES ... }`: a set of squares, per player.",
-        "terrain" => "`terrain NAME LETTER { blocks ... cleared-by ... crossed-by ... }`: something standing on squares.",
-        "piece" => "`piece NAME [\"Shown name\"] LETTER [for PLAYER] { PROPERTIES }`: a kind of piece.",
-        "moves" => "`moves \"BETZA\" [if CONDITIONS] [then EFFECTS]`: how the piece moves, in Betza notation.",
+        "zone" => {
+            "`zone NAME = SQUARES` or `zone NAME { PLAYER: SQUARES ... }`: a set of squares, per player."
+        }
+        "terrain" => {
+            "`terrain NAME LETTER { blocks ... cleared-by ... crossed-by ... }`: something standing on squares."
+        }
+        "piece" => {
+            "`piece NAME [\"Shown name\"] LETTER [for PLAYER] { PROPERTIES }`: a kind of piece."
+        }
+        "moves" => {
+            "`moves \"BETZA\" [if CONDITIONS] [then EFFECTS]`: how the piece moves, in Betza notation."
+        }
         "royal" => "`royal`: may not be left attacked (check).",
         "promotes" => "`promotes on|from|in ZONE to LETTERS [optional] [only-lost]`: promotion.",
         "en-passant" => "`en-passant`: its double steps may be taken en passant.",
@@ -500,17 +528,27 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "end" => "`end { RULE RESULT ... }`: how the game ends.",
         "setup" => "`setup \"POSITION\"`: the start position.",
         "drop" => "`drop in ZONE`: pieces in hand may be placed on the zone's empty squares.",
-        "drops" => "`drops [in ZONE] [if CONDITIONS]`: this piece's own rule for placement from the hand.",
-        "flight" => "`flight from SQUARES to SQUARES [same-colour]`: a move kind for pieces that fly.",
+        "drops" => {
+            "`drops [in ZONE] [if CONDITIONS]`: this piece's own rule for placement from the hand."
+        }
+        "flight" => {
+            "`flight from SQUARES to SQUARES [same-colour]`: a move kind for pieces that fly."
+        }
         "flip" => "`flip PLAYER in ZONE [if own PIECE in ZONE]`: when two-faced pieces may flip.",
         "pass" => "`pass [if CONDITIONS]`: the side to move may pass.",
-        "forbid" => "`forbid dead-squares | mate-by-drop PIECE | check`: moves that break the rule are illegal.",
+        "forbid" => {
+            "`forbid dead-squares | mate-by-drop PIECE | check`: moves that break the rule are illegal."
+        }
         "captures-to-hand" => "`captures-to-hand`: captured pieces go to the capturer's hand.",
         "pie-rule" => "`pie-rule`: the second player may swap sides instead of the first move.",
-        "counter" => "`counter NAME`: a number per player, read by conditions and changed by effects.",
+        "counter" => {
+            "`counter NAME`: a number per player, read by conditions and changed by effects."
+        }
         "checkmate" => "`checkmate RESULT`: no legal move while a royal piece is attacked.",
         "stalemate" => "`stalemate RESULT`: no legal move while not in check.",
-        "reached" => "`reached PIECE in ZONE [with-reply] RESULT`: a piece reaching a zone ends the game.",
+        "reached" => {
+            "`reached PIECE in ZONE [with-reply] RESULT`: a piece reaching a zone ends the game."
+        }
         "bare-king" => "`bare-king RESULT`: a player left with only royal pieces.",
         _ => return None,
     })
@@ -612,7 +650,11 @@ fn betza_items() -> Vec<CompletionItem> {
     atoms
         .iter()
         .map(|(a, d)| (a, d, CompletionItemKind::CONSTANT))
-        .chain(modifiers.iter().map(|(a, d)| (a, d, CompletionItemKind::OPERATOR)))
+        .chain(
+            modifiers
+                .iter()
+                .map(|(a, d)| (a, d, CompletionItemKind::OPERATOR)),
+        )
         .map(|(label, detail, kind)| CompletionItem {
             label: label.to_string(),
             kind: Some(kind),
@@ -622,3 +664,30 @@ fn betza_items() -> Vec<CompletionItem> {
         .collect()
 }
 
+#[cfg(test)]
+mod tests {
+    use crate::syntax::first_words;
+
+    /// The editors' highlighting grammar knows every keyword the language has.
+    #[test]
+    fn the_textmate_grammar_names_every_keyword() {
+        let grammar = include_str!("../editors/vscode/syntaxes/var.tmLanguage.json");
+        for rule in [
+            "decl",
+            "piece_prop",
+            "terrain_prop",
+            "end_condition",
+            "result",
+            "forbid_item",
+        ] {
+            for word in first_words(rule) {
+                assert!(
+                    grammar.contains(&format!("|{word}|"))
+                        || grammar.contains(&format!("({word}|"))
+                        || grammar.contains(&format!("|{word})")),
+                    "`{word}` ({rule}) is not highlighted by editors/vscode/syntaxes/var.tmLanguage.json"
+                );
+            }
+        }
+    }
+}

@@ -274,7 +274,8 @@ fn check_files(files: &[PathBuf], deny_warnings: bool, format: Format) -> ExitCo
             }
         };
         let checked = varsand::check::check_source(&source, &Overrides::new());
-        let failed = checked.rules.is_none() || (deny_warnings && checked.warnings().next().is_some());
+        let failed =
+            checked.rules.is_none() || (deny_warnings && checked.warnings().next().is_some());
         ok &= !failed;
         let name = f.display().to_string();
         match format {
@@ -287,7 +288,12 @@ fn check_files(files: &[PathBuf], deny_warnings: bool, format: Format) -> ExitCo
             }
             Format::Human => {
                 if !checked.problems.is_empty() {
-                    emit_err(&varsand::repl::render_problems(&checked.problems, f, &source, color));
+                    emit_err(&varsand::repl::render_problems(
+                        &checked.problems,
+                        f,
+                        &source,
+                        color,
+                    ));
                 }
                 if !failed {
                     emit(&format!("ok: {name}\n"));
@@ -298,13 +304,19 @@ fn check_files(files: &[PathBuf], deny_warnings: bool, format: Format) -> ExitCo
     if format == Format::Json {
         emit(&format!("{}\n", serde_json::Value::Array(json)));
     }
-    if ok { ExitCode::SUCCESS } else { ExitCode::FAILURE }
+    if ok {
+        ExitCode::SUCCESS
+    } else {
+        ExitCode::FAILURE
+    }
 }
 
 /// `explain CODE`: the error index's section, or the list of codes.
 fn explain(code: Option<&str>) -> ExitCode {
     let Some(code) = code else {
-        let list: Vec<String> = varsand::errors_index::codes().map(|c| format!("varsand::{c}")).collect();
+        let list: Vec<String> = varsand::errors_index::codes()
+            .map(|c| format!("varsand::{c}"))
+            .collect();
         emit(&format!("{}\n", list.join("\n")));
         return ExitCode::SUCCESS;
     };

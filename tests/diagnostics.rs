@@ -106,6 +106,8 @@ catalogue! {
     setup_unknown_marked_piece: 1,
     pass_on_file: 1,
     reached_unknown_piece_and_zone: 2,
+    syntax_three_mistakes: 3,
+    syntax_missing_brace: 1,
     bare_king_without_royal: 1,
     unknown_player_in_zone: 1,
     unknown_zone_in_zone: 1,
@@ -286,4 +288,55 @@ fn every_variant_loads() {
         }
     }
     assert!(failures.is_empty(), "variants with problems:\n{failures}");
+}
+
+/// Files that load, with warnings: each warning rendered and snapshot
+/// (`tests/warnings/NAME.var`).
+fn render_warnings(name: &str) -> (usize, String) {
+    let path = format!("tests/warnings/{name}.var");
+    let source = std::fs::read_to_string(&path).unwrap();
+    let checked = check::check_source(&source, &Overrides::new());
+    assert!(
+        checked.rules.is_some(),
+        "{path} must load: {:?}",
+        checked.problems
+    );
+    let warnings: Vec<_> = checked.warnings().cloned().collect();
+    assert_eq!(
+        warnings.len(),
+        checked.problems.len(),
+        "{path}: only warnings"
+    );
+    (warnings.len(), render_plain(&warnings, &path, &source))
+}
+
+#[test]
+fn warnings_unused_declarations() {
+    let (count, rendered) = render_warnings("unused_declarations");
+    insta::assert_snapshot!(rendered);
+    assert_eq!(count, 4, "{rendered}");
+}
+
+#[test]
+fn warnings_repeated_properties() {
+    let (count, rendered) = render_warnings("repeated_properties");
+    insta::assert_snapshot!(rendered);
+    assert_eq!(count, 4, "{rendered}");
+}
+
+/// The shipped games and examples have no warnings.
+#[test]
+fn shipped_files_have_no_warnings() {
+    for dir in ["variants", "examples"] {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.extension().is_none_or(|x| x != "var") {
+                continue;
+            }
+            let source = std::fs::read_to_string(&path).unwrap();
+            let checked = check::check_source(&source, &Overrides::new());
+            let shown = render_plain(&checked.problems, &path.display().to_string(), &source);
+            assert!(checked.problems.is_empty(), "{}:\n{shown}", path.display());
+        }
+    }
 }

@@ -43,7 +43,10 @@ impl Client {
         let mut len = 0;
         loop {
             let mut line = String::new();
-            assert!(self.stdout.read_line(&mut line).unwrap() > 0, "the server closed");
+            assert!(
+                self.stdout.read_line(&mut line).unwrap() > 0,
+                "the server closed"
+            );
             let line = line.trim_end();
             if line.is_empty() {
                 break;
@@ -121,15 +124,23 @@ fn an_editor_session() {
         "textDocument/didOpen",
         json!({"textDocument": {"uri": URI, "languageId": "var", "version": 1, "text": game("farr")}}),
     );
+    // An error, and a warning: the zone `far` is now used nowhere.
     let d = c.diagnostics();
-    assert_eq!(d.len(), 1, "{d:?}");
+    assert_eq!(d.len(), 2, "{d:?}");
+    assert_eq!(d[1]["code"], "varsand::unused-zone");
+    assert_eq!(d[1]["severity"], 2);
     assert_eq!(d[0]["code"], "varsand::unknown-zone");
     assert_eq!(d[0]["severity"], 1);
     assert_eq!(
         d[0]["range"],
         json!({"start": {"line": 7, "character": 14}, "end": {"line": 7, "character": 18}})
     );
-    assert!(d[0]["message"].as_str().unwrap().contains("did you mean `far`?"));
+    assert!(
+        d[0]["message"]
+            .as_str()
+            .unwrap()
+            .contains("did you mean `far`?")
+    );
 
     // Fixed: the diagnostics are cleared.
     c.notify(
@@ -141,20 +152,42 @@ fn an_editor_session() {
     // Hover on `Pawn`: its moves in words.
     let h = c.request("textDocument/hover", at(5, 7));
     let text = h["contents"]["value"].as_str().unwrap();
-    assert!(text.contains("piece Pawn") && text.contains("fmW fcF"), "{text}");
+    assert!(
+        text.contains("piece Pawn") && text.contains("fmW fcF"),
+        "{text}"
+    );
     // Hover on the zone: its squares.
     let h = c.request("textDocument/hover", at(3, 6));
     let text = h["contents"]["value"].as_str().unwrap();
-    assert!(text.contains("a4 b4 c4 d4") && text.contains("a1 b1 c1 d1"), "{text}");
+    assert!(
+        text.contains("a4 b4 c4 d4") && text.contains("a1 b1 c1 d1"),
+        "{text}"
+    );
 
     // Completion inside a piece: its properties and the declared names.
     let items = c.request("textDocument/completion", at(6, 2));
-    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
-    assert!(labels.contains(&"royal") && labels.contains(&"promotes") && labels.contains(&"far"), "{labels:?}");
-    assert!(!labels.contains(&"board"), "no declaration inside a piece: {labels:?}");
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
+    assert!(
+        labels.contains(&"royal") && labels.contains(&"promotes") && labels.contains(&"far"),
+        "{labels:?}"
+    );
+    assert!(
+        !labels.contains(&"board"),
+        "no declaration inside a piece: {labels:?}"
+    );
     // Inside a move string: Betza atoms.
     let items = c.request("textDocument/completion", at(6, 10));
-    let labels: Vec<&str> = items.as_array().unwrap().iter().map(|i| i["label"].as_str().unwrap()).collect();
+    let labels: Vec<&str> = items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|i| i["label"].as_str().unwrap())
+        .collect();
     assert!(labels.contains(&"N") && labels.contains(&"m"), "{labels:?}");
 
     // Go to definition of `far` in the promotion: the zone's declaration.
@@ -167,8 +200,16 @@ fn an_editor_session() {
     );
     assert_eq!(refs.as_array().unwrap().len(), 2, "{refs}");
     // The outline.
-    let symbols = c.request("textDocument/documentSymbol", json!({"textDocument": {"uri": URI}}));
-    let names: Vec<&str> = symbols.as_array().unwrap().iter().map(|s| s["name"].as_str().unwrap()).collect();
+    let symbols = c.request(
+        "textDocument/documentSymbol",
+        json!({"textDocument": {"uri": URI}}),
+    );
+    let names: Vec<&str> = symbols
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["name"].as_str().unwrap())
+        .collect();
     assert_eq!(names, ["far", "King", "Pawn"]);
 
     c.request("shutdown", Value::Null);

@@ -346,7 +346,12 @@ fn zone_term(
 }
 
 /// `ranks 4..1`: a range written backwards selects nothing, which is worth a warning.
-fn empty_range(span: Span, what: &str, a: &impl std::fmt::Display, z: &impl std::fmt::Display) -> Problem {
+fn empty_range(
+    span: Span,
+    what: &str,
+    a: &impl std::fmt::Display,
+    z: &impl std::fmt::Display,
+) -> Problem {
     Problem::new(
         ProblemCode::EmptyRange,
         span,

@@ -60,7 +60,11 @@ impl Checked {
     pub fn into_result(self) -> Result<Rules, Vec<Problem>> {
         match self.rules {
             Some(rules) => Ok(rules),
-            None => Err(self.problems.into_iter().filter(Problem::is_error).collect()),
+            None => Err(self
+                .problems
+                .into_iter()
+                .filter(Problem::is_error)
+                .collect()),
         }
     }
     /// The warnings found.

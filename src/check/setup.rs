@@ -153,11 +153,7 @@ pub(crate) fn setup_decl<'a>(
 /// castling rights) found no problem — also when other passes did, so that a bad
 /// setup is reported with them. Every problem left out a resolved part of the game
 /// (a move, a condition, a zone), never a name the setup reads.
-pub(crate) fn compile(
-    mut ck: Checker,
-    game: Game,
-    setup: Option<&Spanned<String>>,
-) -> Checked {
+pub(crate) fn compile(mut ck: Checker, game: Game, setup: Option<&Spanned<String>>) -> Checked {
     let Some(setup) = setup else {
         return ck.finish(None);
     };

@@ -41,9 +41,9 @@ pub(crate) fn warnings(ck: &mut Checker, file: &File, source: &str) {
             Decl::Piece(p) => {
                 let letter = p.letter.node.letter.to_ascii_uppercase();
                 let in_setup = setup.to_ascii_uppercase().contains(letter);
-                let promoted_to = promoted
-                    .iter()
-                    .any(|s| s.letter.to_ascii_uppercase() == letter && s.mark == p.letter.node.mark);
+                let promoted_to = promoted.iter().any(|s| {
+                    s.letter.to_ascii_uppercase() == letter && s.mark == p.letter.node.mark
+                });
                 if !used(&p.name.node) && !in_setup && !promoted_to {
                     ck.report(unused(ProblemCode::UnusedPiece, &p.name, "piece"));
                 }
@@ -55,10 +55,16 @@ pub(crate) fn warnings(ck: &mut Checker, file: &File, source: &str) {
 }
 
 fn unused(code: ProblemCode, name: &Name, what: &str) -> Problem {
-    Problem::new(code, name.span, format!("the {what} `{}` is never used", name.node))
-        .warning()
-        .label("declared here, used nowhere")
-        .help(format!("remove it, or use it; a {what} that no rule names changes nothing"))
+    Problem::new(
+        code,
+        name.span,
+        format!("the {what} `{}` is never used", name.node),
+    )
+    .warning()
+    .label("declared here, used nowhere")
+    .help(format!(
+        "remove it, or use it; a {what} that no rule names changes nothing"
+    ))
 }
 
 /// A property given twice, and a move line written twice, in one piece.
@@ -77,17 +83,17 @@ fn repeated_properties(ck: &mut Checker, p: &PieceDecl, source: &str) {
             PieceProp::InHandAs(_) => "in-hand-as",
             PieceProp::CapturedToHand => "captured-to-hand",
             PieceProp::Moves { .. } => {
-                let text = source
+                let written = source
                     .get(prop.span.start..prop.span.end)
-                    .unwrap_or_default()
-                    .split_whitespace()
-                    .collect::<Vec<_>>()
-                    .join(" ");
+                    .unwrap_or_default();
+                // The property's span runs on over the blanks after it.
+                let span = Span::new(prop.span.start, prop.span.start + written.trim_end().len());
+                let text = written.split_whitespace().collect::<Vec<_>>().join(" ");
                 if moves.contains(&text) {
                     ck.report(
                         Problem::new(
                             ProblemCode::RepeatedMove,
-                            prop.span,
+                            span,
                             format!("`{text}` is given twice for `{}`", p.name.node),
                         )
                         .warning()
@@ -102,7 +108,11 @@ fn repeated_properties(ck: &mut Checker, p: &PieceDecl, source: &str) {
             _ => continue,
         };
         if let Some(&(_, first)) = seen.iter().find(|(n, _)| *n == name) {
-            let later = if name == "value" || name.ends_with("-to") || name == "exits" || name == "in-hand-as" {
+            let later = if name == "value"
+                || name.ends_with("-to")
+                || name == "exits"
+                || name == "in-hand-as"
+            {
                 " (the later one counts)"
             } else {
                 ""

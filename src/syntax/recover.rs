@@ -108,7 +108,9 @@ pub(super) fn blank_range(text: &str, at: usize) -> Option<(usize, usize, bool)>
     };
     if line.start == at && is_in(line.first, &decls) && line.depth > 0 {
         // The declaration before this one was left unfinished: drop it.
-        let open = lines[..here].iter().rposition(|l| l.depth == 0 && is_in(l.first, &decls))?;
+        let open = lines[..here]
+            .iter()
+            .rposition(|l| l.depth == 0 && is_in(l.first, &decls))?;
         return Some((lines[open].start, at, false));
     }
     if line.depth > 0 {
