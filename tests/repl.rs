@@ -1437,3 +1437,10 @@ fn perft_moves_gives_the_reason_a_move_is_illegal() {
          fmW fcF ifmnD) (position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1)\n"
     );
 }
+
+#[test]
+fn after_the_pie_rule_swap_the_computer_names_the_player_who_swapped() {
+    let out = run(&[MONKEY], "g1g4\ngo\n");
+    assert_has(&out, "black plays swap\n");
+    assert!(!out.contains("white plays"), "{out}");
+}
