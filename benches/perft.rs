@@ -1,5 +1,5 @@
 //! Perft speed on each shipped variant: the move generator's benchmark.
-//! `cargo bench --bench perft`; nodes per second = nodes / time per iteration.
+//! `cargo bench --features bench --bench perft`; nodes per second = nodes / time per iteration.
 
 use std::sync::Arc;
 

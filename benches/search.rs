@@ -1,5 +1,5 @@
 //! Search and random-playout speed on chess and Monkey Queen.
-//! `cargo bench --bench search`; the throughput is search nodes (or playouts) per second.
+//! `cargo bench --features bench --bench search`; the throughput is search nodes (or playouts) per second.
 
 use std::sync::Arc;
 

@@ -183,8 +183,18 @@ pub fn describe(rules: &Rules) -> String {
     let b = &rules.geometry.boards[0];
     let _ = writeln!(
         s,
-        "{} — a {}x{} board; {} plays the upper-case pieces, {} the lower-case.",
-        rules.name, b.files, b.ranks, rules.players[0].name, rules.players[1].name
+        "{} — {} {}x{} board; {} plays the upper-case pieces, {} the lower-case.",
+        rules.name,
+        // "an 8x8", "an 11x11", "an 18x18", "a 9x10".
+        if b.files.to_string().starts_with('8') || [11, 18].contains(&b.files) {
+            "an"
+        } else {
+            "a"
+        },
+        b.files,
+        b.ranks,
+        rules.players[0].name,
+        rules.players[1].name
     );
     pieces_section(&mut s, rules);
     terrain_section(&mut s, rules);
@@ -299,7 +309,9 @@ fn terrain_section(s: &mut String, rules: &Rules) {
             let _ = write!(line, "; {} may enter it, clearing it", names(t.cleared_by));
         }
         if t.crossed_by != 0 {
-            let _ = write!(line, "; {} ignore it", names(t.crossed_by));
+            let one = t.crossed_by.count_ones() == 1;
+            let verb = if one { "ignores" } else { "ignore" };
+            let _ = write!(line, "; {} {verb} it", names(t.crossed_by));
         }
         let _ = writeln!(s, "{line}");
     }

@@ -73,6 +73,10 @@ enum Command {
         /// The computer's thinking time per move, in milliseconds (`time MS` inside).
         #[arg(long, value_name = "MS", value_parser = clap::value_parser!(u64).range(1..=MAX_MOVETIME_MS))]
         movetime: Option<u64>,
+        /// Accept positions that cannot arise in a game (for composed problems): the
+        /// side not to move in check, a side without its royal piece.
+        #[arg(long)]
+        any_position: bool,
     },
     /// Self-play analysis: many games by the computer (or random movers), summarised.
     Analyze {
@@ -151,6 +155,7 @@ fn main() -> ExitCode {
             fen,
             seed,
             movetime,
+            any_position,
         } => {
             let overrides = match parse_overrides(&set) {
                 Ok(o) => o,
@@ -159,7 +164,7 @@ fn main() -> ExitCode {
                     return ExitCode::FAILURE;
                 }
             };
-            match varsand::repl::run(file, overrides, seed, fen, movetime) {
+            match varsand::repl::run(file, overrides, seed, fen, movetime, any_position) {
                 Ok(true) => ExitCode::SUCCESS,
                 // A script in which a command failed (its errors are on stderr).
                 Ok(false) => ExitCode::FAILURE,
@@ -365,8 +370,14 @@ fn perft(
         None => Position::start(rules),
     };
     for m in moves.iter().flat_map(|m| m.split_whitespace()) {
-        pos.play(m)
-            .map_err(|e| format!("error: --moves: {e} (position {})\n", pos.fen()))?;
+        if pos.play(m).is_err() {
+            // The reason the REPL gives for the same move.
+            return Err(format!(
+                "error: --moves: `{m}` is not legal: {} (position {})\n",
+                pos.why_illegal(m),
+                pos.fen()
+            ));
+        }
     }
     let start = Instant::now();
     let mut perft = Perft::new();

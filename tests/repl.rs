@@ -438,7 +438,7 @@ fn monkey_queen_height_8_swap_and_moves_grouped_by_piece() {
         &[MONKEY],
         "set height 8\nfen\ng1g4\nmoves\nswap\nfen\nmoves\nf12f9\nfen\nmoves\n",
     ));
-    assert_has(&out, "height = 8; a new game starts\n");
+    assert_has(&out, "height = 8; the game is replayed under it\n");
     // The stacks show their height on the board and in the position string.
     assert_has(&out, "12  .  .  .  .  . q8  .  .  .  .  .  .  12\n");
     assert_has(&out, " 1  .  .  .  .  .  . Q8  .  .  .  .  .  1\n");
@@ -457,15 +457,15 @@ fn monkey_queen_height_8_swap_and_moves_grouped_by_piece() {
     // On black's first turn `swap` is offered, in a group of its own.
     assert_has(
         &out,
-        "black to move; last move g1g4\n  pie rule       swap\n  Queen f12      f12a12 f12a7 ",
+        "black to move; last move g1g4\n  pie rule       swap\n  Queen f12      f12a7 f12a12 ",
     );
-    assert_has(&out, "f12l6\n34 legal moves\n");
+    assert_has(&out, "f12l6 f12l12\n34 legal moves\n");
     assert_has(
         &out,
         "black to move (sides swapped by the pie rule); last move swap\n",
     );
     // After the swap there is no second swap.
-    assert_has(&out, "f12l6\n33 legal moves\n");
+    assert_has(&out, "f12l6 f12l12\n33 legal moves\n");
     // Then each group is one piece, its moves sorted: the baby must approach the
     // enemy queen on f9; the queen moves along its eight lines.
     assert_has(
@@ -474,7 +474,7 @@ fn monkey_queen_height_8_swap_and_moves_grouped_by_piece() {
     );
     assert_has(
         &out,
-        "  Baby g1        g1a7 g1b6 g1c5 g1d4 g1e3 g1f1 g1f2 g1g2 g1g3 g1h2 g1i3 g1j4 g1k5 g1l6\n  Queen g4       g4a10 g4a4 ",
+        "  Baby g1        g1a7 g1b6 g1c5 g1d4 g1e3 g1f1 g1f2 g1g2 g1g3 g1h2 g1i3 g1j4 g1k5 g1l6\n  Queen g4       g4a4 g4a10 ",
     );
     assert_has(&out, " g4l4 g4l9\n52 legal moves\n");
 }
@@ -497,7 +497,8 @@ fn reload_after_knights_become_kings_stops_before_the_now_illegal_move() {
     assert_has(
         &after,
         "move 3 (g1f3) is illegal under the new rules: a Knight does not move from g1 to f3 \
-         (its moves: K); the game stops before it (2 of 3 moves replayed)\n",
+         (its moves: K); the game stops before it (2 of 3 moves replayed, 1 move kept for \
+         `redo` (a `reload` tries it again))\n",
     );
     // The board is the position after 1. e4 e5, white to move.
     assert_has(
@@ -735,14 +736,16 @@ fn undo_and_redo_with_nothing_to_take_back_or_replay() {
 
 #[test]
 fn help_explains_one_command_or_says_there_is_none() {
-    let out = run(&[CHESS], "help undo\nhelp nosuch\n? fen\n");
+    let (out, err) = run_failing(&[CHESS], "help undo\nhelp nosuch\n? fen\nhelp\n");
     assert_has(&out, "undo (also u, back): take back the last move\n");
     assert_has(&out, "fen: print the position string\n");
-    assert_has(
-        &out,
-        "no command `nosuch`\nType a move (e2e4, e7e8q, g1-g2, f12xg12, swap) or a command:\n",
+    // An unknown topic is an error, not the whole list.
+    assert_eq!(
+        err,
+        "no command `nosuch`: type `help` for the list of commands\n"
     );
-    // The full list follows, every command with its usage.
+    assert_eq!(out.matches("Type a move (e2e4").count(), 1, "{out}");
+    // `help` alone lists every command with its usage.
     for usage in [
         "help [COMMAND]",
         "position STRING",
@@ -774,7 +777,7 @@ e7e8
 e7e8k
 position 4k3/8/8/8/2b5/8/8/R3K2R w KQ - 0 1
 e1g1
-position 4k3/8/8/8/8/8/4R3/4K2q w - - 0 1
+position k7/8/8/8/8/8/4R3/4K2q w - - 0 1
 e2d2
 fen
 ",
@@ -802,7 +805,10 @@ fen
         "illegal: a Pawn does not move from e2 to e5 (its moves: fmW fcF ifmnD)\nlegal moves nearby: e2e3 e2e4\n",
     );
     // A pinned knight: the move would leave the king in check.
-    assert_has(&err, "illegal: it would leave white's King attacked\n");
+    assert_has(
+        &err,
+        "illegal: it would leave white's King on e1 attacked\n",
+    );
     // A pawn on the last rank must promote.
     assert_has(
         &err,
@@ -823,10 +829,11 @@ fen
     assert_has(&out, "white to move, in check\n");
     assert_has(
         &err,
-        "illegal: white is in check, and this move leaves the King attacked\nlegal moves nearby: e1d2\n",
+        "illegal: white is in check, and this move does not answer it: the King on e1 would \
+         stay attacked\nlegal moves nearby: e1d2\n",
     );
     assert!(!out.contains("last move"), "no move was played:\n{out}");
-    assert_eq!(fens(&out), ["4k3/8/8/8/8/8/4R3/4K2q w - - 0 1"]);
+    assert_eq!(fens(&out), ["k7/8/8/8/8/8/4R3/4K2q w - - 0 1"]);
 }
 
 #[test]
@@ -882,8 +889,14 @@ fn save_then_load_round_trip() {
     assert_has(&out, &format!("loaded 3 moves from {}\n", file.display()));
     assert_has(&out, "52 legal moves\n");
     let saved = std::fs::read_to_string(&file).expect("the saved game");
-    // The rule file is recorded by its absolute path, so the game loads from anywhere.
+    // The rule file, outside the save's folder (but for the root), is recorded by its
+    // absolute path, so the game loads from anywhere; the hash of its text follows.
     let variant = std::fs::canonicalize("variants/monkey_queen.var").unwrap();
+    let (saved, hash) = without_rules_hash(&saved);
+    assert!(
+        hash.starts_with("fnv1a64:") && hash.len() == 8 + 16,
+        "{hash}"
+    );
     assert_eq!(
         saved,
         format!(
@@ -1083,7 +1096,7 @@ fn rules_summary_names_every_piece_and_how_the_game_ends() {
     let out = run(&[CHESS], "rules\n");
     assert_has(
         &out,
-        "Chess — a 8x8 board; white plays the upper-case pieces, black the lower-case.\n\nPieces:\n",
+        "Chess — an 8x8 board; white plays the upper-case pieces, black the lower-case.\n\nPieces:\n",
     );
     for piece in [
         "  K King (royal: may not be left attacked) — \"K\"\n",
@@ -1152,4 +1165,282 @@ fn rules_summary_gives_king_and_queen_their_diagonal_moves() {
 fn rules_summary_describes_the_knight_in_a_sentence() {
     let out = run(&[CHESS], "rules\n");
     assert!(!out.contains("by a leap of as a knight"), "{out}");
+}
+
+/// A saved game without its `RulesHash` header line, and that hash.
+fn without_rules_hash(saved: &str) -> (String, String) {
+    let mut hash = String::new();
+    let rest = saved
+        .lines()
+        .filter(|l| match l.strip_prefix("[RulesHash \"") {
+            Some(h) => {
+                hash = h.trim_end_matches("\"]").to_string();
+                false
+            }
+            None => true,
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    (rest, hash)
+}
+
+/// The lines of the error output that report an illegal move.
+fn illegal_lines(err: &str) -> Vec<&str> {
+    err.lines().filter(|l| l.starts_with("illegal: ")).collect()
+}
+
+#[test]
+fn in_check_a_move_that_does_not_answer_it_is_refused_for_that_in_chess() {
+    // White is in check from the rook on a1; the pawn's promotion does not answer it,
+    // with or without a letter.
+    let (_, err) = run_failing(
+        &[CHESS, "--fen", "4k2r/2P5/8/8/8/8/8/r3K3 w - - 0 1"],
+        "c7c8\nc7c8q\nc7c8x\ne1f1\n",
+    );
+    let answer = "illegal: white is in check, and this move does not answer it: the King on e1 \
+                  would stay attacked";
+    assert_eq!(
+        illegal_lines(&err),
+        [
+            answer,
+            answer,
+            answer,
+            "illegal: white is in check, and the King would be attacked on f1 too"
+        ],
+        "{err}"
+    );
+    // Out of check, a wrong letter is still told as such.
+    let (_, err) = run_failing(
+        &[CHESS, "--fen", "4k3/2P5/8/8/8/8/8/4K3 w - - 0 1"],
+        "c7c8\nc7c8x\n",
+    );
+    assert_eq!(
+        illegal_lines(&err),
+        [
+            "illegal: the Pawn must promote there: add one of q, r, b, n (such as c7c8q)",
+            "illegal: `x` is not a promotion choice here: choose one of q, r, b, n"
+        ],
+        "{err}"
+    );
+}
+
+#[test]
+fn in_check_refusals_name_the_rule_in_monkey_king_chess() {
+    let fen = "5/2k2/5/5/1L3/2l2/2I2/2P2|2|2[PPNLCpppnvc] r - - 1 5 fists=2/0";
+    let (_, err) = run_failing(&["variants/monkey_king.var", "--fen", fen], "b4b5o\nN@e1\n");
+    assert_eq!(
+        illegal_lines(&err),
+        [
+            "illegal: red is in check, and this move does not answer it: the Pilgrim on c2 \
+             would stay attacked",
+            "illegal: red is in check, and this move does not answer it: the Pilgrim on c2 \
+             would stay attacked",
+        ],
+        "{err}"
+    );
+}
+
+#[test]
+fn monkey_king_flips_and_placements_are_refused_with_their_rule() {
+    // Blue to move, its Lancer on the magic square b5, its Goblin King in hand.
+    let fen = "5/5/5/1l3/5/5/2I2/5|2|2[kp] b - - 0 1 fists=2/0";
+    let (_, err) = run_failing(
+        &["variants/monkey_king.var", "--fen", fen],
+        "b5b4h\nP@a6\nP@a2\n",
+    );
+    assert_eq!(
+        illegal_lines(&err),
+        [
+            "illegal: a Lancer flips only with your Goblin King to stand in earth",
+            "illegal: `P` is red's piece, and blue is to move",
+            "illegal: `P` is red's piece, and blue is to move",
+        ],
+        "{err}"
+    );
+}
+
+#[test]
+fn reload_keeps_the_moves_it_cannot_replay_for_redo_and_a_later_reload() {
+    let tmp = TempDir::new("reload-redo");
+    let var = tmp.path("chess.var");
+    std::fs::copy(repo_file(CHESS), &var).expect("copy chess.var");
+    let original = std::fs::read_to_string(&var).unwrap();
+    let mut repl = Repl::start(&[path_str(&var)]);
+    repl.send("e2e4\ne7e5\ng1f3\nb8c6\nf1c4\nfen\n");
+    let five = "r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5N2/PPPP1PPP/RNBQK2R b KQkq - 3 3";
+    repl.expect(five);
+    std::fs::write(&var, original.replace("moves \"N\"", "moves \"K\"")).unwrap();
+    repl.send("reload\nfen\n");
+    let out = norm(&repl.expect(" w KQkq e6 0 2"));
+    assert_has(
+        &out,
+        "(2 of 5 moves replayed, 3 moves kept for `redo` (a `reload` tries them again))\n",
+    );
+    // The file fixed, a reload brings the whole game back.
+    std::fs::write(&var, &original).unwrap();
+    repl.send("reload\nfen\n");
+    let out = norm(&repl.expect(five));
+    assert_has(&out, "all 5 moves replayed\n");
+    // Once more broken: `redo` plays what the rules allow and says why it stops.
+    std::fs::write(&var, original.replace("moves \"N\"", "moves \"K\"")).unwrap();
+    repl.send("reload\nredo\nfen\n");
+    repl.expect(" w KQkq e6 0 2");
+    let (_, err) = repl.finish_failed();
+    assert_has(
+        &err,
+        "cannot redo g1f3: a Knight does not move from g1 to f3 (its moves: K)\n",
+    );
+}
+
+#[test]
+fn set_replays_the_game_under_the_new_value() {
+    let out = run(&[MONKEY], "g1g4\nf12f9\nset height 9\nfen\n");
+    assert_has(
+        &out,
+        "height = 9; the game is replayed under it\nall 2 moves replayed\n",
+    );
+    assert_eq!(
+        fens(&out),
+        ["5b6/12/12/5q(8)6/12/12/12/12/6Q(8)5/12/12/6B5 w - - 2 2"],
+        "{out}"
+    );
+}
+
+#[test]
+fn a_promotion_with_a_single_choice_needs_no_letter() {
+    let out = run(
+        &["variants/makruk.var"],
+        "c3c4\nh6h5\nc4c5\nh5h4\nc5d6\nundo\nc5d6m\nfen\n",
+    );
+    let f = fens(&out);
+    assert_eq!(f.len(), 1, "{out}");
+    assert!(f[0].starts_with("rnsmksnr/8/ppp"), "{out}");
+    assert_has(&out, "last move c5d6m\n");
+}
+
+#[test]
+fn moves_are_listed_in_natural_order() {
+    let out = run(&[MONKEY], "g1g4\nf12f9\nmoves\n");
+    let line = out
+        .lines()
+        .find(|l| l.trim_start().starts_with("Queen g4"))
+        .unwrap_or_else(|| panic!("no queen line:\n{out}"));
+    assert_has(line, "g4a4 g4a10 ");
+    assert_has(
+        line,
+        " g4g2 g4g3 g4g5 g4g6 g4g7 g4g8 g4g9 g4g10 g4g11 g4g12 g4h3 ",
+    );
+    assert!(!line.contains("g4g10 g4g2"), "{line}");
+}
+
+#[test]
+fn impossible_positions_are_refused_unless_asked_for() {
+    // Black's king is attacked by the rook with white to move.
+    let check = "4k3/8/8/8/8/8/8/4RK2 w - - 0 1";
+    let mut repl = Repl::start(&[CHESS, "--fen", check]);
+    repl.send("");
+    let (out, err) = repl.finish_failed();
+    assert!(out.is_empty(), "{out}");
+    assert_eq!(
+        err,
+        "error: --fen: impossible position: white is to move, but black's King on e8 is \
+         already attacked: black left it in check, which no legal move does \
+         (`varsand play --any-position` accepts it)\n"
+    );
+    // No black king: `position` refuses it, and the game goes on.
+    let (out, err) = run_failing(&[CHESS], "position 8/8/8/8/8/8/8/4K3 w - - 0 1\nfen\n");
+    assert_has(
+        &err,
+        "impossible position: black has no King on the board, and the rules give each side one",
+    );
+    assert_eq!(fens(&out), [CHESS_START]);
+    // Allowed on request.
+    let out = run(
+        &[CHESS, "--any-position", "--fen", check],
+        "fen\nposition 8/8/8/8/8/8/8/4K3 w - - 0 1\nfen\n",
+    );
+    assert_eq!(fens(&out), [check, "8/8/8/8/8/8/8/4K3 w - - 0 1"]);
+}
+
+#[test]
+fn every_shipped_setup_is_a_possible_position() {
+    for entry in std::fs::read_dir(repo_file("variants")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().is_none_or(|e| e != "var") {
+            continue;
+        }
+        // The setup as `fen` prints it, given back through `--fen`, is accepted.
+        let out = run(&[path_str(&path)], "fen\n");
+        let setup = out.lines().last().unwrap_or_default().to_string();
+        let again = run(&[path_str(&path), "--fen", &setup], "fen\n");
+        assert_eq!(
+            again.lines().last(),
+            Some(setup.as_str()),
+            "{}",
+            path.display()
+        );
+    }
+}
+
+#[test]
+fn load_replays_what_still_fits_when_the_rule_file_changed() {
+    let tmp = TempDir::new("load-changed");
+    let var = tmp.path("chess.var");
+    std::fs::copy(repo_file(CHESS), &var).expect("copy chess.var");
+    let original = std::fs::read_to_string(&var).unwrap();
+    let game = tmp.path("game.txt");
+    let out = run(
+        &[path_str(&var)],
+        &format!("e2e4\ne7e5\ng1f3\nsave {}\n", game.display()),
+    );
+    assert_has(&out, "saved 3 moves");
+    let saved = std::fs::read_to_string(&game).unwrap();
+    // Beside the game, the rule file is recorded by its relative path.
+    assert_has(&saved, "[Variant \"chess.var\"]\n[RulesHash \"fnv1a64:");
+    std::fs::write(&var, original.replace("moves \"N\"", "moves \"K\"")).unwrap();
+    // Loaded from elsewhere, the game finds its rule file beside it.
+    let chess = repo_file(CHESS);
+    let mut repl = Repl::start(&[path_str(&chess)]);
+    repl.send(&format!("load {}\nfen\n", game.display()));
+    let out = norm(&repl.expect(" w KQkq e6 0 2"));
+    assert_has(
+        &out,
+        "the rule file changed since this game was saved: the moves it still allows are replayed\n",
+    );
+    assert_has(
+        &out,
+        "move 3 (g1f3) is illegal under the changed rules: a Knight does not move from g1 to f3 \
+         (its moves: K); the game stops before it (2 of 3 moves replayed, 1 move kept for \
+         `redo` (a `reload` tries it again))\n",
+    );
+    std::fs::write(&var, &original).unwrap();
+    repl.send("reload\nfen\n");
+    let out = repl.finish();
+    assert_has(&out, "all 3 moves replayed\n");
+    assert_eq!(
+        fens(&out),
+        ["rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2"]
+    );
+}
+
+#[test]
+fn perft_moves_gives_the_reason_a_move_is_illegal() {
+    let out = Command::new(env!("CARGO_BIN_EXE_varsand"))
+        .args(["perft", CHESS, "1", "--moves", "e2e5"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .expect("run varsand perft");
+    assert!(!out.status.success());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        "error: --moves: `e2e5` is not legal: a Pawn does not move from e2 to e5 (its moves: \
+         fmW fcF ifmnD) (position rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1)\n"
+    );
+}
+
+#[test]
+fn after_the_pie_rule_swap_the_computer_names_the_player_who_swapped() {
+    let out = run(&[MONKEY], "g1g4\ngo\n");
+    assert_has(&out, "black plays swap\n");
+    assert!(!out.contains("white plays"), "{out}");
 }

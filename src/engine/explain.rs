@@ -88,6 +88,7 @@ impl Position {
         }
         let kind = kind_of(piece);
         let pname = &rules.pieces[kind].name;
+        let a_pname = with_article(pname);
         if side_of(piece) != us {
             return format!(
                 "the {pname} on {} is {}'s, and {me} is to move",
@@ -108,12 +109,15 @@ impl Position {
         if !matching.is_empty() {
             return self.why_refused(&matching, promo);
         }
+        if let Some(why) = promo.and_then(|p| self.why_no_flip(from, to, p)) {
+            return why;
+        }
         if let Some(reason) = self.why_no_castling(from, to) {
             return reason;
         }
         self.why_not_reachable(from, to).unwrap_or_else(|| {
             format!(
-                "a {pname} does not move from {} to {} (its moves: {})",
+                "{a_pname} does not move from {} to {} (its moves: {})",
                 sq(from),
                 sq(to),
                 rules.pieces[kind].betza
@@ -125,16 +129,25 @@ impl Position {
     /// is refused: the promotion letter, or what it would leave.
     fn why_refused(&mut self, matching: &[Move], promo: Option<char>) -> String {
         let rules = self.rules.clone();
-        let us = self.side;
-        let me = &rules.players[us].name;
         let geo = &rules.geometry;
         let (from, to) = (matching[0].from, matching[0].to);
         let pname = &rules.pieces[kind_of(self.board[from as usize])].name;
+        let a_pname = with_article(pname);
         let promos: Vec<char> = matching
             .iter()
             .filter(|m| m.promo != EMPTY)
             .map(|m| promo_char(&rules, m.promo))
             .collect();
+        // A move that leaves a royal piece attacked is refused for that, whatever its
+        // letter: the promotion choices matter only once the move is otherwise legal.
+        let legal: Vec<Move> = matching
+            .iter()
+            .copied()
+            .filter(|&m| self.is_legal(m))
+            .collect();
+        if legal.is_empty() {
+            return self.why_unsafe(matching[0]);
+        }
         let stays = matching.iter().any(|m| m.promo == EMPTY);
         let list = || {
             promos
@@ -153,13 +166,19 @@ impl Position {
                     promos[0]
                 );
             }
-            Some(_) if promos.is_empty() => {
+            Some(p) if promos.is_empty() => {
+                if let Some(why) = self.why_no_flip(from, to, p) {
+                    return why;
+                }
                 return format!(
-                    "a {pname} does not promote on {}: leave the letter off",
+                    "{a_pname} does not promote on {}: leave the letter off",
                     geo.name(to)
                 );
             }
             Some(p) if !promos.contains(&p.to_ascii_lowercase()) => {
+                if let Some(why) = self.why_no_flip(from, to, p) {
+                    return why;
+                }
                 return format!(
                     "`{p}` is not a promotion choice here: choose one of {}",
                     list()
@@ -167,29 +186,90 @@ impl Position {
             }
             _ => {}
         }
-        let royal = rules
-            .pieces
-            .iter()
-            .find(|p| p.royal)
-            .map(|p| p.name.as_str())
-            .unwrap_or("royal piece");
-        let legal: Vec<Move> = matching
-            .iter()
-            .copied()
-            .filter(|&m| self.is_legal(m))
-            .collect();
-        if rules.forbid_check && !legal.is_empty() && legal.iter().all(|&m| self.gives_check(m)) {
+        if rules.forbid_check && legal.iter().all(|&m| self.gives_check(m)) {
             return "it would give check, and a move that gives check is illegal in this game"
                 .into();
         }
-        if !legal.is_empty() {
-            return self.stalemate_reason();
+        self.stalemate_reason()
+    }
+
+    /// Why a pseudo-legal move `m` is not legal: the rule of check (a royal piece of
+    /// the mover left attacked, or not rescued from an attack) or a facing rule.
+    fn why_unsafe(&mut self, m: Move) -> String {
+        let rules = self.rules.clone();
+        let geo = &rules.geometry;
+        let us = self.side;
+        let me = &rules.players[us].name;
+        let in_check = self.in_check(us);
+        let facing = self.facing_now();
+        self.make(m);
+        let attacked = self
+            .royals
+            .of(us)
+            .iter()
+            .copied()
+            .find(|&c| self.attacked(c, us ^ 1))
+            .map(|c| {
+                (
+                    c,
+                    rules.pieces[kind_of(self.board[c as usize])].name.clone(),
+                )
+            });
+        let still_facing = facing.filter(|&k| self.facing(k));
+        self.unmake();
+        match attacked {
+            Some((c, royal)) => {
+                let moved = c == m.to && m.kind != MoveKind::Drop;
+                let sq = geo.name(c);
+                match (in_check, moved) {
+                    (true, true) => {
+                        format!("{me} is in check, and the {royal} would be attacked on {sq} too")
+                    }
+                    (true, false) => format!(
+                        "{me} is in check, and this move does not answer it: the {royal} on {sq} would stay attacked"
+                    ),
+                    (false, true) => format!("the {royal} would be attacked on {sq}"),
+                    (false, false) => {
+                        format!("it would leave {me}'s {royal} on {sq} attacked")
+                    }
+                }
+            }
+            None => match still_facing {
+                Some(k) => format!(
+                    "the two {}s face each other, and a move that leaves them facing is illegal",
+                    rules.piece(k).name
+                ),
+                None => "it is not legal here".into(),
+            },
         }
-        if self.in_check(us) {
-            format!("{me} is in check, and this move leaves the {royal} attacked")
-        } else {
-            format!("it would leave {me}'s {royal} attacked")
+    }
+
+    /// Why the piece on `from` may not flip to the face lettered `letter` (when one of
+    /// its flips has that face and a condition of it does not hold).
+    fn why_no_flip(&self, from: Cell, to: Cell, letter: char) -> Option<String> {
+        let rules = &*self.rules;
+        let t = &rules.tables;
+        let kind = kind_of(self.board[from as usize]);
+        let letter = letter.to_ascii_lowercase();
+        let g = Gen::new(self, rules);
+        let id = t.piece_extras[kind].iter().copied().find(|&id| {
+            let info = &t.gens[id as usize];
+            info.kind == crate::rules::GenKind::Flip
+                && promo_char(rules, crate::rules::code(info.face as usize, self.side)) == letter
+        })?;
+        let m = Move::new(from, to, id);
+        let unmet: Vec<String> = rules.generators[id as usize]
+            .conditions
+            .iter()
+            .filter(|c| !self.condition_holds(&g, c, m))
+            .map(|c| describe_condition(rules, c))
+            .collect();
+        let pname = &rules.pieces[kind].name;
+        let a_pname = with_article(pname);
+        if unmet.is_empty() {
+            return None;
         }
+        Some(format!("{a_pname} flips only with {}", unmet.join(" and ")))
     }
 
     fn stalemate_reason(&self) -> String {
@@ -208,12 +288,33 @@ impl Position {
         }
         let mut chars = letter.chars();
         let (Some(c), None) = (chars.next(), chars.next()) else {
-            return format!("`{letter}` is not a piece letter: write a placement as P@c2");
+            // An example from this game: a legal placement, else any piece of ours.
+            let example = self
+                .legal_moves()
+                .into_iter()
+                .find(|m| m.kind == MoveKind::Drop)
+                .map(|m| self.move_text(m))
+                .unwrap_or_else(|| {
+                    let k = (0..rules.pieces.len())
+                        .find(|&k| !rules.tables.drop_gens[k].is_empty())
+                        .unwrap_or(0);
+                    let sq = rules.geometry.name(0);
+                    format!("{}@{sq}", rules.code_symbol(crate::rules::code(k, us)))
+                });
+            return format!("`{letter}` is not a piece letter: write a placement as {example}");
         };
+        // Where each player's pieces are their own, a letter's case names its player.
+        if super::notation::others_letter(&rules, us, letter) {
+            return format!(
+                "`{letter}` is {}'s piece, and {me} is to move",
+                rules.players[us ^ 1].name
+            );
+        }
         let Some(kind) = rules.kind_for(us, c) else {
             return format!("{me} has no piece with the letter `{c}`");
         };
         let name = &rules.pieces[kind].name;
+        let a_name = with_article(name);
         if self.in_hand(us, kind) == 0 {
             return format!("{me} has no {name} in hand");
         }
@@ -222,11 +323,11 @@ impl Position {
         };
         let t = &rules.tables;
         let Some(&id) = t.drop_gens[kind].first() else {
-            return format!("a {name} is never placed from the hand");
+            return format!("{a_name} is never placed from the hand");
         };
         let info = &t.gens[id as usize];
         if t.is_dead(crate::rules::code(kind, us), cell) {
-            return format!("a {name} on {square} could never move again");
+            return format!("{a_name} on {square} could never move again");
         }
         if !t.targets(info, us, crate::rules::NO_CELL).contains(&cell) {
             let needs: Vec<String> = rules.generators[id as usize]
@@ -235,7 +336,7 @@ impl Position {
                 .map(|c| describe_condition(&rules, c))
                 .collect();
             return format!(
-                "a {name} is placed only on an empty square, {}, and {square} is not one of them",
+                "{a_name} is placed only on an empty square, {}, and {square} is not one of them",
                 needs.join(" and ")
             );
         }
@@ -254,13 +355,13 @@ impl Position {
             .map(|c| describe_condition(&rules, c))
             .collect();
         if !unmet.is_empty() {
-            return format!("a {name} is placed only with {}", unmet.join(" and "));
+            return format!("{a_name} is placed only with {}", unmet.join(" and "));
         }
         if !self.is_legal(m) {
-            return format!("the {name} would stand attacked on {square}");
+            return self.why_unsafe(m);
         }
         if t.no_mate_by_drop >> kind & 1 != 0 {
-            return format!("a {name} may not be placed to give checkmate");
+            return format!("{a_name} may not be placed to give checkmate");
         }
         self.stalemate_reason()
     }
@@ -276,9 +377,10 @@ impl Position {
         }
         let kind = kind_of(piece);
         let name = &rules.pieces[kind].name;
+        let a_name = with_article(name);
         match rules.exit_zone(kind) {
-            None => format!("a {name} never leaves the board"),
-            Some(z) => format!("a {name} leaves the board only from {}", rules.zone(z).name),
+            None => format!("{a_name} never leaves the board"),
+            Some(z) => format!("{a_name} leaves the board only from {}", rules.zone(z).name),
         }
     }
 
@@ -330,6 +432,7 @@ impl Position {
         let piece = self.board[from as usize];
         let kind = kind_of(piece);
         let pname = &rules.pieces[kind].name;
+        let a_pname = with_article(pname);
         let what = |c: Cell| -> String {
             let p = self.board[c as usize];
             if p != EMPTY {
@@ -394,7 +497,7 @@ impl Position {
                         && tr.blocks_landing
                     {
                         return format!(
-                            "a {pname} may not enter the {} on {}",
+                            "{a_pname} may not enter the {} on {}",
                             tr.name,
                             geo.name(to)
                         );
@@ -404,11 +507,11 @@ impl Position {
                     return format!("{} stands there", what(to));
                 }
                 if occupant != EMPTY && !comp.can_capture {
-                    return format!("a {pname} does not capture that way");
+                    return format!("{a_pname} does not capture that way");
                 }
                 if occupant == EMPTY && !comp.can_move {
                     return format!(
-                        "a {pname} only captures that way, and {} is empty",
+                        "{a_pname} only captures that way, and {} is empty",
                         geo.name(to)
                     );
                 }
@@ -420,7 +523,7 @@ impl Position {
                     }
                 }
                 format!(
-                    "a {pname} may not move from {} to {} here",
+                    "{a_pname} may not move from {} to {} here",
                     geo.name(from),
                     geo.name(to)
                 )
@@ -480,14 +583,14 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
             rules.piece(kind).name
         ),
         Cond::Captures { kind, yes } => format!(
-            "to {} a {}",
+            "to {} {}",
             if yes { "capture" } else { "not capture" },
-            rules.piece(kind).name
+            with_article(&rules.piece(kind).name)
         ),
         Cond::Over { kind, yes } => format!(
-            "to {} a {}",
+            "to {} {}",
             if yes { "jump over" } else { "not jump over" },
-            rules.piece(kind).name
+            with_article(&rules.piece(kind).name)
         ),
     }
 }
@@ -502,4 +605,13 @@ fn op_words(op: crate::syntax::ast::Compare) -> &'static str {
         Compare::Equal => "exactly",
         Compare::NotEqual => "other than",
     }
+}
+
+/// A name with its indefinite article: "a Knight", "an Engineer".
+pub fn with_article(name: &str) -> String {
+    let vowel = name
+        .chars()
+        .next()
+        .is_some_and(|c| "aeiouAEIOU".contains(c));
+    format!("{} {name}", if vowel { "an" } else { "a" })
 }

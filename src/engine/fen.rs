@@ -856,6 +856,56 @@ impl Position {
         Self::from_fen_with(rules, fen, false)
     }
 
+    /// What makes this position one that cannot arise in a game, in words (empty if
+    /// nothing): a royal piece of the side not to move attacked (the side to move
+    /// could take it), or a side without a royal piece when its rules give it one (so
+    /// that `captured` end rules would end the game at once and check means nothing).
+    /// Composed problems may want such positions: the REPL refuses them unless told.
+    pub fn impossibilities(&self) -> Vec<String> {
+        let rules = &*self.rules;
+        let geo = &rules.geometry;
+        let mut out = Vec::new();
+        for side in 0..2 {
+            let name = &rules.players[side].name;
+            // A royal piece in hand (to be placed) or gone off the board by an exit
+            // rule is accounted for.
+            let royal_kinds: Vec<usize> = (0..rules.pieces.len())
+                .filter(|&k| rules.pieces[k].royal && rules.pieces[k].mark == Mark::Plain)
+                .filter(|&k| rules.pieces[k].owner.is_none_or(|o| o == side))
+                .collect();
+            let royal_types: Vec<&str> = royal_kinds
+                .iter()
+                .map(|&k| rules.pieces[k].name.as_str())
+                .collect();
+            let elsewhere = royal_kinds
+                .iter()
+                .any(|&k| self.in_hand(side, k) > 0 || self.exited[side] >> k & 1 != 0);
+            if !royal_types.is_empty() && self.royals.count(side) == 0 && !elsewhere {
+                out.push(format!(
+                    "{name} has no {} on the board, and the rules give each side one",
+                    royal_types.join(" or ")
+                ));
+            }
+        }
+        let them = self.side ^ 1;
+        if let Some(&c) = self
+            .royals
+            .of(them)
+            .iter()
+            .find(|&&c| self.attacked(c, self.side))
+        {
+            out.push(format!(
+                "{} is to move, but {}'s {} on {} is already attacked: {} left it in check, which no legal move does",
+                rules.players[self.side].name,
+                rules.players[them].name,
+                rules.pieces[kind_of(self.board[c as usize])].name,
+                geo.name(c),
+                rules.players[them].name,
+            ));
+        }
+        out
+    }
+
     /// Reads a position string; `is_setup` marks every piece as unmoved.
     pub(crate) fn from_fen_with(
         rules: Arc<Rules>,

@@ -75,10 +75,42 @@ impl Position {
     /// Finds the legal move a user typed.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, NoMove> {
         let moves = self.legal_moves();
-        if let Some(typed) = read_move_text(&self.rules, text)
-            && let Some(m) = moves.iter().find(|&&m| typed.names(&self.move_parts(m)))
-        {
-            return Ok(*m);
+        if let Some(typed) = read_move_text(&self.rules, text) {
+            if let MoveText::Drop { letter, .. } = &typed
+                && others_letter(&self.rules, self.side, letter)
+            {
+                return Err(NoMove {
+                    message: format!("`{text}` is not a legal move here"),
+                });
+            }
+            if let Some(m) = moves.iter().find(|&&m| typed.names(&self.move_parts(m))) {
+                return Ok(*m);
+            }
+            // A move that must promote, to a single choice, needs no letter.
+            if let MoveText::Squares {
+                from,
+                to,
+                promo: None,
+                rifle,
+            } = typed
+            {
+                let same: Vec<Move> = moves
+                    .iter()
+                    .copied()
+                    .filter(|m| {
+                        m.from == from && m.to == to && (m.kind == MoveKind::Rifle) == rifle
+                    })
+                    .collect();
+                // (A flip, which is never forced, still needs its letter.)
+                if let [m] = same[..]
+                    && m.promo != EMPTY
+                    && !self.rules.pieces[kind_of(self.board[m.from as usize])]
+                        .promotions
+                        .is_empty()
+                {
+                    return Ok(m);
+                }
+            }
         }
         Err(NoMove {
             message: format!("`{text}` is not a legal move here"),
@@ -91,6 +123,20 @@ impl Position {
         self.make(m);
         Ok(m)
     }
+}
+
+/// Does a placement's letter name a piece of the other player than `side`, where each
+/// player's pieces are their own (so that the letter's case names the player)?
+pub(crate) fn others_letter(rules: &Rules, side: usize, letter: &str) -> bool {
+    let mut chars = letter.chars();
+    let (Some(c), None) = (chars.next(), chars.next()) else {
+        return false;
+    };
+    rules.kind_for(side ^ 1, c).is_some_and(|k| {
+        rules.pieces[k].owner.is_some() && rules.code_symbol(code(k, side ^ 1)) == letter
+    }) && rules
+        .kind_for(side, c)
+        .is_none_or(|o| rules.code_symbol(code(o, side)) != letter)
 }
 
 /// The piece of a drop as written: upper case for either player, as UCI writes drops,

@@ -57,7 +57,7 @@ const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         "set",
         &[],
         "set NAME VALUE",
-        "change a parameter the file declares, and start anew",
+        "change a parameter the file declares, and replay the game under it",
     ),
     (
         "reload",
@@ -115,6 +115,8 @@ fn command_name(word: &str) -> Option<&'static str> {
 /// One game being played, with the rules it is played under.
 pub struct Session {
     path: PathBuf,
+    /// The hash of the rule text the rules were read from, for saved games.
+    rules_hash: String,
     overrides: Overrides,
     rules: Arc<Rules>,
     /// A start position other than the setup (`position`), if any.
@@ -123,6 +125,14 @@ pub struct Session {
     /// The moves played from the start, as typed.
     record: Vec<String>,
     redo: Vec<String>,
+    /// How many moves on top of `redo` were set aside by `reload`, `set` or `load`
+    /// because the rules refused them: the next `reload` tries them again.
+    held: usize,
+    /// Are positions that cannot arise in a game accepted (`--any-position`)?
+    any_position: bool,
+    /// The width `moves` wraps its lists at: on a terminal only (a script gets one
+    /// line per piece).
+    width: Option<usize>,
     computer: [bool; 2],
     color: bool,
     rng: Rng,
@@ -193,9 +203,18 @@ pub fn read_text(path: &Path) -> Result<String, String> {
 
 /// Reads and checks a rule file; the rendered diagnostics on failure.
 pub fn load_file(path: &Path, overrides: &Overrides, color: bool) -> Result<Arc<Rules>, String> {
+    load_hashed(path, overrides, color).map(|(rules, _)| rules)
+}
+
+/// [`load_file`], with the hash of the rule text ([`record::text_hash`]).
+fn load_hashed(
+    path: &Path,
+    overrides: &Overrides,
+    color: bool,
+) -> Result<(Arc<Rules>, String), String> {
     let source = read_text(path).map_err(|e| e + "\n")?;
     check::load(&source, overrides)
-        .map(Arc::new)
+        .map(|r| (Arc::new(r), record::text_hash(&source)))
         .map_err(|p| render_problems(&p, path, &source, color))
 }
 
@@ -218,9 +237,10 @@ impl Session {
         seed: u64,
         out: Box<dyn Write>,
     ) -> Result<Self, String> {
-        let rules = load_file(&path, &overrides, color)?;
+        let (rules, rules_hash) = load_hashed(&path, &overrides, color)?;
         let pos = Position::start(rules.clone());
         Ok(Self {
+            rules_hash,
             path,
             overrides,
             rules,
@@ -228,6 +248,9 @@ impl Session {
             pos,
             record: Vec::new(),
             redo: Vec::new(),
+            held: 0,
+            any_position: false,
+            width: color.then(terminal_width),
             computer: [false, false],
             color,
             rng: Rng::new(seed),
@@ -348,6 +371,7 @@ impl Session {
                 Some(m) => {
                     self.pos.unmake();
                     self.redo.push(m);
+                    self.held = 0;
                     // Against the computer, take back its reply too.
                     if self.computer[self.pos.side_to_move()]
                         && let Some(m) = self.record.pop()
@@ -361,10 +385,20 @@ impl Session {
             },
             "redo" => match self.redo.pop() {
                 Some(m) => {
-                    if self.pos.play(&m).is_ok() {
-                        self.record.push(m);
+                    let held = self.held;
+                    self.held = held.saturating_sub(1);
+                    match self.pos.play(&m) {
+                        Ok(_) => {
+                            self.record.push(m);
+                            self.show();
+                        }
+                        Err(_) => {
+                            let why = self.pos.why_illegal(&m);
+                            self.redo.push(m.clone());
+                            self.held = held;
+                            self.fail(format!("cannot redo {m}: {why}"));
+                        }
                     }
-                    self.show();
                 }
                 None => self.say("nothing to redo"),
             },
@@ -414,7 +448,10 @@ impl Session {
             return;
         }
         if !topic.is_empty() {
-            self.say(format!("no command `{topic}`"));
+            self.fail(format!(
+                "no command `{topic}`: type `help` for the list of commands"
+            ));
+            return;
         }
         self.say("Type a move (e2e4, e7e8q, g1-g2, f12xg12, swap) or a command:");
         for (_, aliases, usage, text) in COMMANDS {
@@ -458,8 +495,12 @@ impl Session {
         }
         let total: usize = groups.iter().map(|g| g.1.len()).sum();
         for (label, mut list) in groups {
-            list.sort();
-            self.say(format!("  {label:<14} {}", list.join(" ")));
+            list.sort_by(|a, b| natural_order(a, b));
+            let text = match self.width {
+                Some(w) => wrap_words(&list, 17, w),
+                None => list.join(" "),
+            };
+            self.say(format!("  {label:<14} {text}"));
         }
         self.say(format!("{total} legal moves"));
     }
@@ -482,6 +523,7 @@ impl Session {
                 self.pos.make(m);
                 self.record.push(text);
                 self.redo.clear();
+                self.held = 0;
                 self.show();
                 self.autoplay();
             }
@@ -529,10 +571,12 @@ impl Session {
             return false;
         };
         let text = self.pos.move_text(m);
+        // The player who moves, named before the move (a swap changes who is who).
+        let side = self.rules.players[self.pos.side_to_move()].name.clone();
         self.pos.make(m);
         self.record.push(text.clone());
         self.redo.clear();
-        let side = self.rules.players[self.pos.side_to_move() ^ 1].name.clone();
+        self.held = 0;
         if self.color {
             // On a terminal, what the search saw; scripts get the move alone.
             let stopped = if crate::interrupt::requested() {
@@ -637,6 +681,7 @@ impl Session {
         self.pos = pos;
         self.record.clear();
         self.redo.clear();
+        self.held = 0;
         self.show();
         self.autoplay();
     }
@@ -647,7 +692,11 @@ impl Session {
             return;
         }
         match Position::from_fen(self.rules.clone(), fen) {
-            Ok(_) => {
+            Ok(p) => {
+                if let Err(e) = self.possible(&p) {
+                    self.fail(format!("{e}\n  {fen}"));
+                    return;
+                }
                 self.start_fen = Some(fen.to_string());
                 self.restart();
             }
@@ -661,6 +710,19 @@ impl Session {
                 ));
             }
         }
+    }
+
+    /// Refuses a position that cannot arise in a game (unless `--any-position`), with
+    /// what is wrong.
+    fn possible(&self, pos: &Position) -> Result<(), String> {
+        let wrong = pos.impossibilities();
+        if wrong.is_empty() || self.any_position {
+            return Ok(());
+        }
+        Err(format!(
+            "impossible position: {} (`varsand play --any-position` accepts it)",
+            wrong.join("; ")
+        ))
     }
 
     fn set(&mut self, args: &str) {
@@ -703,13 +765,20 @@ impl Session {
             overrides.retain(|k, _| k.rsplit('.').next() != Some(base));
         }
         overrides.insert(name.to_string(), value);
-        match load_file(&self.path, &overrides, self.color) {
-            Ok(rules) => {
-                self.overrides = overrides;
-                self.rules = rules;
-                self.say(format!("{name} = {value}; a new game starts"));
-                self.start_fen = None;
-                self.restart();
+        match load_hashed(&self.path, &overrides, self.color) {
+            Ok((rules, hash)) => {
+                let line = self.whole_line();
+                match replay(&rules, self.start_fen.as_deref(), &line) {
+                    Ok(replay) => {
+                        self.overrides = overrides;
+                        self.rules_hash = hash;
+                        self.say(format!("{name} = {value}; the game is replayed under it"));
+                        self.adopt(rules, line, replay, "the new value");
+                        self.show();
+                        self.autoplay();
+                    }
+                    Err(e) => self.fail(format!("{e}; the parameter was not changed")),
+                }
             }
             Err(e) => self.fail(format!("{e}the parameter was not changed")),
         }
@@ -717,7 +786,7 @@ impl Session {
 
     /// Re-reads the rule file and replays the game under the new rules.
     fn reload(&mut self) {
-        let rules = match load_file(&self.path, &self.overrides, self.color) {
+        let (rules, hash) = match load_hashed(&self.path, &self.overrides, self.color) {
             Ok(r) => r,
             Err(e) => {
                 self.fail(format!(
@@ -726,46 +795,63 @@ impl Session {
                 return;
             }
         };
-        let mut pos = match &self.start_fen {
-            Some(f) => match Position::from_fen(rules.clone(), f) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.fail(format!("reload failed: the start position no longer reads ({}); the old rules and game are kept", e.message));
-                    return;
-                }
-            },
-            None => Position::start(rules.clone()),
-        };
-        let mut kept = Vec::new();
-        let mut stopped = None;
-        for (i, m) in self.record.iter().enumerate() {
-            match pos.parse_move(m) {
-                Ok(mv) => {
-                    pos.make(mv);
-                    kept.push(m.clone());
-                }
-                Err(_) => {
-                    stopped = Some((i, m.clone(), pos.why_illegal(m)));
-                    break;
-                }
+        let line = self.whole_line();
+        let replay = match replay(&rules, self.start_fen.as_deref(), &line) {
+            Ok(r) => r,
+            Err(e) => {
+                self.fail(format!(
+                    "reload failed: {e}; the old rules and game are kept"
+                ));
+                return;
             }
-        }
+        };
+        self.rules_hash = hash;
+        self.say(format!("reloaded {}", self.path.display()));
+        self.adopt(rules, line, replay, "the new rules");
+        self.show();
+    }
+
+    /// The moves of the game, and those `reload` set aside because the rules refused
+    /// them (the top `held` of the redo moves), in order.
+    fn whole_line(&self) -> Vec<String> {
+        let mut line = self.record.clone();
+        line.extend(self.redo.iter().rev().take(self.held).cloned());
+        line
+    }
+
+    /// Takes the rules and the replayed game: the moves that could not be played are
+    /// kept as redo moves (above those already there), and said so.
+    fn adopt(&mut self, rules: Arc<Rules>, mut line: Vec<String>, replay: Replay, what: &str) {
+        let Replay { pos, played, stop } = replay;
+        let total = line.len();
+        let rest = line.split_off(played);
+        let base = self.redo.len() - self.held.min(self.redo.len());
+        self.redo.truncate(base);
+        self.redo.extend(rest.iter().rev().cloned());
+        self.held = rest.len();
         self.rules = rules;
         self.pos = pos;
-        let total = self.record.len();
-        self.record = kept;
-        self.redo.clear();
-        self.say(format!("reloaded {}", self.path.display()));
-        if let Some((i, m, why)) = stopped {
-            self.say(format!(
-                "move {} ({m}) is illegal under the new rules: {why}; the game stops before it ({} of {total} moves replayed)",
-                i + 1,
-                i
-            ));
-        } else if total > 0 {
-            self.say(format!("all {total} moves replayed"));
+        self.record = line;
+        let kept = rest.len();
+        let kept_text = format!(
+            "{kept} move{} kept for `redo` (a `reload` tries {} again)",
+            if kept == 1 { "" } else { "s" },
+            if kept == 1 { "it" } else { "them" }
+        );
+        match stop {
+            Some(Stop::Refused(why)) => self.say(format!(
+                "move {} ({}) is illegal under {what}: {why}; the game stops before it ({played} of {total} moves replayed, {kept_text})",
+                played + 1,
+                rest[0],
+            )),
+            Some(Stop::Ended(end)) => self.say(format!(
+                "the game ended after move {played} ({}): {kept_text}",
+                end.describe(&self.rules)
+            )),
+            None if total == 1 => self.say("the 1 move replayed"),
+            None if total > 0 => self.say(format!("all {total} moves replayed")),
+            None => {}
         }
-        self.show();
     }
 
     fn perft(&mut self, arg: &str) {
@@ -812,10 +898,12 @@ impl Session {
             return;
         }
         let ended = self.ended();
-        // The rule file's absolute path, so the game loads from any directory.
-        let variant = std::fs::canonicalize(&self.path).unwrap_or_else(|_| self.path.clone());
+        // The rule file's path relative to the saved game where they share a folder
+        // (the pair can move together), else its absolute path.
+        let variant = record::variant_path(&self.path, Path::new(file));
         let text = record::write(
             &variant,
+            &self.rules_hash,
             &self.overrides,
             self.start_fen.as_deref(),
             &self.record,
@@ -853,64 +941,79 @@ impl Session {
                 return;
             }
         };
-        let mut variant = PathBuf::from(&game.variant);
-        if !variant.exists()
-            && let Some(dir) = Path::new(file).parent()
-        {
-            variant = dir.join(&game.variant);
-        }
-        let rules = match load_file(&variant, &game.overrides, self.color) {
+        // A relative path is read from the saved game's folder (older saves, which
+        // recorded an absolute path or one from the working folder, still load).
+        let dir = Path::new(file).parent().unwrap_or(Path::new(""));
+        let recorded = PathBuf::from(&game.variant);
+        let variant = [dir.join(&recorded), recorded.clone()]
+            .into_iter()
+            .find(|p| p.is_file())
+            .unwrap_or(recorded);
+        let (rules, hash) = match load_hashed(&variant, &game.overrides, self.color) {
             Ok(r) => r,
             Err(e) => {
                 self.fail(format!("{e}load failed: the current game is kept"));
                 return;
             }
         };
-        let mut pos = match &game.fen {
-            Some(f) => match Position::from_fen(rules.clone(), f) {
-                Ok(p) => p,
-                Err(e) => {
-                    self.fail(format!("load failed: bad position string: {}", e.message));
-                    return;
-                }
-            },
-            None => Position::start(rules.clone()),
-        };
-        let mut moves = game.moves;
-        let mut ended = None;
-        for (i, m) in moves.iter().enumerate() {
-            // A finished game takes no more moves: the record stops there.
-            if let Some(end) = pos.outcome() {
-                ended = Some((i, end));
-                break;
-            }
-            if let Err(e) = pos.play(m) {
-                self.fail(format!(
-                    "load failed at move {} ({m}): {e}; the current game is kept",
-                    i + 1
-                ));
+        let changed = game.rules_hash.as_ref().is_some_and(|h| *h != hash);
+        let replay = match replay(&rules, game.fen.as_deref(), &game.moves) {
+            Ok(r) => r,
+            Err(e) => {
+                self.fail(format!("load failed: {e}; the current game is kept"));
                 return;
             }
-        }
-        let total = moves.len();
-        if let Some((i, _)) = &ended {
-            moves.truncate(*i);
+        };
+        if let Some(Stop::Refused(why)) = &replay.stop
+            && !changed
+        {
+            let i = replay.played;
+            self.fail(format!(
+                "load failed at move {} ({}): {why}; the current game is kept",
+                i + 1,
+                game.moves[i]
+            ));
+            return;
         }
         self.path = variant;
+        self.rules_hash = hash;
         self.overrides = game.overrides;
-        self.rules = rules;
         self.start_fen = game.fen;
-        self.pos = pos;
-        self.record = moves;
         self.redo.clear();
-        self.say(format!("loaded {} moves from {file}", self.record.len()));
-        if let Some((i, end)) = ended {
+        self.held = 0;
+        self.say(format!("loaded {} moves from {file}", replay.played));
+        let mut moves = game.moves;
+        if let Some(Stop::Ended(end)) = &replay.stop {
+            // A finished game takes no more moves: the record stops there.
+            let (i, total) = (replay.played, moves.len());
+            moves.truncate(i);
             self.say(format!(
                 "the game ended after move {i} ({}): the {} move{} after it are not played",
-                end.describe(&self.rules),
+                end.describe(&rules),
                 total - i,
                 if total - i == 1 { "" } else { "s" }
             ));
+            self.rules = rules;
+            self.pos = replay.pos;
+            self.record = moves;
+        } else {
+            if changed {
+                self.say(format!(
+                    "the rule file changed since this game was saved: {}",
+                    if replay.stop.is_some() {
+                        "the moves it still allows are replayed"
+                    } else {
+                        "every move still fits"
+                    }
+                ));
+            }
+            if changed {
+                self.adopt(rules, moves, replay, "the changed rules");
+            } else {
+                self.rules = rules;
+                self.pos = replay.pos;
+                self.record = moves;
+            }
         }
         self.show();
     }
@@ -1029,6 +1132,7 @@ pub fn run(
     seed: u64,
     fen: Option<String>,
     movetime: Option<u64>,
+    any_position: bool,
 ) -> Result<bool, String> {
     let tty = std::io::stdin().is_terminal() && std::io::stdout().is_terminal();
     let color = tty && std::env::var_os("NO_COLOR").is_none();
@@ -1041,16 +1145,15 @@ pub fn run(
         None if !tty => session.set_node_budget(SCRIPT_NODES),
         None => {}
     }
+    session.any_position = any_position;
     if let Some(f) = fen {
-        if let Err(e) = Position::from_fen(session.rules.clone(), &f) {
-            return Err(format!("error: bad --fen: {e}\n"));
-        }
+        let pos = Position::from_fen(session.rules.clone(), &f)
+            .map_err(|e| format!("error: bad --fen: {e}\n"))?;
+        session
+            .possible(&pos)
+            .map_err(|e| format!("error: --fen: {e}\n"))?;
         session.start_fen = Some(f);
-        session.pos = Position::from_fen(
-            session.rules.clone(),
-            session.start_fen.as_deref().unwrap_or_default(),
-        )
-        .map_err(|e| e.to_string())?;
+        session.pos = pos;
     }
     session.greet();
     crate::interrupt::install();
@@ -1107,4 +1210,131 @@ pub fn run(
 fn is_null_move(text: &str) -> bool {
     let half = text.len() / 2;
     text.len().is_multiple_of(2) && text.is_char_boundary(half) && text[..half] == text[half..]
+}
+
+/// Replays `line` from the start position under `rules`, as far as it goes.
+fn replay(rules: &Arc<Rules>, start_fen: Option<&str>, line: &[String]) -> Result<Replay, String> {
+    let mut pos = match start_fen {
+        Some(f) => Position::from_fen(rules.clone(), f)
+            .map_err(|e| format!("the start position no longer reads ({})", e.message))?,
+        None => Position::start(rules.clone()),
+    };
+    let mut stop = None;
+    let mut played = 0;
+    for m in line {
+        if let Some(end) = pos.outcome() {
+            stop = Some(Stop::Ended(end));
+            break;
+        }
+        if pos.play(m).is_err() {
+            stop = Some(Stop::Refused(pos.why_illegal(m)));
+            break;
+        }
+        played += 1;
+    }
+    Ok(Replay { pos, played, stop })
+}
+
+/// A game replayed under rules: the position reached, how many moves were played, and
+/// why the replay stopped short, if it did.
+struct Replay {
+    pos: Position,
+    played: usize,
+    stop: Option<Stop>,
+}
+
+/// Why a replay stopped before the end of the moves.
+enum Stop {
+    /// The rules refuse the next move, for this reason.
+    Refused(String),
+    /// The game was over.
+    Ended(GameEnd),
+}
+
+/// The width of a terminal: `$COLUMNS`, else 80.
+fn terminal_width() -> usize {
+    std::env::var("COLUMNS")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .filter(|&w: &usize| w >= 40)
+        .unwrap_or(80)
+}
+
+/// Move texts in natural order: runs of digits compare as numbers (`f7f2` before
+/// `f7f10`).
+fn natural_order(a: &str, b: &str) -> std::cmp::Ordering {
+    fn chunks(s: &str) -> Vec<(bool, &str)> {
+        let mut out = Vec::new();
+        let mut start = 0;
+        let bytes = s.as_bytes();
+        for i in 1..=bytes.len() {
+            if i == bytes.len() || bytes[i].is_ascii_digit() != bytes[start].is_ascii_digit() {
+                out.push((bytes[start].is_ascii_digit(), &s[start..i]));
+                start = i;
+            }
+        }
+        out
+    }
+    let (x, y) = (chunks(a), chunks(b));
+    for (p, q) in x.iter().zip(&y) {
+        let o = match (p, q) {
+            ((true, m), (true, n)) => m
+                .trim_start_matches('0')
+                .len()
+                .cmp(&n.trim_start_matches('0').len())
+                .then_with(|| m.trim_start_matches('0').cmp(n.trim_start_matches('0'))),
+            _ => p.1.cmp(q.1),
+        };
+        if o.is_ne() {
+            return o;
+        }
+    }
+    x.len().cmp(&y.len()).then_with(|| a.cmp(b))
+}
+
+/// Words joined by spaces, wrapped before `width` columns; continuation lines are
+/// indented by `indent` (the first line starts at that column already).
+fn wrap_words(words: &[String], indent: usize, width: usize) -> String {
+    let mut out = String::new();
+    let mut col = indent;
+    for (i, w) in words.iter().enumerate() {
+        if i > 0 {
+            if col + 1 + w.len() > width {
+                out.push('\n');
+                out.extend(std::iter::repeat_n(' ', indent));
+                col = indent;
+            } else {
+                out.push(' ');
+                col += 1;
+            }
+        }
+        out += w;
+        col += w.len();
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{natural_order, wrap_words};
+
+    #[test]
+    fn move_texts_sort_with_their_numbers_as_numbers() {
+        let mut v = vec!["f7f10", "f7f1", "f7f11", "f7f2", "e7e8q", "a10a9", "a9a10"];
+        v.sort_by(|a, b| natural_order(a, b));
+        assert_eq!(
+            v,
+            ["a9a10", "a10a9", "e7e8q", "f7f1", "f7f2", "f7f10", "f7f11"]
+        );
+    }
+
+    #[test]
+    fn wrapping_breaks_between_moves_only() {
+        let words: Vec<String> = (1..=12).map(|i| format!("f7f{i}")).collect();
+        let text = wrap_words(&words, 4, 24);
+        assert_eq!(
+            text,
+            "f7f1 f7f2 f7f3 f7f4\n    f7f5 f7f6 f7f7 f7f8\n    f7f9 f7f10 f7f11\n    f7f12"
+        );
+    }
 }
