@@ -889,19 +889,30 @@ fn save_then_load_round_trip() {
     assert_has(&out, &format!("loaded 3 moves from {}\n", file.display()));
     assert_has(&out, "52 legal moves\n");
     let saved = std::fs::read_to_string(&file).expect("the saved game");
-    // The rule file, outside the save's folder (but for the root), is recorded by its
-    // absolute path, so the game loads from anywhere; the hash of its text follows.
+    // The rule file is recorded by a path that leads to it from the save's folder
+    // (relative when the two share a folder other than the root, else absolute), so the
+    // game loads from anywhere; the hash of its text follows.
     let variant = std::fs::canonicalize("variants/monkey_queen.var").unwrap();
     let (saved, hash) = without_rules_hash(&saved);
     assert!(
         hash.starts_with("fnv1a64:") && hash.len() == 8 + 16,
         "{hash}"
     );
+    let recorded = saved
+        .lines()
+        .find_map(|l| l.strip_prefix("[Variant \""))
+        .and_then(|l| l.strip_suffix("\"]"))
+        .expect("a Variant header")
+        .to_string();
+    assert_eq!(
+        std::fs::canonicalize(tmp.0.join(&recorded)).unwrap(),
+        variant,
+        "{recorded}"
+    );
     assert_eq!(
         saved,
         format!(
-            "[Game \"Monkey Queen\"]\n[Variant \"{}\"]\n[Set \"height=9\"]\n[Result \"*\"]\n\n1. g1g4 swap 2. f12f9 *\n",
-            variant.display()
+            "[Game \"Monkey Queen\"]\n[Variant \"{recorded}\"]\n[Set \"height=9\"]\n[Result \"*\"]\n\n1. g1g4 swap 2. f12f9 *\n",
         )
     );
 
