@@ -279,35 +279,10 @@ struct Word<'a> {
 }
 
 fn words(text: &str) -> Vec<Word<'_>> {
-    let b = text.as_bytes();
-    let mut out = Vec::new();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                i += 1;
-            }
-        } else if c == b'"' {
-            i += 1;
-            while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                i += 1;
-            }
-            i += 1;
-        } else if c.is_ascii_alphanumeric() || c == b'_' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-') {
-                i += 1;
-            }
-            out.push(Word {
-                text: &text[start..i],
-                span: Span::new(start, i),
-            });
-        } else {
-            i += 1;
-        }
-    }
-    out
+    crate::syntax::words(text)
+        .into_iter()
+        .map(|(span, text)| Word { text, span })
+        .collect()
 }
 
 /// What kind of thing a declaration names.

@@ -137,29 +137,8 @@ fn repeated_properties(ck: &mut Checker, p: &PieceDecl, source: &str) {
 /// How often each word occurs in the file, outside comments and strings.
 fn word_counts(source: &str) -> HashMap<&str, usize> {
     let mut counts = HashMap::new();
-    let b = source.as_bytes();
-    let mut i = 0;
-    while i < b.len() {
-        let c = b[i];
-        if c == b'/' && b.get(i + 1) == Some(&b'/') {
-            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
-                i += 1;
-            }
-        } else if c == b'"' {
-            i += 1;
-            while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
-                i += 1;
-            }
-            i += 1;
-        } else if c.is_ascii_alphanumeric() || c == b'_' {
-            let start = i;
-            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-') {
-                i += 1;
-            }
-            *counts.entry(&source[start..i]).or_insert(0) += 1;
-        } else {
-            i += 1;
-        }
+    for (_, word) in crate::syntax::words(source) {
+        *counts.entry(word).or_insert(0) += 1;
     }
     counts
 }

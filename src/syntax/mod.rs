@@ -18,6 +18,38 @@ use ast::*;
 #[grammar = "../grammar/var.pest"]
 struct VarParser;
 
+/// The words of a rule file (names and keywords: letters, digits, `_` and `-`)
+/// outside comments and strings, each with its span. Tools that read names without
+/// parsing (warnings about use, the language server) share this one reading.
+pub fn words(text: &str) -> Vec<(Span, &str)> {
+    let b = text.as_bytes();
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c == b'/' && b.get(i + 1) == Some(&b'/') {
+            while i < b.len() && b[i] != b'\n' && b[i] != b'\r' {
+                i += 1;
+            }
+        } else if c == b'"' {
+            i += 1;
+            while i < b.len() && b[i] != b'"' && b[i] != b'\n' {
+                i += 1;
+            }
+            i += 1;
+        } else if c.is_ascii_alphanumeric() || c == b'_' {
+            let start = i;
+            while i < b.len() && (b[i].is_ascii_alphanumeric() || b[i] == b'_' || b[i] == b'-') {
+                i += 1;
+            }
+            out.push((Span::new(start, i), &text[start..i]));
+        } else {
+            i += 1;
+        }
+    }
+    out
+}
+
 /// The most syntax errors reported for one file.
 const MAX_SYNTAX_ERRORS: usize = 20;
 
