@@ -10,6 +10,8 @@
 
 use std::path::Path;
 
+mod common;
+
 use varsand::check::{self, Overrides};
 use varsand::diagnostic::render_plain;
 
@@ -327,16 +329,10 @@ fn warnings_repeated_properties() {
 /// The shipped games and examples have no warnings.
 #[test]
 fn shipped_files_have_no_warnings() {
-    for dir in ["variants", "examples"] {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.extension().is_none_or(|x| x != "var") {
-                continue;
-            }
-            let source = std::fs::read_to_string(&path).unwrap();
-            let checked = check::check_source(&source, &Overrides::new());
-            let shown = render_plain(&checked.problems, &path.display().to_string(), &source);
-            assert!(checked.problems.is_empty(), "{}:\n{shown}", path.display());
-        }
+    for path in common::game_files() {
+        let source = std::fs::read_to_string(&path).unwrap();
+        let checked = check::check_source(&source, &Overrides::new());
+        let shown = render_plain(&checked.problems, &path.display().to_string(), &source);
+        assert!(checked.problems.is_empty(), "{}:\n{shown}", path.display());
     }
 }

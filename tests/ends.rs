@@ -5,6 +5,8 @@
 
 use std::sync::Arc;
 
+mod common;
+
 use varsand::perft::Perft;
 use varsand::{Position, Rules, load_rules};
 
@@ -19,20 +21,11 @@ fn at(name: &str, fen: &str) -> Position {
 }
 
 fn moves(pos: &mut Position) -> Vec<String> {
-    let mut v: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
-    v.sort();
-    v
+    common::legal_texts(pos)
 }
 
 fn moves_starting(pos: &mut Position, prefix: &str) -> Vec<String> {
-    moves(pos)
-        .into_iter()
-        .filter(|m| m.starts_with(prefix))
-        .collect()
+    common::legal_texts_starting(pos, prefix)
 }
 
 /// The game's end, as words, with the winner's name (or "draw").

@@ -4,6 +4,8 @@
 
 use std::sync::Arc;
 
+mod common;
+
 use varsand::{Position, Rules, load_rules};
 
 fn rules_from(path: &str) -> Arc<Rules> {
@@ -25,21 +27,11 @@ fn at(rules: Arc<Rules>, fen: &str) -> Position {
 
 /// Every legal move, as text.
 fn moves(pos: &mut Position) -> Vec<String> {
-    let mut v: Vec<String> = pos
-        .legal_moves()
-        .into_iter()
-        .map(|m| pos.move_text(m))
-        .collect();
-    v.sort();
-    v
+    common::legal_texts(pos)
 }
 
-/// The legal moves whose text starts with `prefix`, sorted.
 fn moves_starting(pos: &mut Position, prefix: &str) -> Vec<String> {
-    moves(pos)
-        .into_iter()
-        .filter(|m| m.starts_with(prefix))
-        .collect()
+    common::legal_texts_starting(pos, prefix)
 }
 
 fn legal(pos: &mut Position, text: &str) -> bool {

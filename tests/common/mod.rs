@@ -91,3 +91,24 @@ pub fn game_files() -> Vec<PathBuf> {
     }
     all
 }
+
+// ---- legal moves as text ------------------------------------------------------------
+
+/// Every legal move of a position, as text, sorted.
+pub fn legal_texts(pos: &mut varsand::Position) -> Vec<String> {
+    let mut v: Vec<String> = pos
+        .legal_moves()
+        .into_iter()
+        .map(|m| pos.move_text(m))
+        .collect();
+    v.sort();
+    v
+}
+
+/// The legal moves whose text starts with `prefix` (a square, `P@`), sorted.
+pub fn legal_texts_starting(pos: &mut varsand::Position, prefix: &str) -> Vec<String> {
+    legal_texts(pos)
+        .into_iter()
+        .filter(|m| m.starts_with(prefix))
+        .collect()
+}
