@@ -21,6 +21,8 @@ pub mod perft;
 pub mod repl;
 pub mod rules;
 pub mod search;
+#[cfg(feature = "cli")]
+pub mod serve;
 pub mod syntax;
 
 use std::sync::Arc;

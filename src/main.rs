@@ -78,6 +78,17 @@ enum Command {
         #[arg(long)]
         any_position: bool,
     },
+    /// The game on a web page at http://127.0.0.1:PORT/ (printed first): click to move;
+    /// the page follows the rule file as it is edited.
+    Serve {
+        file: PathBuf,
+        /// The port to listen on, on 127.0.0.1 only; 0 for any free port.
+        #[arg(long, default_value_t = varsand::serve::DEFAULT_PORT)]
+        port: u16,
+        /// The computer's thinking time per move, in milliseconds.
+        #[arg(long, value_name = "MS", default_value_t = varsand::serve::DEFAULT_MOVETIME_MS, value_parser = clap::value_parser!(u64).range(1..=MAX_MOVETIME_MS))]
+        movetime: u64,
+    },
     /// Self-play analysis: many games by the computer (or random movers), summarised.
     Analyze {
         file: PathBuf,
@@ -174,6 +185,11 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Serve {
+            file,
+            port,
+            movetime,
+        } => serve(file, port, movetime),
         Command::Perft {
             file,
             depth,
@@ -337,6 +353,22 @@ fn explain(code: Option<&str>) -> ExitCode {
                 .map(|c| format!(": did you mean `{c}`?"))
                 .unwrap_or_else(|| ": `varsand explain` lists the codes".into());
             emit_err(&format!("error: no diagnostic is called `{code}`{hint}\n"));
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// `serve`: the web board, until the process is stopped.
+fn serve(file: PathBuf, port: u16, movetime_ms: u64) -> ExitCode {
+    let options = varsand::serve::Options {
+        file,
+        port,
+        movetime_ms,
+    };
+    match varsand::serve::run(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            emit_err(&e);
             ExitCode::FAILURE
         }
     }

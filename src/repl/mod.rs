@@ -4,6 +4,7 @@
 //! reads standard input line by line, so scripts and tests can drive it.
 
 mod display;
+pub mod game;
 mod record;
 
 use std::cell::RefCell;
@@ -18,6 +19,8 @@ use crate::engine::{GameEnd, Position};
 use crate::perft::Perft;
 use crate::rules::Rules;
 use crate::search::{self, Limits, Rng, Searcher};
+
+use game::{Replay, Stop, replay};
 
 /// How many plies the computer plays in a row before it hands back the prompt.
 const MAX_AUTOPLAY: usize = 2000;
@@ -1210,45 +1213,6 @@ pub fn run(
 fn is_null_move(text: &str) -> bool {
     let half = text.len() / 2;
     text.len().is_multiple_of(2) && text.is_char_boundary(half) && text[..half] == text[half..]
-}
-
-/// Replays `line` from the start position under `rules`, as far as it goes.
-fn replay(rules: &Arc<Rules>, start_fen: Option<&str>, line: &[String]) -> Result<Replay, String> {
-    let mut pos = match start_fen {
-        Some(f) => Position::from_fen(rules.clone(), f)
-            .map_err(|e| format!("the start position no longer reads ({})", e.message))?,
-        None => Position::start(rules.clone()),
-    };
-    let mut stop = None;
-    let mut played = 0;
-    for m in line {
-        if let Some(end) = pos.outcome() {
-            stop = Some(Stop::Ended(end));
-            break;
-        }
-        if pos.play(m).is_err() {
-            stop = Some(Stop::Refused(pos.why_illegal(m)));
-            break;
-        }
-        played += 1;
-    }
-    Ok(Replay { pos, played, stop })
-}
-
-/// A game replayed under rules: the position reached, how many moves were played, and
-/// why the replay stopped short, if it did.
-struct Replay {
-    pos: Position,
-    played: usize,
-    stop: Option<Stop>,
-}
-
-/// Why a replay stopped before the end of the moves.
-enum Stop {
-    /// The rules refuse the next move, for this reason.
-    Refused(String),
-    /// The game was over.
-    Ended(GameEnd),
 }
 
 /// The width of a terminal: `$COLUMNS`, else 80.

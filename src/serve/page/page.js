@@ -1,0 +1,273 @@
+// The web board: draws the state the server sends, turns clicks into moves, and
+// polls the server so that a change of the rule file on disk shows without a click.
+// The server knows the rules: the page only offers the legal moves it was sent, and
+// sends anything else as typed so that the refusal comes back with its reason.
+"use strict";
+
+const POLL_MS = 500;
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+let state = null; // the last state received
+let selected = null; // {square: NAME} or {drop: SYMBOL, el: ELEMENT}
+let busy = false; // a request is under way: polls wait
+
+const $ = (id) => document.getElementById(id);
+
+function show(id, text) {
+  const el = $(id);
+  el.textContent = text || "";
+  el.hidden = !text;
+}
+
+// ---- talking to the server ------------------------------------------------------
+
+async function poll() {
+  if (busy) return;
+  try {
+    const since = state ? state.version : 0;
+    const reply = await fetch(`/state?since=${since}`, { cache: "no-store" });
+    if (reply.status === 200) draw(await reply.json());
+  } catch (e) {
+    show("message", "the server does not answer (was it stopped?)");
+  }
+}
+
+// Posts an action; draws the new state, or shows why it was refused.
+async function act(path, body) {
+  busy = true;
+  try {
+    const reply = await fetch(path, {
+      method: "POST",
+      headers: { "Content-Type": "application/json" },
+      body: body ? JSON.stringify(body) : "{}",
+    });
+    const answer = await reply.json();
+    if (reply.ok) {
+      draw(answer);
+      show("message", "");
+    } else {
+      show("message", answer.error);
+    }
+  } catch (e) {
+    show("message", `the server does not answer: ${e}`);
+  } finally {
+    busy = false;
+  }
+}
+
+const play = (text) => act("/move", { move: text });
+
+// ---- drawing ----------------------------------------------------------------------
+
+function draw(s) {
+  state = s;
+  selected = null;
+  hideChooser();
+  document.title = `${s.title} — varsand`;
+  $("title").textContent = s.title;
+  $("file").textContent = s.file;
+  $("board").innerHTML = s.svg;
+  show("status", s.result ? `Game over: ${s.result}` : `${s.to_move} to move`);
+  show("notice", s.notice);
+  show("problems", s.problems);
+  $("rules").textContent = s.rules;
+  $("fen").textContent = s.fen;
+  $("undo").disabled = s.history.length === 0;
+  $("redo").disabled = s.redo.length === 0;
+  $("computer").disabled = Boolean(s.result);
+  drawHistory(s);
+  drawOtherMoves(s);
+}
+
+// The moves played, two plies to a line, then the moves redo would play, greyed.
+function drawHistory(s) {
+  const list = $("history");
+  list.replaceChildren();
+  const plies = s.history.map((t) => [t, "ply"]).concat(s.redo.map((t) => [t, "ply redo"]));
+  for (let i = 0; i < plies.length; i += 2) {
+    const item = document.createElement("li");
+    for (const [text, kind] of plies.slice(i, i + 2)) {
+      const span = document.createElement("span");
+      span.className = kind;
+      span.textContent = text + " ";
+      item.append(span);
+    }
+    list.append(item);
+  }
+}
+
+// Moves that are not from one square to another: passes, the swap, leaving the board.
+function drawOtherMoves(s) {
+  const box = $("other-moves");
+  box.replaceChildren();
+  for (const m of s.moves.filter(isOther)) {
+    box.append(button(`${m.text}: ${m.label}`, () => play(m.text)));
+  }
+}
+
+const isOther = (m) => !m.drop && (!m.from || !m.to || m.from === m.to);
+
+function button(text, onclick) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.textContent = text;
+  b.addEventListener("click", onclick);
+  return b;
+}
+
+// ---- marks on the board -------------------------------------------------------------
+
+// The square element (not a piece standing on it) of a square.
+function squareElement(name) {
+  for (const el of $("board").querySelectorAll("[data-square]")) {
+    if (el.dataset.square === name && !el.hasAttribute("data-piece")) return el;
+  }
+  return null;
+}
+
+function pieceOn(name) {
+  for (const el of $("board").querySelectorAll("[data-piece][data-square]")) {
+    if (el.dataset.square === name) return el;
+  }
+  return null;
+}
+
+// The box of an element in the coordinates of the board's outer SVG element.
+function boxOf(el, svg) {
+  const b = el.getBBox();
+  const m = svg.getScreenCTM().inverse().multiply(el.getScreenCTM());
+  const corner = (x, y) => new DOMPoint(x, y).matrixTransform(m);
+  const p = corner(b.x, b.y);
+  const q = corner(b.x + b.width, b.y + b.height);
+  return { x: Math.min(p.x, q.x), y: Math.min(p.y, q.y), w: Math.abs(q.x - p.x), h: Math.abs(q.y - p.y) };
+}
+
+function mark(layer, svg, el, kind) {
+  const b = boxOf(el, svg);
+  const r = Math.min(b.w, b.h) / 2;
+  let shape;
+  if (kind === "vs-selected") {
+    shape = document.createElementNS(SVG_NS, "rect");
+    shape.setAttribute("x", b.x);
+    shape.setAttribute("y", b.y);
+    shape.setAttribute("width", b.w);
+    shape.setAttribute("height", b.h);
+    shape.setAttribute("stroke-width", r / 8);
+  } else {
+    shape = document.createElementNS(SVG_NS, "circle");
+    shape.setAttribute("cx", b.x + b.w / 2);
+    shape.setAttribute("cy", b.y + b.h / 2);
+    shape.setAttribute("r", kind === "vs-capture" ? r * 0.85 : r * 0.28);
+    shape.setAttribute("stroke-width", r / 6);
+  }
+  shape.setAttribute("class", kind);
+  layer.append(shape);
+}
+
+// Marks the selection and the squares it may reach, on top of everything.
+function drawMarks() {
+  const svg = $("board").querySelector("svg");
+  if (!svg) return;
+  svg.querySelector(".vs-marks")?.remove();
+  if (!selected) return;
+  const layer = document.createElementNS(SVG_NS, "g");
+  layer.setAttribute("class", "vs-marks");
+  svg.append(layer);
+  const from = selected.el || squareElement(selected.square);
+  if (from) mark(layer, svg, from, "vs-selected");
+  for (const m of selectedMoves()) {
+    const el = squareElement(m.to);
+    if (el) mark(layer, svg, el, pieceOn(m.to) ? "vs-capture" : "vs-target");
+  }
+}
+
+// ---- clicks -----------------------------------------------------------------------
+
+// The legal moves of the selection that go to a square.
+function selectedMoves() {
+  if (!selected || !state) return [];
+  return state.moves.filter((m) =>
+    selected.drop ? m.drop === selected.drop : m.from === selected.square && m.to && m.to !== m.from,
+  );
+}
+
+const movesFrom = (square) => state.moves.filter((m) => m.from === square && m.to && m.to !== m.from);
+
+function select(sel) {
+  selected = sel;
+  hideChooser();
+  drawMarks();
+}
+
+function onBoardClick(event) {
+  if (!state || busy) return;
+  const hand = event.target.closest("[data-hand]");
+  if (hand) return clickHand(hand);
+  const square = event.target.closest("[data-square]");
+  if (square) clickSquare(square.dataset.square);
+}
+
+// A piece in a hand: selects it if the side to move may place it.
+function clickHand(el) {
+  const symbol = el.dataset.piece;
+  const drops = state.moves.filter((m) => m.drop && m.drop === symbol);
+  if (drops.length === 0) {
+    select(null);
+    show("message", `no ${symbol} can be placed from the hand now (${state.to_move} to move)`);
+    return;
+  }
+  show("message", "");
+  select({ drop: symbol, el });
+}
+
+function clickSquare(name) {
+  if (selected) {
+    const options = selectedMoves().filter((m) => m.to === name);
+    if (options.length === 1) return play(options[0].text);
+    if (options.length > 1) return choose(options);
+    if (selected.square === name) return select(null);
+    if (movesFrom(name).length > 0) return select({ square: name });
+    // Not a legal target: the server says why.
+    const text = selected.drop ? `${selected.drop}@${name}` : `${selected.square}${name}`;
+    select(null);
+    return play(text);
+  }
+  if (movesFrom(name).length > 0) {
+    show("message", "");
+    return select({ square: name });
+  }
+  const piece = pieceOn(name);
+  show(
+    "message",
+    state.result
+      ? `the game is over: ${state.result}`
+      : piece
+        ? `the piece on ${name} has no legal move (${state.to_move} to move)`
+        : `no piece on ${name}`,
+  );
+}
+
+// Several moves between the same squares (promotions, flips): the player picks one.
+function choose(options) {
+  const box = $("choices");
+  box.replaceChildren();
+  for (const m of options) box.append(button(`${m.text}: ${m.label}`, () => play(m.text)));
+  $("chooser").hidden = false;
+}
+
+function hideChooser() {
+  $("chooser").hidden = true;
+}
+
+function start() {
+  $("board").addEventListener("click", onBoardClick);
+  $("undo").addEventListener("click", () => act("/undo"));
+  $("redo").addEventListener("click", () => act("/redo"));
+  $("computer").addEventListener("click", () => act("/computer"));
+  $("new").addEventListener("click", () => act("/new"));
+  $("cancel").addEventListener("click", () => select(null));
+  poll();
+  setInterval(poll, POLL_MS);
+}
+
+start();

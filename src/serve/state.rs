@@ -1,0 +1,128 @@
+//! What the page is told: the state of the game as JSON, with the board drawn, the
+//! legal moves (so that the page knows which squares a piece may reach, and which
+//! moves share a target and need a choice), the moves played, the rules in words and
+//! the rule file's diagnostics.
+
+use serde::Serialize;
+
+use crate::engine::explain::with_article;
+use crate::engine::{Move, MoveKind, Position};
+use crate::rules::{EMPTY, NO_CELL, code, kind_of};
+
+use super::game::{Game, result_text};
+
+/// The game as the page draws it.
+#[derive(Serialize)]
+pub struct State {
+    /// Bumped by every change: the page redraws when it differs from the one it has.
+    pub version: u64,
+    /// The game's name.
+    pub title: String,
+    pub file: String,
+    pub players: [String; 2],
+    pub to_move: String,
+    /// The board and the hands, as one SVG element.
+    pub svg: String,
+    pub moves: Vec<MoveView>,
+    /// The moves played, in order.
+    pub history: Vec<String>,
+    /// The moves `redo` would play, the next one first.
+    pub redo: Vec<String>,
+    /// Who won and why, once the game is over.
+    pub result: Option<String>,
+    /// The position string.
+    pub fen: String,
+    /// The rules in words.
+    pub rules: String,
+    /// The rule file's diagnostics, while it does not check.
+    pub problems: Option<String>,
+    /// What the last reload of the rule file did.
+    pub notice: Option<String>,
+}
+
+/// One legal move, as the page offers it.
+#[derive(Serialize)]
+pub struct MoveView {
+    /// The text to send back to play it.
+    pub text: String,
+    /// The square it starts from (not for drops, passes and the swap).
+    pub from: Option<String>,
+    /// The square it ends on (not for exits, passes and the swap).
+    pub to: Option<String>,
+    /// For a drop, the symbol of the piece taken from the hand.
+    pub drop: Option<String>,
+    /// What it does, in words, for a choice between moves with the same squares.
+    pub label: String,
+}
+
+impl State {
+    pub fn of(game: &mut Game) -> State {
+        let rules = game.rules().clone();
+        let history = game.record().to_vec();
+        let redo = game.redo_line().cloned().collect();
+        let (problems, notice) = (
+            game.problems().map(str::to_string),
+            game.notice().map(str::to_string),
+        );
+        let (version, file) = (game.version(), game.path().display().to_string());
+        let pos = game.position();
+        let result = pos.outcome().map(|end| result_text(&rules, &end));
+        let moves = match result {
+            Some(_) => Vec::new(),
+            None => pos.legal_moves().iter().map(|&m| view(pos, m)).collect(),
+        };
+        State {
+            version,
+            title: rules.name.clone(),
+            file,
+            players: rules.players.clone().map(|p| p.name),
+            to_move: rules.players[pos.side_to_move()].name.clone(),
+            svg: super::board::svg(pos),
+            moves,
+            history,
+            redo,
+            result,
+            fen: pos.fen(),
+            rules: crate::describe::describe(&rules),
+            problems,
+            notice,
+        }
+    }
+}
+
+/// A legal move with its squares and words.
+fn view(pos: &Position, m: Move) -> MoveView {
+    let rules = pos.rules();
+    let square = |cell| (cell != NO_CELL).then(|| rules.geometry.name(cell).to_string());
+    let dropped =
+        (m.kind == MoveKind::Drop).then(|| rules.tables.gens[m.generator as usize].piece as usize);
+    MoveView {
+        text: pos.move_text(m),
+        from: square(m.from),
+        to: square(m.to),
+        drop: dropped.map(|kind| rules.code_symbol(code(kind, pos.side_to_move()))),
+        label: label(pos, m, dropped),
+    }
+}
+
+/// What a move does, in words: what tells apart moves between the same squares.
+fn label(pos: &Position, m: Move, dropped: Option<usize>) -> String {
+    let rules = pos.rules();
+    let name = |code| with_article(&rules.pieces[kind_of(code)].name);
+    match m.kind {
+        MoveKind::Swap => "swap: take over the first player's side".into(),
+        MoveKind::Pass => "pass".into(),
+        MoveKind::Exit => "leave the board".into(),
+        MoveKind::Castle => "castle".into(),
+        MoveKind::Drop => match dropped {
+            Some(kind) => format!(
+                "place {} from the hand",
+                with_article(&rules.pieces[kind].name)
+            ),
+            None => "place a piece from the hand".into(),
+        },
+        MoveKind::Rifle => "capture without moving".into(),
+        _ if m.promo != EMPTY => format!("become {}", name(m.promo)),
+        _ => format!("stay {}", name(pos.piece_at(m.from))),
+    }
+}

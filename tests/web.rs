@@ -1,0 +1,398 @@
+//! The web board (`varsand serve`): its HTTP API driven by a few lines of HTTP over a
+//! socket, and its page driven by a real browser — headless Chromium (Debian's
+//! `chromium` and `chromium-driver`) under selenium, by the scripts in `tests/web/`.
+//! The browser test fails, with an install hint, when one of them is missing.
+//!
+//! Every server plays on its own copy of a rule file (the tests rewrite it) on a port
+//! of its own (`--port 0`), and is killed when its test ends.
+
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::mpsc::channel;
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// The longest a browser script may run before it is killed and the test fails.
+const SCRIPT_DEADLINE: Duration = Duration::from_secs(90);
+
+/// A `varsand serve` process and its address.
+struct Server {
+    child: Child,
+    /// `127.0.0.1:PORT`.
+    address: String,
+    url: String,
+    /// The rule file it follows (a copy the test may rewrite).
+    file: PathBuf,
+    folder: PathBuf,
+}
+
+impl Server {
+    /// Serves a copy of `variant` (in a folder of its own, named after `test`).
+    fn start(variant: &str, test: &str) -> Server {
+        let folder =
+            std::env::temp_dir().join(format!("varsand-web-{}-{test}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&folder);
+        std::fs::create_dir_all(&folder).unwrap();
+        let file = folder.join(Path::new(variant).file_name().unwrap());
+        std::fs::copy(variant, &file).unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_varsand"))
+            .args(["serve", "--port", "0", "--movetime", "100"])
+            .arg(&file)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("cannot start varsand serve");
+        let url = first_line(&mut child);
+        let address = url
+            .strip_prefix("http://")
+            .and_then(|a| a.strip_suffix('/'))
+            .unwrap_or_else(|| panic!("the first line is not the address: {url:?}"))
+            .to_string();
+        Server {
+            child,
+            address,
+            url,
+            file,
+            folder,
+        }
+    }
+
+    /// A request; the status and the body.
+    fn request(
+        &self,
+        method: &str,
+        path: &str,
+        headers: &[(&str, &str)],
+        body: &str,
+    ) -> (u16, String) {
+        let mut stream = TcpStream::connect(&self.address).unwrap();
+        stream
+            .set_read_timeout(Some(Duration::from_secs(30)))
+            .unwrap();
+        let mut head = format!(
+            "{method} {path} HTTP/1.0\r\nContent-Length: {}\r\nContent-Type: application/json\r\n",
+            body.len()
+        );
+        if !headers.iter().any(|(name, _)| *name == "Host") {
+            head += &format!("Host: {}\r\n", self.address);
+        }
+        for (name, value) in headers {
+            head += &format!("{name}: {value}\r\n");
+        }
+        stream
+            .write_all(format!("{head}\r\n{body}").as_bytes())
+            .unwrap();
+        let mut answer = String::new();
+        stream.read_to_string(&mut answer).unwrap();
+        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
+        let status = head
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(0);
+        (status, body.to_string())
+    }
+
+    fn get(&self, path: &str) -> (u16, String) {
+        self.request("GET", path, &[], "")
+    }
+
+    /// A request that must succeed with a state; the state.
+    fn state_after(&self, method: &str, path: &str, body: &str) -> Value {
+        let (status, body) = self.request(method, path, &[], body);
+        assert_eq!(status, 200, "{method} {path}: {body}");
+        serde_json::from_str(&body).unwrap()
+    }
+
+    fn state(&self) -> Value {
+        self.state_after("GET", "/state", "")
+    }
+
+    fn play(&self, text: &str) -> Value {
+        self.state_after("POST", "/move", &format!(r#"{{"move": "{text}"}}"#))
+    }
+
+    fn rewrite(&self, text: &str) {
+        std::fs::write(&self.file, text).unwrap();
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        let _ = std::fs::remove_dir_all(&self.folder);
+    }
+}
+
+/// The first line a child prints, within ten seconds.
+fn first_line(child: &mut Child) -> String {
+    let out = child.stdout.take().unwrap();
+    let (tx, rx) = channel();
+    std::thread::spawn(move || {
+        let mut line = String::new();
+        let _ = BufReader::new(out).read_line(&mut line);
+        let _ = tx.send(line);
+    });
+    let line = rx.recv_timeout(Duration::from_secs(10));
+    line.expect("varsand serve printed no address")
+        .trim()
+        .to_string()
+}
+
+fn texts(value: &Value) -> Vec<&str> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect()
+}
+
+#[test]
+fn the_api_plays_undoes_and_redoes_and_refuses_an_illegal_move_with_its_reason() {
+    let server = Server::start("variants/chess.var", "api");
+    let start = server.state();
+    assert_eq!(start["title"], "Chess");
+    assert_eq!(start["to_move"], "white");
+    assert!(
+        start["svg"]
+            .as_str()
+            .unwrap()
+            .contains(r#"data-square="e2""#)
+    );
+    let moves = start["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 20);
+    let e2e4 = moves.iter().find(|m| m["text"] == "e2e4").unwrap();
+    assert_eq!((&e2e4["from"], &e2e4["to"]), (&"e2".into(), &"e4".into()));
+
+    let after = server.play("e2e4");
+    assert_eq!(texts(&after["history"]), ["e2e4"]);
+    assert_eq!(after["to_move"], "black");
+    assert!(after["version"].as_u64() > start["version"].as_u64());
+
+    let (status, body) = server.request("POST", "/move", &[], r#"{"move": "g8g5"}"#);
+    assert_eq!(status, 422);
+    let why: Value = serde_json::from_str(&body).unwrap();
+    let why = why["error"].as_str().unwrap();
+    assert!(
+        why.starts_with("illegal: a Knight does not move from g8 to g5"),
+        "{why}"
+    );
+    assert!(why.contains("g8f6"), "the nearby legal moves: {why}");
+    assert_eq!(
+        texts(&server.state()["history"]),
+        ["e2e4"],
+        "a refusal changes nothing"
+    );
+
+    let undone = server.state_after("POST", "/undo", "");
+    assert_eq!(texts(&undone["history"]), Vec::<&str>::new());
+    assert_eq!(texts(&undone["redo"]), ["e2e4"]);
+    let redone = server.state_after("POST", "/redo", "");
+    assert_eq!(texts(&redone["history"]), ["e2e4"]);
+    let (status, _) = server.request("POST", "/redo", &[], "");
+    assert_eq!(status, 422, "nothing to redo");
+
+    // The page polls with the version it has: nothing is sent while it is current.
+    let version = redone["version"].as_u64().unwrap();
+    assert_eq!(server.get(&format!("/state?since={version}")).0, 204);
+    assert_eq!(server.get(&format!("/state?since={}", version - 1)).0, 200);
+
+    let computer = server.state_after("POST", "/computer", "");
+    assert_eq!(computer["history"].as_array().unwrap().len(), 2);
+    let new = server.state_after("POST", "/new", "");
+    assert_eq!(texts(&new["history"]), Vec::<&str>::new());
+}
+
+#[test]
+fn the_api_refuses_bad_requests_and_other_addresses() {
+    let server = Server::start("variants/chess.var", "bad");
+    let (status, body) = server.request("POST", "/move", &[], "e2e4");
+    assert_eq!(status, 400, "{body}");
+    assert!(
+        body.contains(r#"send {\"move\": \"TEXT\"} as JSON"#),
+        "{body}"
+    );
+    let (status, body) = server.request("POST", "/move", &[], &"x".repeat(5000));
+    assert_eq!(status, 400);
+    assert!(body.contains("at most 4096 bytes"), "{body}");
+    assert_eq!(server.get("/nothing").0, 404);
+    assert_eq!(server.get("/undo").0, 405);
+    assert_eq!(server.request("POST", "/state", &[], "").0, 405);
+    // A name of another site that points here (DNS rebinding), and a post from a
+    // page of another site.
+    let (status, body) = server.request("GET", "/state", &[("Host", "example.test:80")], "");
+    assert_eq!(status, 403);
+    assert!(body.contains("answers requests for 127.0.0.1"), "{body}");
+    let foreign = [("Origin", "http://example.test")];
+    assert_eq!(server.request("POST", "/new", &foreign, "").0, 403);
+    let own = format!("http://{}", server.address);
+    assert_eq!(
+        server.request("POST", "/new", &[("Origin", &own)], "").0,
+        200
+    );
+    // The page and its files, with nothing fetched from elsewhere.
+    let (status, page) = server.get("/");
+    assert_eq!(status, 200);
+    assert!(page.contains(r#"<script src="/page.js""#));
+    assert!(!page.contains("http://") && !page.contains("https://"));
+    assert_eq!(server.get("/page.js").0, 200);
+    assert_eq!(server.get("/page.css").0, 200);
+}
+
+#[test]
+fn a_changed_rule_file_is_reloaded_and_the_game_replayed_as_far_as_it_goes() {
+    let server = Server::start("variants/chess.var", "reload");
+    let original = std::fs::read_to_string(&server.file).unwrap();
+    server.play("e2e4");
+    server.play("e7e5");
+
+    // Without the double step, the first move is illegal: the game stops before it,
+    // and both moves are kept for redo.
+    server.rewrite(&original.replace(r#"moves "ifmnD""#, ""));
+    let state = server.state();
+    assert_eq!(texts(&state["history"]), Vec::<&str>::new());
+    assert_eq!(texts(&state["redo"]), ["e2e4", "e7e5"]);
+    let notice = state["notice"].as_str().unwrap();
+    assert!(notice.contains("move 1 (e2e4) is illegal"), "{notice}");
+    assert!(state["problems"].is_null());
+
+    // The file back as it was: the moves set aside are played again.
+    server.rewrite(&original);
+    let state = server.state();
+    assert_eq!(texts(&state["history"]), ["e2e4", "e7e5"]);
+    assert_eq!(state["notice"], "rules reloaded; all 2 moves replayed");
+
+    // A file that does not check: the diagnostics, and the old rules and game kept.
+    server.rewrite(&original.replace("piece Knight N", "piece Knight"));
+    let state = server.state();
+    let problems = state["problems"].as_str().unwrap();
+    assert!(problems.contains("chess.var"), "{problems}");
+    assert!(problems.contains("problem"), "{problems}");
+    assert_eq!(texts(&state["history"]), ["e2e4", "e7e5"]);
+    assert_eq!(state["moves"].as_array().unwrap().len(), 29);
+    // ... and the game goes on under them.
+    assert_eq!(
+        texts(&server.play("g1f3")["history"]),
+        ["e2e4", "e7e5", "g1f3"]
+    );
+
+    // Fixed, with a new name: the problems are gone and the game is kept.
+    server.rewrite(&original.replace(r#"game "Chess""#, r#"game "Chess, edited""#));
+    let state = server.state();
+    assert!(state["problems"].is_null());
+    assert_eq!(state["title"], "Chess, edited");
+    assert_eq!(texts(&state["history"]), ["e2e4", "e7e5", "g1f3"]);
+}
+
+#[test]
+fn serve_refuses_a_missing_file_and_a_port_out_of_range() {
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_varsand"))
+            .arg("serve")
+            .args(args)
+            .output()
+            .unwrap();
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).to_string(),
+        )
+    };
+    let (code, err) = run(&["no/such/file.var", "--port", "0"]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("cannot read no/such/file.var"), "{err}");
+    let (code, err) = run(&["variants/chess.var", "--port", "65536"]);
+    assert_eq!(code, Some(2));
+    assert!(err.contains("65536"), "{err}");
+    let (code, _) = run(&["variants/chess.var", "--movetime", "0"]);
+    assert_eq!(code, Some(2));
+    // A port already taken: the error says how to get a free one.
+    let taken = Server::start("variants/chess.var", "taken");
+    let port = taken.address.rsplit(':').next().unwrap();
+    let (code, err) = run(&["variants/chess.var", "--port", port]);
+    assert_eq!(code, Some(1));
+    assert!(err.contains("--port 0"), "{err}");
+}
+
+/// Runs a script of `tests/web/` with the arguments; fails with its output, or with
+/// the install hint when chromium, chromedriver or selenium is missing.
+fn run_script(script: &str, args: &[&str]) -> String {
+    let mut child = Command::new("python3")
+        .arg(Path::new("tests/web").join(script))
+        .args(args)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("python3 is missing: the browser tests need it, with selenium");
+    let started = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if started.elapsed() > SCRIPT_DEADLINE {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{script} ran more than {SCRIPT_DEADLINE:?}");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    };
+    let mut out = String::new();
+    let mut err = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut out)
+        .unwrap();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    assert!(
+        status.success(),
+        "{script} failed ({status}):\n{out}\n{err}"
+    );
+    out
+}
+
+#[test]
+fn a_browser_plays_e2e4_by_clicks_and_follows_the_rule_file() {
+    let server = Server::start("variants/chess.var", "browser");
+    let out = run_script(
+        "play_and_follow.py",
+        &[&server.url, server.file.to_str().unwrap()],
+    );
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+/// The pictures of the README: `cargo test --profile checked --test web -- --ignored`.
+#[test]
+#[ignore]
+fn screenshots() {
+    std::fs::create_dir_all("docs/img").unwrap();
+    let shots: [(&str, &str, &[&str]); 2] = [
+        (
+            "variants/monkey_king.var",
+            "docs/img/web_monkey_king.png",
+            &[],
+        ),
+        (
+            "variants/monkey_queen.var",
+            "docs/img/web_monkey_queen.png",
+            &[],
+        ),
+    ];
+    for (variant, picture, extra) in shots {
+        let server = Server::start(variant, "shot");
+        let mut args = vec![server.url.as_str(), picture];
+        args.extend(extra);
+        run_script("screenshot.py", &args);
+    }
+}

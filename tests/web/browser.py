@@ -1,0 +1,73 @@
+"""Shared by the browser scripts: a headless Chromium driven by selenium, with a clear
+message and an install hint when a piece is missing (the tests fail then, never skip)."""
+
+import os
+import shutil
+import sys
+import tempfile
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMEDRIVER = "/usr/bin/chromedriver"
+HINT = (
+    "install them with: apt-get install chromium chromium-driver && "
+    "python3 -m pip install selenium   (.ci/run does both)"
+)
+# What a missing piece exits with, so that the Rust test can tell it from a failure.
+MISSING = 3
+
+
+def missing(what):
+    print(f"cannot run the browser test: {what} is missing; {HINT}", file=sys.stderr)
+    sys.exit(MISSING)
+
+
+try:
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+except ImportError:
+    missing("the python package selenium")
+
+__all__ = ["By", "WebDriverWait", "start", "wait_for"]
+
+
+def start(width=1200, height=900):
+    """A headless Chromium with a fresh profile, and the folder of that profile."""
+    for path in (CHROMIUM, CHROMEDRIVER):
+        if not os.access(path, os.X_OK):
+            missing(path)
+    profile = tempfile.mkdtemp(prefix="varsand-chromium-")
+    options = webdriver.ChromeOptions()
+    options.binary_location = CHROMIUM
+    for flag in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        f"--user-data-dir={profile}",
+        f"--window-size={width},{height}",
+    ):
+        options.add_argument(flag)
+    driver = webdriver.Chrome(service=Service(executable_path=CHROMEDRIVER), options=options)
+    return driver, profile
+
+
+def stop(driver, profile):
+    driver.quit()
+    shutil.rmtree(profile, ignore_errors=True)
+
+
+def wait_for(driver, what, condition, seconds=10):
+    """Waits until `condition(driver)` is true; fails naming `what` and the page's text."""
+    try:
+        return WebDriverWait(driver, seconds, poll_frequency=0.1).until(
+            lambda d: condition(d)
+        )
+    except Exception:
+        text = driver.find_element(By.TAG_NAME, "body").text
+        raise AssertionError(f"timed out waiting for {what}; the page says:\n{text}") from None

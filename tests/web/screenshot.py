@@ -1,0 +1,61 @@
+"""A picture of the web board after some moves:
+python3 screenshot.py URL OUT.png [MOVE...]
+
+Plays the moves through the page's own API (as the page's clicks would), selects the
+piece or hand piece named by `--select SQUARE` or `--select-hand SYMBOL` if given (so
+the picture shows its targets), and saves the window. Used by tests/web.rs's ignored
+test `screenshots`, which writes docs/img/web_*.png."""
+
+import argparse
+import json
+import urllib.request
+
+from browser import By, start, stop, wait_for
+
+
+def post(url, path, body):
+    request = urllib.request.Request(
+        url.rstrip("/") + path,
+        data=json.dumps(body).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return json.load(reply)
+    except urllib.error.HTTPError as e:
+        raise SystemExit(f"{path} {body}: {e.code} {e.read().decode()}")
+
+
+def main():
+    args = argparse.ArgumentParser()
+    args.add_argument("url")
+    args.add_argument("out")
+    args.add_argument("moves", nargs="*")
+    args.add_argument("--select")
+    args.add_argument("--select-hand")
+    args.add_argument("--width", type=int, default=1280)
+    args.add_argument("--height", type=int, default=860)
+    a = args.parse_args()
+    for m in a.moves:
+        post(a.url, "/move", {"move": m})
+    driver, profile = start(a.width, a.height)
+    try:
+        driver.get(a.url)
+        wait_for(driver, "the board", lambda d: d.find_elements(By.CSS_SELECTOR, "#board [data-square]"))
+        if a.select:
+            pieces = driver.find_elements(By.CSS_SELECTOR, f'#board [data-square="{a.select}"][data-piece]')
+            pieces[0].click()
+        if a.select_hand:
+            hand = driver.find_elements(By.CSS_SELECTOR, f'#board [data-hand][data-piece="{a.select_hand}"]')
+            hand[0].click()
+        if a.select or a.select_hand:
+            wait_for(driver, "the marks", lambda d: d.find_elements(By.CSS_SELECTOR, "#board .vs-marks"))
+        driver.save_screenshot(a.out)
+    finally:
+        stop(driver, profile)
+    print(f"wrote {a.out}")
+
+
+if __name__ == "__main__":
+    main()
