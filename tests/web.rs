@@ -372,6 +372,14 @@ fn a_browser_plays_e2e4_by_clicks_and_follows_the_rule_file() {
     assert!(out.contains("browser test passed"), "{out}");
 }
 
+#[test]
+fn a_browser_chooses_a_promotion_and_places_a_piece_from_the_hand() {
+    let server = Server::start("variants/crazyhouse.var", "choices");
+    let out = run_script("choices.py", &[&server.url]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
 /// The pictures of the README: `cargo test --profile checked --test web -- --ignored`.
 #[test]
 #[ignore]

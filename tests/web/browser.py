@@ -1,10 +1,13 @@
 """Shared by the browser scripts: a headless Chromium driven by selenium, with a clear
 message and an install hint when a piece is missing (the tests fail then, never skip)."""
 
+import json
 import os
 import shutil
 import sys
 import tempfile
+import urllib.error
+import urllib.request
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMEDRIVER = "/usr/bin/chromedriver"
@@ -29,7 +32,6 @@ try:
 except ImportError:
     missing("the python package selenium")
 
-__all__ = ["By", "WebDriverWait", "start", "wait_for"]
 
 
 def start(width=1200, height=900):
@@ -71,3 +73,48 @@ def wait_for(driver, what, condition, seconds=10):
     except Exception:
         text = driver.find_element(By.TAG_NAME, "body").text
         raise AssertionError(f"timed out waiting for {what}; the page says:\n{text}") from None
+
+
+def css(driver, selector):
+    return driver.find_elements(By.CSS_SELECTOR, selector)
+
+
+def piece(driver, square):
+    found = css(driver, f'#board [data-square="{square}"][data-piece]')
+    return found[0] if found else None
+
+
+def square(driver, name):
+    for el in css(driver, f'#board [data-square="{name}"]'):
+        if el.get_attribute("data-piece") is None:
+            return el
+    raise AssertionError(f"no square element for {name}")
+
+
+def text(driver, id_):
+    return driver.find_element(By.ID, id_).text
+
+
+def shown(driver, id_):
+    return driver.find_element(By.ID, id_).is_displayed()
+
+
+def click(driver, el):
+    # A real click, in the middle of the element (WebDriver fails if another element
+    # would receive it).
+    el.click()
+
+
+def post(url, path, body=None):
+    """An action through the page's API, as the page's clicks would send it."""
+    request = urllib.request.Request(
+        url.rstrip("/") + path,
+        data=json.dumps(body or {}).encode(),
+        headers={"Content-Type": "application/json"},
+        method="POST",
+    )
+    try:
+        with urllib.request.urlopen(request, timeout=10) as reply:
+            return json.load(reply)
+    except urllib.error.HTTPError as e:
+        raise AssertionError(f"{path} {body}: {e.code} {e.read().decode()}") from None

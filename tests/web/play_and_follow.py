@@ -8,37 +8,7 @@ the game back once it is fixed. Run by tests/web.rs against `varsand serve`."""
 import sys
 import time
 
-from browser import By, start, stop, wait_for
-
-
-def css(driver, selector):
-    return driver.find_elements(By.CSS_SELECTOR, selector)
-
-
-def piece(driver, square):
-    found = css(driver, f'#board [data-square="{square}"][data-piece]')
-    return found[0] if found else None
-
-
-def square(driver, name):
-    for el in css(driver, f'#board [data-square="{name}"]'):
-        if el.get_attribute("data-piece") is None:
-            return el
-    raise AssertionError(f"no square element for {name}")
-
-
-def text(driver, id_):
-    return driver.find_element(By.ID, id_).text
-
-
-def shown(driver, id_):
-    return driver.find_element(By.ID, id_).is_displayed()
-
-
-def click(driver, el):
-    # A real click, in the middle of the element (WebDriver fails if another element
-    # would receive it).
-    el.click()
+from browser import click, css, piece, shown, square, start, stop, text, wait_for
 
 
 def main(url, rule_file):

@@ -7,24 +7,8 @@ the picture shows its targets), and saves the window. Used by tests/web.rs's ign
 test `screenshots`, which writes docs/img/web_*.png."""
 
 import argparse
-import json
-import urllib.request
 
-from browser import By, start, stop, wait_for
-
-
-def post(url, path, body):
-    request = urllib.request.Request(
-        url.rstrip("/") + path,
-        data=json.dumps(body).encode(),
-        headers={"Content-Type": "application/json"},
-        method="POST",
-    )
-    try:
-        with urllib.request.urlopen(request, timeout=10) as reply:
-            return json.load(reply)
-    except urllib.error.HTTPError as e:
-        raise SystemExit(f"{path} {body}: {e.code} {e.read().decode()}")
+from browser import By, post, start, stop, wait_for
 
 
 def main():
