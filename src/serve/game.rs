@@ -58,7 +58,7 @@ impl Game {
             held: 0,
             problems: None,
             notice: None,
-            version: 1,
+            version: first_version(),
             limits: Limits::movetime(movetime_ms),
             searcher: None,
             rng: Rng::new(1),
@@ -92,7 +92,7 @@ impl Game {
     }
 
     fn changed(&mut self) {
-        self.version += 1;
+        self.version = self.version.saturating_add(1);
     }
 
     fn refuse_if_over(&mut self) -> Result<(), Refusal> {
@@ -264,6 +264,14 @@ fn reload_notice(
         None if total == 1 => "rules reloaded; the 1 move replayed".into(),
         None => format!("rules reloaded; all {total} moves replayed"),
     }
+}
+
+/// The version a server starts at: the time in milliseconds, so that a page left open
+/// while the server is restarted sees a newer version and redraws.
+fn first_version() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |t| u64::try_from(t.as_millis()).unwrap_or(u64::MAX / 2))
 }
 
 /// The end of the game, if it is over, in words: "white wins: black is checkmated".

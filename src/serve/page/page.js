@@ -60,6 +60,8 @@ const play = (text) => act("/move", { move: text });
 // ---- drawing ----------------------------------------------------------------------
 
 function draw(s) {
+  // A poll answered before an action may arrive after it: never step back.
+  if (state && s.version < state.version) return;
   state = s;
   selected = null;
   hideChooser();
