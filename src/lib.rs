@@ -4,7 +4,8 @@
 //! [`syntax`] (pest grammar → syntax tree with spans) → [`check`] (names resolved into
 //! the [`model`], every problem reported as a [`diagnostic::Problem`]) → [`rules`]
 //! (every way to move lowered onto generators, compiled into tables) → [`engine`] (position, moves, make/unmake, outcome) → [`perft`], [`search`] (the
-//! computer player) and [`analyze`] (self-play analysis).
+//! computer player) and [`analyze`] (self-play analysis); [`render`] draws positions
+//! and analyses as SVG.
 
 pub mod analyze;
 pub mod check;
@@ -17,6 +18,7 @@ pub mod interrupt;
 pub mod lsp;
 pub mod model;
 pub mod perft;
+pub mod render;
 #[cfg(feature = "cli")]
 pub mod repl;
 pub mod rules;

@@ -126,6 +126,25 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
     },
+    /// Draw a position as an SVG picture (standard output without -o).
+    Render {
+        file: PathBuf,
+        /// Draw this position string instead of the setup.
+        #[arg(long)]
+        fen: Option<String>,
+        /// Play these moves first, separated by spaces (the last one is marked).
+        #[arg(long)]
+        moves: Option<String>,
+        /// Draw from the second player's side.
+        #[arg(long)]
+        flip: bool,
+        /// Write the picture to this file.
+        #[arg(short, long, value_name = "OUT.svg")]
+        output: Option<PathBuf>,
+        /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+    },
     /// Count the leaf nodes of the move tree, per first move (Stockfish's format).
     Perft {
         file: PathBuf,
@@ -198,6 +217,32 @@ fn main() -> ExitCode {
             set,
         } => match perft(&file, depth as usize, fen, moves, &set) {
             Ok(()) => ExitCode::SUCCESS,
+            Err(e) => {
+                emit_err(&e);
+                ExitCode::FAILURE
+            }
+        },
+        Command::Render {
+            file,
+            fen,
+            moves,
+            flip,
+            output,
+            set,
+        } => match parse_overrides(&set).and_then(|o| {
+            varsand::render::cli::render(
+                &file,
+                &o,
+                fen.as_deref(),
+                moves.as_deref(),
+                flip,
+                output.as_deref(),
+            )
+        }) {
+            Ok(svg) => {
+                emit(svg.as_deref().unwrap_or(""));
+                ExitCode::SUCCESS
+            }
             Err(e) => {
                 emit_err(&e);
                 ExitCode::FAILURE

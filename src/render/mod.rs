@@ -1,0 +1,267 @@
+//! Pictures of a game: a position as SVG ([`svg`]), charts of an analysis
+//! ([`chart`]), and the colours both share with the terminal board ([`palette`]).
+//!
+//! What a picture shows is decided here, once for every medium: which zones are
+//! tinted ([`shown_zones`]) and how each kind of terrain looks ([`terrain_looks`]),
+//! read from the rules' properties, never from their names.
+
+#[cfg(feature = "cli")]
+pub mod cli;
+pub mod palette;
+pub mod svg;
+
+use crate::engine::{Move, MoveKind, Position};
+use crate::model::Terrain;
+use crate::rules::{Cell, Cond, EMPTY, NO_CELL, Rules, Source, ZoneId, kind_of, side_of};
+
+/// What a picture of a position marks besides the position itself.
+#[derive(Debug, Clone, Default)]
+pub struct BoardOptions {
+    /// The move whose squares are tinted (its from and to squares).
+    pub last_move: Option<Move>,
+    /// Squares tinted as highlighted (a selected piece and where it may go).
+    pub highlighted: Vec<Cell>,
+    /// Drawn from the second player's side (their first rank at the bottom).
+    pub flipped: bool,
+}
+
+impl BoardOptions {
+    /// The options that mark the position's own last move.
+    pub fn of(pos: &Position) -> BoardOptions {
+        BoardOptions {
+            last_move: pos.last_move(),
+            ..BoardOptions::default()
+        }
+    }
+
+    /// The squares the last move marks: none for a pass or a swap.
+    pub fn last_move_cells(&self) -> Vec<Cell> {
+        let Some(m) = self.last_move else {
+            return Vec::new();
+        };
+        if matches!(m.kind, MoveKind::Pass | MoveKind::Swap) {
+            return Vec::new();
+        }
+        [m.from, m.to]
+            .into_iter()
+            .filter(|&c| c != NO_CELL)
+            .collect()
+    }
+}
+
+/// The zones a picture tints, most important first, at most one per zone tint of the
+/// palette. A zone is left out when it covers a whole board (nothing to tell apart),
+/// when every square of it is already tinted by a zone before it (a union of others,
+/// or the squares of a flight), or when there is no tint left. Zones that decide
+/// promotions, the end of the game, drops, exits, flights or flips come first, then
+/// zones named by moves' conditions, then the rest, each group in the file's order.
+pub fn shown_zones(rules: &Rules) -> Vec<ZoneId> {
+    let geo = &rules.geometry;
+    let importance = zone_importance(rules);
+    let mut order: Vec<usize> = (0..rules.zones.len()).collect();
+    order.sort_by_key(|&z| std::cmp::Reverse(importance[z]));
+    let mut tinted = vec![false; geo.len()];
+    let mut shown = Vec::new();
+    for z in order {
+        if shown.len() == palette::ZONES.len() {
+            break;
+        }
+        let cells = zone_cells(rules, ZoneId::new(z));
+        let whole_board = (0..geo.boards.len()).any(|b| geo.board_cells(b).all(|c| cells[c]));
+        let news = (0..geo.len()).any(|c| cells[c] && !tinted[c]);
+        if whole_board || !news {
+            continue;
+        }
+        for (t, &c) in tinted.iter_mut().zip(&cells) {
+            *t |= c;
+        }
+        shown.push(ZoneId::new(z));
+    }
+    shown
+}
+
+/// A zone's squares for either player.
+pub fn zone_cells(rules: &Rules, zone: ZoneId) -> Vec<bool> {
+    let z = rules.zone(zone);
+    z.cells[0]
+        .iter()
+        .zip(&z.cells[1])
+        .map(|(a, b)| *a || *b)
+        .collect()
+}
+
+/// The tint of a square: the first shown zone it lies in, as an index into `shown`.
+pub fn zone_tint(rules: &Rules, shown: &[ZoneId], cell: Cell) -> Option<usize> {
+    shown.iter().position(|&z| {
+        let z = rules.zone(z);
+        z.cells[0][cell as usize] || z.cells[1][cell as usize]
+    })
+}
+
+/// How much each zone matters to a picture: 2 for zones that decide promotions, ends,
+/// drops, exits, flights and flips; 1 for zones of move conditions; 0 for the rest.
+fn zone_importance(rules: &Rules) -> Vec<u8> {
+    let mut importance = vec![0u8; rules.zones.len()];
+    let mut raise = |z: ZoneId, to: u8| {
+        let slot = &mut importance[z.index()];
+        *slot = (*slot).max(to);
+    };
+    for p in &rules.pieces {
+        for pr in &p.promotions {
+            raise(pr.zone, 2);
+        }
+    }
+    for end in &rules.end_rules {
+        if let crate::model::EndRule::Reached { zone, .. } = end {
+            raise(*zone, 2);
+        }
+    }
+    for g in &rules.generators {
+        let weight = match g.source {
+            Source::Drop | Source::Exit | Source::Flight { .. } | Source::Flip { .. } => 2,
+            _ => 1,
+        };
+        if let Source::Flight { to, .. } = g.source {
+            raise(to, 2);
+        }
+        for c in &g.conditions {
+            match *c {
+                Cond::From(z) | Cond::To(z) | Cond::OwnPieceIn { zone: z, .. } => {
+                    raise(z, weight);
+                }
+                _ => {}
+            }
+        }
+    }
+    importance
+}
+
+/// How terrain is drawn: a pattern over its colour.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pattern {
+    /// Blocks every piece and is never removed: a wall.
+    Bricks,
+    /// An obstacle some pieces remove: hatching, peaks, cross-hatching in turn.
+    Hatch,
+    Peaks,
+    CrossHatch,
+    /// Some pieces cross it: waves.
+    Waves,
+    /// It blocks nothing, or only passing or only landing: dots.
+    Dots,
+}
+
+impl Pattern {
+    /// The mark that fills an empty square of this terrain in plain text: never a
+    /// letter, a digit or a piece's mark, so it cannot be read as a piece.
+    fn mark(self) -> char {
+        match self {
+            Pattern::Bricks => '#',
+            Pattern::Hatch => '/',
+            Pattern::Peaks => '^',
+            Pattern::CrossHatch => '%',
+            Pattern::Waves => '=',
+            Pattern::Dots => ':',
+        }
+    }
+}
+
+/// How one kind of terrain is drawn.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TerrainLook {
+    pub pattern: Pattern,
+    /// An index into [`palette::TERRAIN`].
+    pub colour: usize,
+    /// Its mark in plain text (see [`Pattern`]).
+    pub mark: char,
+    /// Its properties in words, for legends: "blocks passing and landing; cleared by
+    /// Dozer".
+    pub words: String,
+}
+
+/// How each kind of terrain of the rules is drawn, decided by its properties: a wall
+/// (blocks everything, removed by nobody) as bricks; an obstacle some pieces remove
+/// as hatching, peaks or cross-hatching; terrain some pieces cross as waves; the rest
+/// as dots. Kinds with the same properties take the family's next pattern and colour.
+pub fn terrain_looks(rules: &Rules) -> Vec<TerrainLook> {
+    const MARKS_LEFT: [char; 6] = ['*', '&', '$', '"', '?', ';'];
+    let mut seen = [0usize; 4];
+    let mut used_marks = Vec::new();
+    rules
+        .terrains
+        .iter()
+        .map(|t| {
+            let (family, patterns, colours): (usize, &[Pattern], &[usize]) = if t.crossed_by != 0 {
+                (0, &[Pattern::Waves], &[2, 3])
+            } else if t.cleared_by != 0 {
+                (
+                    1,
+                    &[Pattern::Hatch, Pattern::Peaks, Pattern::CrossHatch],
+                    &[0, 1, 4],
+                )
+            } else if t.blocks_passing && t.blocks_landing {
+                (2, &[Pattern::Bricks], &[1, 5])
+            } else {
+                (3, &[Pattern::Dots], &[4, 5])
+            };
+            let k = seen[family];
+            seen[family] += 1;
+            let pattern = patterns[k % patterns.len()];
+            let mut mark = pattern.mark();
+            if used_marks.contains(&mark) {
+                mark = MARKS_LEFT
+                    .into_iter()
+                    .find(|m| !used_marks.contains(m))
+                    .unwrap_or(mark);
+            }
+            used_marks.push(mark);
+            TerrainLook {
+                pattern,
+                colour: colours[k % colours.len()],
+                mark,
+                words: terrain_words(rules, t),
+            }
+        })
+        .collect()
+}
+
+/// A terrain's properties in words.
+fn terrain_words(rules: &Rules, t: &Terrain) -> String {
+    let blocks = match (t.blocks_passing, t.blocks_landing) {
+        (true, true) => "blocks passing and landing",
+        (true, false) => "blocks passing",
+        (false, true) => "blocks landing",
+        (false, false) => "blocks nothing",
+    };
+    let names = |set: u64| {
+        let list: Vec<&str> = (0..rules.pieces.len())
+            .filter(|&k| set >> k & 1 != 0)
+            .map(|k| rules.pieces[k].name.as_str())
+            .collect();
+        list.join(", ")
+    };
+    let mut words = blocks.to_string();
+    if t.cleared_by != 0 {
+        words += &format!("; cleared by {}", names(t.cleared_by));
+    }
+    if t.crossed_by != 0 {
+        words += &format!("; crossed by {}", names(t.crossed_by));
+    }
+    words
+}
+
+/// The squares of the side to move's royal pieces when one of them is attacked (a
+/// picture tints them).
+pub fn checked_royals(pos: &Position) -> Vec<Cell> {
+    let side = pos.side_to_move();
+    if !pos.in_check(side) {
+        return Vec::new();
+    }
+    let royal = pos.rules().tables.royal_kinds;
+    (0..pos.rules().geometry.len() as Cell)
+        .filter(|&c| {
+            let p = pos.piece_at(c);
+            p != EMPTY && side_of(p) == side && royal >> kind_of(p) & 1 != 0
+        })
+        .collect()
+}

@@ -1,0 +1,349 @@
+//! Pictures: every shipped game drawn as SVG, read back with an XML parser and
+//! checked against the position (one element per square, one per piece, hands,
+//! stack heights, marks), and the palette's contrast rule checked in numbers.
+
+mod common;
+
+use std::collections::HashMap;
+use std::path::Path;
+use std::sync::Arc;
+
+use varsand::render::palette::{self, Colour, contrast};
+use varsand::render::{BoardOptions, svg};
+use varsand::rules::{EMPTY, side_of};
+use varsand::{Position, Rules};
+
+fn rules_of(path: &Path) -> Arc<Rules> {
+    let text = std::fs::read_to_string(path).expect("read the rule file");
+    varsand::load_rules(&text).unwrap_or_else(|_| panic!("{} checks", path.display()))
+}
+
+fn variant(name: &str) -> Arc<Rules> {
+    rules_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("variants/{name}.var")))
+}
+
+/// What a picture says, read back from its XML.
+#[derive(Debug, Default)]
+struct Read {
+    /// Square name → how many square elements carry it.
+    squares: HashMap<String, usize>,
+    /// Square name → the piece symbol and side drawn there.
+    pieces: HashMap<String, (String, String)>,
+    /// (player, symbol) → the count drawn in the hand.
+    hands: HashMap<(String, String), u32>,
+    /// Square name → the square's fill.
+    fills: HashMap<String, String>,
+    /// Square name → the badge number drawn on its piece.
+    badges: HashMap<String, String>,
+}
+
+/// Parses a picture and collects its data attributes; fails on XML that does not
+/// parse or on a piece counted twice.
+fn read(svg_text: &str) -> Read {
+    let doc = roxmltree::Document::parse(svg_text).expect("the SVG parses as XML");
+    assert_eq!(doc.root_element().tag_name().name(), "svg");
+    let mut out = Read::default();
+    for node in doc.descendants().filter(|n| n.is_element()) {
+        let square = node.attribute("data-square");
+        match (
+            node.attribute("data-piece"),
+            square,
+            node.attribute("data-hand"),
+        ) {
+            (Some(piece), Some(sq), None) => {
+                let side = node.attribute("data-side").expect("a piece has a side");
+                let old = out
+                    .pieces
+                    .insert(sq.to_string(), (piece.to_string(), side.to_string()));
+                assert!(old.is_none(), "two pieces drawn on {sq}");
+                let badge = node
+                    .descendants()
+                    .filter(|n| n.has_tag_name("text"))
+                    .filter_map(|n| n.text())
+                    .nth(1);
+                if let Some(b) = badge {
+                    out.badges.insert(sq.to_string(), b.to_string());
+                }
+            }
+            (Some(piece), None, Some(hand)) => {
+                let count = node
+                    .attribute("data-count")
+                    .expect("a hand piece has a count");
+                let old = out.hands.insert(
+                    (hand.to_string(), piece.to_string()),
+                    count.parse().expect("a count is a number"),
+                );
+                assert!(old.is_none(), "{piece} drawn twice in {hand}'s hand");
+            }
+            (None, Some(sq), None) => {
+                *out.squares.entry(sq.to_string()).or_default() += 1;
+                if let Some(fill) = node.attribute("fill") {
+                    out.fills.insert(sq.to_string(), fill.to_string());
+                }
+            }
+            (None, None, None) => {}
+            other => panic!("an element with a mix of data attributes: {other:?}"),
+        }
+    }
+    out
+}
+
+/// Checks a picture of a position against the position: every square once, every
+/// piece on its square with its symbol and side, every piece in hand with its count.
+fn check_picture(pos: &Position, opts: &BoardOptions) -> Read {
+    let rules = pos.rules();
+    let geo = rules.geometry();
+    let picture = read(&svg::position(pos, opts));
+    let what = || format!("{} at {}", rules.name(), pos.fen());
+    assert_eq!(picture.squares.len(), geo.len(), "{}", what());
+    assert!(picture.squares.values().all(|&n| n == 1), "{}", what());
+    let mut on_board = 0;
+    for cell in 0..geo.len() as u16 {
+        let name = geo.name(cell);
+        assert!(
+            picture.squares.contains_key(name),
+            "{} has no {name}",
+            what()
+        );
+        let piece = pos.piece_at(cell);
+        if piece == EMPTY {
+            continue;
+        }
+        on_board += 1;
+        let (symbol, side) = picture.pieces.get(name).unwrap_or_else(|| {
+            panic!("{}: no piece drawn on {name}", what());
+        });
+        assert_eq!(*symbol, rules.code_symbol(piece), "{} on {name}", what());
+        assert_eq!(*side, rules.players()[side_of(piece)].name, "{}", what());
+        let height = pos.height_at(cell);
+        let badge = picture.badges.get(name).cloned();
+        let wanted = (height != 1).then(|| height.to_string());
+        assert_eq!(badge, wanted, "{}: the stack height on {name}", what());
+    }
+    assert_eq!(picture.pieces.len(), on_board, "{}", what());
+    let mut held = 0;
+    for side in 0..2 {
+        for kind in 0..rules.pieces().len() {
+            let n = pos.in_hand(side, kind);
+            if n == 0 {
+                continue;
+            }
+            held += 1;
+            let key = (
+                rules.players()[side].name.clone(),
+                rules.code_symbol(varsand::rules::code(kind, side)),
+            );
+            assert_eq!(picture.hands.get(&key), Some(&u32::from(n)), "{}", what());
+        }
+    }
+    assert_eq!(picture.hands.len(), held, "{}", what());
+    picture
+}
+
+#[test]
+fn every_shipped_game_is_drawn_square_by_square_and_piece_by_piece() {
+    for path in common::game_files() {
+        let rules = rules_of(&path);
+        let pos = Position::start(rules);
+        check_picture(&pos, &BoardOptions::of(&pos));
+        // Random games reach captures, hands, promotions, stacks and cleared terrain.
+        let mut rng = common::Rng::new(7);
+        for _ in 0..3 {
+            let mut game = pos.clone();
+            for _ in 0..40 {
+                let moves = game.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                game.make(moves[rng.below(moves.len())]);
+            }
+            check_picture(&game, &BoardOptions::of(&game));
+            let flipped = BoardOptions {
+                flipped: true,
+                ..BoardOptions::of(&game)
+            };
+            check_picture(&game, &flipped);
+        }
+    }
+}
+
+#[test]
+fn a_hand_shows_each_kind_held_with_its_count() {
+    let mut pos = Position::start(variant("crazyhouse"));
+    for m in ["e2e4", "d7d5", "e4d5", "d8d5", "b1c3", "d5a2", "a1a2"] {
+        pos.play(m).expect("legal");
+    }
+    let picture = check_picture(&pos, &BoardOptions::of(&pos));
+    assert_eq!(picture.hands.get(&("white".into(), "P".into())), Some(&1));
+    assert_eq!(picture.hands.get(&("black".into(), "p".into())), Some(&2));
+    assert_eq!(picture.hands.get(&("white".into(), "Q".into())), Some(&1));
+}
+
+#[test]
+fn a_stack_carries_its_height() {
+    let rules = variant("monkey_queen");
+    let pos = Position::start(rules);
+    let picture = check_picture(&pos, &BoardOptions::of(&pos));
+    assert!(
+        picture.badges.values().any(|b| b == "20"),
+        "the start's stacks of 20 show their height: {:?}",
+        picture.badges
+    );
+}
+
+#[test]
+fn the_last_move_and_highlighted_squares_are_tinted() {
+    let rules = variant("chess");
+    let mut pos = Position::start(rules.clone());
+    pos.play("e2e4").expect("legal");
+    let geo = rules.geometry();
+    let cell = |n: &str| geo.parse_square(n).expect("a square");
+    let opts = BoardOptions {
+        highlighted: vec![cell("g1"), cell("f3")],
+        ..BoardOptions::of(&pos)
+    };
+    let picture = check_picture(&pos, &opts);
+    let fill = |n: &str| picture.fills[n].clone();
+    // e2 is light, e4 light; g1 dark, f3 light.
+    assert_eq!(fill("e2"), palette::LAST_MOVE.light.hex());
+    assert_eq!(fill("e4"), palette::LAST_MOVE.light.hex());
+    assert_eq!(fill("g1"), palette::HIGHLIGHT.dark.hex());
+    assert_eq!(fill("f3"), palette::HIGHLIGHT.light.hex());
+    assert_eq!(fill("d4"), palette::SQUARES.dark.hex());
+    assert_eq!(fill("d5"), palette::SQUARES.light.hex());
+    // Without the last move in the options, nothing is marked.
+    let plain = check_picture(&pos, &BoardOptions::default());
+    assert_eq!(plain.fills["e4"], palette::SQUARES.light.hex());
+}
+
+#[test]
+fn a_checked_royal_piece_is_tinted() {
+    let mut pos = Position::start(variant("chess"));
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        pos.play(m).expect("legal");
+    }
+    let picture = check_picture(&pos, &BoardOptions::default());
+    assert_eq!(picture.fills["e1"], palette::CHECK.dark.hex());
+}
+
+#[test]
+fn terrain_is_drawn_with_its_colour_not_its_letter() {
+    let rules = variant("jungles_mountains");
+    let pos = Position::start(rules.clone());
+    let text = svg::position(&pos, &BoardOptions::default());
+    let picture = check_picture(&pos, &BoardOptions::default());
+    let looks = varsand::render::terrain_looks(&rules);
+    let geo = rules.geometry();
+    for cell in 0..geo.len() as u16 {
+        if let Some(t) = pos.terrain_at(cell) {
+            let dark = geo.cells[cell as usize].dark;
+            let want = palette::TERRAIN[looks[t].colour].on(dark).hex();
+            assert_eq!(picture.fills[geo.name(cell)], want);
+        }
+    }
+    // The two kinds look different, and the legend names them.
+    assert_ne!(looks[0].pattern, looks[1].pattern);
+    assert!(text.contains("jungle (g)") && text.contains("mountain (M)"));
+}
+
+/// Where a square is drawn: its element's x and y.
+fn square_xy(svg_text: &str, name: &str) -> (f64, f64) {
+    let doc = roxmltree::Document::parse(svg_text).expect("parses");
+    let node = doc
+        .descendants()
+        .find(|n| n.attribute("data-square") == Some(name) && n.attribute("data-piece").is_none())
+        .expect("the square is drawn");
+    let at = |a: &str| {
+        node.attribute(a)
+            .expect("x and y")
+            .parse::<f64>()
+            .expect("a number")
+    };
+    (at("x"), at("y"))
+}
+
+#[test]
+fn the_first_rank_is_at_the_bottom_unless_flipped() {
+    let pos = Position::start(variant("chess"));
+    let plain = svg::position(&pos, &BoardOptions::default());
+    let (a1, h8) = (square_xy(&plain, "a1"), square_xy(&plain, "h8"));
+    assert!(a1.0 < h8.0 && a1.1 > h8.1, "a1 bottom left: {a1:?} {h8:?}");
+    let flipped = svg::position(
+        &pos,
+        &BoardOptions {
+            flipped: true,
+            ..BoardOptions::default()
+        },
+    );
+    let (a1, h8) = (square_xy(&flipped, "a1"), square_xy(&flipped, "h8"));
+    assert!(a1.0 > h8.0 && a1.1 < h8.1, "a1 top right: {a1:?} {h8:?}");
+}
+
+#[test]
+fn names_are_escaped() {
+    let source = "game \"Rooks & <Knights>\"\nboard 3 x 3\npiece King K { moves \"K\" royal }\n\
+                  end { checkmate loss }\nsetup \"k2/3/2K w - - 0 1\"";
+    let rules = varsand::load_rules(source).expect("checks");
+    let pos = Position::start(rules);
+    let text = svg::position(&pos, &BoardOptions::default());
+    assert!(text.contains("Rooks &amp; &lt;Knights&gt;"));
+    check_picture(&pos, &BoardOptions::default());
+}
+
+// ---- the contrast rule --------------------------------------------------------------
+
+#[test]
+fn contrast_ratios_are_computed_as_wcag_defines_them() {
+    assert!((contrast(Colour(16), Colour(231)) - 21.0).abs() < 1e-9);
+    assert!((contrast(Colour(231), Colour(231)) - 1.0).abs() < 1e-9);
+    // #767676 on white is the classic 4.54:1.
+    assert_eq!(Colour(243).rgb(), [0x76, 0x76, 0x76]);
+    assert!((contrast(Colour(243), Colour(231)) - 4.54).abs() < 0.01);
+    assert_eq!(Colour(223).hex(), "#ffd7af");
+    assert_eq!(Colour(4).rgb(), [0, 0, 238]);
+}
+
+#[test]
+fn both_sides_pieces_stand_out_on_every_square_colour() {
+    let squares = palette::every_square_colour();
+    assert!(squares.len() >= 2 * (4 + palette::ZONES.len() + palette::TERRAIN.len()));
+    for side in 0..2 {
+        let c = palette::side(side);
+        for &sq in &squares {
+            let r = contrast(c.outline, sq);
+            assert!(
+                r >= 4.5,
+                "side {side}: outline {} on {} is {r:.2}:1",
+                c.outline.hex(),
+                sq.hex()
+            );
+        }
+        let r = contrast(c.letter, c.token);
+        assert!(r >= 4.5, "side {side}: letter on token is {r:.2}:1");
+    }
+    // The two sides' tokens are told apart.
+    assert!(contrast(palette::FIRST_SIDE.token, palette::SECOND_SIDE.token) >= 4.5);
+}
+
+#[test]
+fn ink_reads_on_what_it_is_drawn_on() {
+    for sq in palette::every_square_colour() {
+        let r = contrast(palette::INK, sq);
+        assert!(r >= 4.5, "ink on {} is {r:.2}:1", sq.hex());
+    }
+    assert!(contrast(palette::TEXT, palette::PAPER) >= 4.5);
+    assert!(contrast(palette::BADGE_TEXT, palette::BADGE) >= 4.5);
+}
+
+#[test]
+fn square_colours_are_told_apart() {
+    // Light and dark squares differ in every tint, and no two tints share a colour.
+    let squares = palette::every_square_colour();
+    for pair in squares.chunks(2) {
+        assert_ne!(pair[0], pair[1]);
+    }
+    let mut unique = squares.clone();
+    unique.sort_by_key(|c| c.0);
+    unique.dedup();
+    assert_eq!(unique.len(), squares.len(), "{squares:?}");
+}
