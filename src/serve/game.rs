@@ -153,13 +153,14 @@ impl Game {
     }
 
     /// A new game from the setup, under the current rules.
-    pub fn restart(&mut self) {
+    pub fn restart(&mut self) -> Result<(), Refusal> {
         self.pos = Position::start(self.rules.clone());
         self.record.clear();
         self.redo.clear();
         self.held = 0;
         self.notice = None;
         self.changed();
+        Ok(())
     }
 
     /// The computer's move for the side to move, found within the time limit.

@@ -4,6 +4,7 @@
 //! | --- | --- |
 //! | `GET /`, `/page.js`, `/page.css` | the page |
 //! | `GET /state?since=V` | the state as JSON ([`State`]); `204` if its version is still `V` |
+//! | any of those with `flipped=1` | the board drawn from the second player's side |
 //! | `POST /move` `{"move": "e2e4"}` | plays the move: the new state, or `422` `{"error": why}` |
 //! | `POST /undo`, `/redo`, `/computer`, `/new` | the same, for those actions |
 //!
@@ -84,22 +85,20 @@ fn reply_to(game: &mut Game, request: &mut Request, port: u16) -> Reply {
     game.follow_file();
     let url = request.url().to_string();
     let (path, query) = url.split_once('?').unwrap_or((&url, ""));
+    let flipped = parameter(query, "flipped") == Some("1");
     match (request.method(), path) {
         (Method::Get, "/") => Reply::new(200, "text/html; charset=utf-8", PAGE),
         (Method::Get, "/page.js") => Reply::new(200, "text/javascript; charset=utf-8", SCRIPT),
         (Method::Get, "/page.css") => Reply::new(200, "text/css; charset=utf-8", STYLE),
-        (Method::Get, "/state") => state(game, query),
+        (Method::Get, "/state") => state(game, query, flipped),
         (Method::Post, "/move") => match read_move(request) {
-            Ok(text) => act(game, |g| g.play(&text)),
+            Ok(text) => act(game, |g| g.play(&text), flipped),
             Err(why) => Reply::error(400, why),
         },
-        (Method::Post, "/undo") => act(game, Game::undo),
-        (Method::Post, "/redo") => act(game, Game::redo),
-        (Method::Post, "/computer") => act(game, Game::computer),
-        (Method::Post, "/new") => act(game, |g| {
-            g.restart();
-            Ok(())
-        }),
+        (Method::Post, "/undo") => act(game, Game::undo, flipped),
+        (Method::Post, "/redo") => act(game, Game::redo, flipped),
+        (Method::Post, "/computer") => act(game, Game::computer, flipped),
+        (Method::Post, "/new") => act(game, Game::restart, flipped),
         (_, "/" | "/page.js" | "/page.css" | "/state") => Reply::error(405, "use GET here"),
         (_, "/move" | "/undo" | "/redo" | "/computer" | "/new") => {
             Reply::error(405, "use POST here")
@@ -132,22 +131,30 @@ fn addressed_here(request: &Request, port: u16) -> Result<(), String> {
     }
 }
 
-/// `GET /state?since=V`: the state, or `204` when the page has it already.
-fn state(game: &mut Game, query: &str) -> Reply {
-    let since = query
+/// The value of a parameter of the query (`since=12&flipped=1`).
+fn parameter<'a>(query: &'a str, name: &str) -> Option<&'a str> {
+    query
         .split('&')
-        .find_map(|pair| pair.strip_prefix("since="))
-        .and_then(|v| v.parse::<u64>().ok());
+        .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))
+}
+
+/// `GET /state?since=V`: the state, or `204` when the page has it already.
+fn state(game: &mut Game, query: &str, flipped: bool) -> Reply {
+    let since = parameter(query, "since").and_then(|v| v.parse::<u64>().ok());
     if since == Some(game.version()) {
         return Reply::new(204, "text/plain", Vec::new());
     }
-    Reply::json(200, &State::of(game))
+    Reply::json(200, &State::of(game, flipped))
 }
 
 /// Does an action: the new state, or the reason it was refused.
-fn act(game: &mut Game, action: impl FnOnce(&mut Game) -> Result<(), Refusal>) -> Reply {
+fn act(
+    game: &mut Game,
+    action: impl FnOnce(&mut Game) -> Result<(), Refusal>,
+    flipped: bool,
+) -> Reply {
     match action(game) {
-        Ok(()) => Reply::json(200, &State::of(game)),
+        Ok(()) => Reply::json(200, &State::of(game, flipped)),
         Err(why) => Reply::error(422, why),
     }
 }

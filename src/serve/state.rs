@@ -56,7 +56,9 @@ pub struct MoveView {
 }
 
 impl State {
-    pub fn of(game: &mut Game) -> State {
+    /// The state of the game, the board drawn from the second player's side if
+    /// `flipped`.
+    pub fn of(game: &mut Game, flipped: bool) -> State {
         let rules = game.rules().clone();
         let history = game.record().to_vec();
         let redo = game.redo_line().cloned().collect();
@@ -77,7 +79,7 @@ impl State {
             file,
             players: rules.players.clone().map(|p| p.name),
             to_move: rules.players[pos.side_to_move()].name.clone(),
-            svg: super::board::svg(pos),
+            svg: super::board::svg(pos, flipped),
             moves,
             history,
             redo,

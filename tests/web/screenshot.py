@@ -19,7 +19,7 @@ def main():
     args.add_argument("--select")
     args.add_argument("--select-hand")
     args.add_argument("--width", type=int, default=1280)
-    args.add_argument("--height", type=int, default=860)
+    args.add_argument("--height", type=int, default=900)
     a = args.parse_args()
     for m in a.moves:
         post(a.url, "/move", {"move": m})

@@ -10,6 +10,7 @@ const SVG_NS = "http://www.w3.org/2000/svg";
 let state = null; // the last state received
 let selected = null; // {square: NAME} or {drop: SYMBOL, el: ELEMENT}
 let busy = false; // a request is under way: polls wait
+let flipped = false; // the board seen from the second player's side
 
 const $ = (id) => document.getElementById(id);
 
@@ -25,7 +26,7 @@ async function poll() {
   if (busy) return;
   try {
     const since = state ? state.version : 0;
-    const reply = await fetch(`/state?since=${since}`, { cache: "no-store" });
+    const reply = await fetch(`/state?since=${since}${view()}`, { cache: "no-store" });
     if (reply.status === 200) draw(await reply.json());
   } catch (e) {
     show("message", "the server does not answer (was it stopped?)");
@@ -36,7 +37,7 @@ async function poll() {
 async function act(path, body) {
   busy = true;
   try {
-    const reply = await fetch(path, {
+    const reply = await fetch(path + "?" + view().slice(1), {
       method: "POST",
       headers: { "Content-Type": "application/json" },
       body: body ? JSON.stringify(body) : "{}",
@@ -56,6 +57,16 @@ async function act(path, body) {
 }
 
 const play = (text) => act("/move", { move: text });
+
+// The parameters of how the board is drawn.
+const view = () => (flipped ? "&flipped=1" : "");
+
+// Turns the board round: the next poll fetches it drawn the other way.
+function flip() {
+  flipped = !flipped;
+  state = null;
+  poll();
+}
 
 // ---- drawing ----------------------------------------------------------------------
 
@@ -267,6 +278,7 @@ function start() {
   $("redo").addEventListener("click", () => act("/redo"));
   $("computer").addEventListener("click", () => act("/computer"));
   $("new").addEventListener("click", () => act("/new"));
+  $("flip").addEventListener("click", flip);
   $("cancel").addEventListener("click", () => select(null));
   poll();
   setInterval(poll, POLL_MS);
