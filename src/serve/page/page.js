@@ -36,6 +36,7 @@ async function poll() {
 // Posts an action; draws the new state, or shows why it was refused.
 async function act(path, body) {
   busy = true;
+  document.body.classList.add("busy");
   try {
     const reply = await fetch(path + "?" + view().slice(1), {
       method: "POST",
@@ -53,6 +54,7 @@ async function act(path, body) {
     show("message", `the server does not answer: ${e}`);
   } finally {
     busy = false;
+    document.body.classList.remove("busy");
   }
 }
 
@@ -82,6 +84,7 @@ function draw(s) {
   $("board").innerHTML = s.svg;
   show("status", s.result ? `Game over: ${s.result}` : `${s.to_move} to move`);
   show("notice", s.notice);
+  $("notice").classList.toggle("trouble", Boolean(s.problems));
   show("problems", s.problems);
   $("rules").textContent = s.rules;
   $("fen").textContent = s.fen;
