@@ -5,6 +5,7 @@
 //! tinted ([`shown_zones`]) and how each kind of terrain looks ([`terrain_looks`]),
 //! read from the rules' properties, never from their names.
 
+pub mod chart;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod palette;
