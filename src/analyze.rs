@@ -331,6 +331,27 @@ pub struct Branching {
     pub overall: f64,
 }
 
+/// Games whose length, in plies, lies in `from..=to` (a histogram's bar).
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct LengthBin {
+    pub from: usize,
+    pub to: usize,
+    pub games: u64,
+}
+
+/// The mean number of legal moves over the positions at plies `from..=to` of every
+/// game that reached them.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct PlyBranching {
+    pub from: usize,
+    pub to: usize,
+    pub mean: f64,
+    pub positions: u64,
+}
+
+/// The most bars of the length histogram and points of the branching curve.
+const CHART_STEPS: usize = 25;
+
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct PieceStats {
     pub name: String,
@@ -372,7 +393,11 @@ pub struct Report {
     /// With `--vs-random`: the search's results.
     pub search_vs_random: Option<SideResult>,
     pub length: Spread,
+    /// The game lengths as a histogram of at most 25 equal bars.
+    pub length_bins: Vec<LengthBin>,
     pub branching: Branching,
+    /// The branching factor over the game, in at most 25 equal spans of plies.
+    pub branching_by_ply: Vec<PlyBranching>,
     pub endings: Vec<Ending>,
     pub pieces: Vec<PieceStats>,
     /// Wall-clock seconds, threads, and speed.
@@ -528,6 +553,8 @@ struct Tally {
     lengths: BTreeMap<usize, u64>,
     /// Per third of a game: the sum of the legal-move counts and the number of positions.
     phase: [(u64, u64); 3],
+    /// Per ply: the sum of the legal-move counts and the number of positions.
+    by_ply: Vec<(u64, u64)>,
     reasons: BTreeMap<String, usize>,
     moved: Vec<u64>,
     captures: Vec<u64>,
@@ -569,6 +596,13 @@ impl Tally {
             self.phase[p].0 += u64::from(b);
             self.phase[p].1 += 1;
         }
+        if self.by_ply.len() < len {
+            self.by_ply.resize(len, (0, 0));
+        }
+        for (slot, &b) in self.by_ply.iter_mut().zip(&r.branching) {
+            slot.0 += u64::from(b);
+            slot.1 += 1;
+        }
         match self.reasons.get_mut(&r.reason) {
             Some(c) => *c += 1,
             None => {
@@ -605,6 +639,13 @@ impl Tally {
         for p in 0..3 {
             self.phase[p].0 += other.phase[p].0;
             self.phase[p].1 += other.phase[p].1;
+        }
+        if self.by_ply.len() < other.by_ply.len() {
+            self.by_ply.resize(other.by_ply.len(), (0, 0));
+        }
+        for (slot, add) in self.by_ply.iter_mut().zip(&other.by_ply) {
+            slot.0 += add.0;
+            slot.1 += add.1;
         }
         for (reason, c) in other.reasons {
             *self.reasons.entry(reason).or_default() += c;
@@ -730,12 +771,58 @@ impl Tally {
             first_player,
             search_vs_random,
             length: Spread::of_counts(&self.lengths),
+            length_bins: length_bins(&self.lengths),
             branching,
+            branching_by_ply: branching_by_ply(&self.by_ply),
             endings,
             pieces,
             timing: None,
         }
     }
+}
+
+/// The game lengths in at most [`CHART_STEPS`] bars of equal width.
+fn length_bins(lengths: &BTreeMap<usize, u64>) -> Vec<LengthBin> {
+    let (Some(&min), Some(&max)) = (lengths.keys().next(), lengths.keys().next_back()) else {
+        return Vec::new();
+    };
+    let width = (max - min).div_ceil(CHART_STEPS).max(1);
+    let mut bins: Vec<LengthBin> = (min..=max)
+        .step_by(width)
+        .map(|from| LengthBin {
+            from,
+            to: from + width - 1,
+            games: 0,
+        })
+        .collect();
+    for (&len, &games) in lengths {
+        bins[(len - min) / width].games += games;
+    }
+    bins
+}
+
+/// The mean legal moves per position in at most [`CHART_STEPS`] spans of plies.
+fn branching_by_ply(by_ply: &[(u64, u64)]) -> Vec<PlyBranching> {
+    let width = by_ply.len().div_ceil(CHART_STEPS).max(1);
+    by_ply
+        .chunks(width)
+        .enumerate()
+        .map(|(i, span)| {
+            let (sum, positions) = span
+                .iter()
+                .fold((0, 0), |(s, n), &(ps, pn)| (s + ps, n + pn));
+            PlyBranching {
+                from: i * width,
+                to: i * width + span.len() - 1,
+                mean: if positions == 0 {
+                    0.0
+                } else {
+                    sum as f64 / positions as f64
+                },
+                positions,
+            }
+        })
+        .collect()
 }
 
 /// The report of a set of games (without timing); game `i` of a run is `records[i]`.

@@ -122,6 +122,9 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Also draw the report's charts as an SVG picture in this file.
+        #[arg(long, value_name = "OUT.svg")]
+        svg: Option<PathBuf>,
         /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -260,6 +263,7 @@ fn main() -> ExitCode {
             opening_plies,
             max_plies,
             json,
+            svg,
             set,
         } => {
             use varsand::analyze::{GameConfig, Options};
@@ -304,6 +308,13 @@ fn main() -> ExitCode {
                 versus_random: vs_random,
             };
             let report = varsand::analyze::analyze(&rules, &opts);
+            if let Some(Err(e)) = svg
+                .as_deref()
+                .map(|path| varsand::render::cli::write_chart(path, &report))
+            {
+                emit_err(&e);
+                return ExitCode::FAILURE;
+            }
             if json {
                 emit(&format!(
                     "{}\n",

@@ -347,3 +347,81 @@ fn square_colours_are_told_apart() {
     unique.dedup();
     assert_eq!(unique.len(), squares.len(), "{squares:?}");
 }
+
+// ---- charts of an analysis ------------------------------------------------------------
+
+fn random_report(variant_name: &str, games: usize) -> varsand::analyze::Report {
+    let opts = varsand::analyze::Options {
+        games,
+        limits: None,
+        threads: 1,
+        seed: 3,
+        config: varsand::analyze::GameConfig {
+            max_plies: 400,
+            ..Default::default()
+        },
+        progress: false,
+        versus_random: false,
+    };
+    varsand::analyze::analyze(&variant(variant_name), &opts)
+}
+
+#[test]
+fn the_report_bins_every_game_and_every_position() {
+    let report = random_report("monkey_queen", 30);
+    let binned: u64 = report.length_bins.iter().map(|b| b.games).sum();
+    assert_eq!(binned, 30);
+    assert!(report.length_bins.len() <= 25);
+    let first = report.length_bins.first().expect("bins");
+    let last = report.length_bins.last().expect("bins");
+    assert_eq!(first.from, report.length.min);
+    assert!(last.from <= report.length.max && report.length.max <= last.to);
+    // Every position of every game is counted once in the branching curve.
+    let positions: u64 = report.branching_by_ply.iter().map(|s| s.positions).sum();
+    let plies = (report.length.mean * 30.0).round() as u64;
+    assert_eq!(positions, plies);
+    assert!(report.branching_by_ply.len() <= 25);
+    assert_eq!(report.branching_by_ply[0].from, 0);
+    // Monkey Queen's first move has 33 choices.
+    assert!(report.branching_by_ply[0].mean > 30.0);
+}
+
+#[test]
+fn the_chart_has_a_panel_per_question_and_a_bar_per_figure() {
+    let report = random_report("chess", 12);
+    let text = varsand::render::chart::report(&report);
+    let doc = roxmltree::Document::parse(&text).expect("the chart parses");
+    let panel = |name: &str| {
+        doc.descendants()
+            .find(|n| n.attribute("data-panel") == Some(name))
+            .unwrap_or_else(|| panic!("a {name} panel"))
+    };
+    let bars = |name: &str| {
+        panel(name)
+            .descendants()
+            .filter(|n| n.attribute("data-bar").is_some())
+            .count()
+    };
+    assert_eq!(bars("results"), 3 * report.sides.len());
+    assert_eq!(bars("lengths"), report.length_bins.len());
+    assert_eq!(bars("branching"), 1);
+    assert_eq!(bars("endings"), report.endings.len());
+    assert_eq!(bars("pieces"), report.pieces.len());
+    panel("summary");
+    // Each side's three bars fill the row: their widths add up to the row's.
+    let widths: Vec<f64> = panel("results")
+        .descendants()
+        .filter(|n| n.attribute("data-side") == Some("white"))
+        .map(|n| {
+            n.attribute("width")
+                .expect("a width")
+                .parse()
+                .expect("a number")
+        })
+        .collect();
+    assert_eq!(widths.len(), 3);
+    assert!(
+        (widths.iter().sum::<f64>() - 310.0).abs() < 0.05,
+        "{widths:?}"
+    );
+}

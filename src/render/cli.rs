@@ -57,3 +57,9 @@ pub fn render(
         None => Ok(Some(svg)),
     }
 }
+
+/// `analyze --svg OUT.svg`: the report's charts, written to a file.
+pub fn write_chart(path: &Path, report: &crate::analyze::Report) -> Result<(), String> {
+    std::fs::write(path, super::chart::report(report))
+        .map_err(|e| format!("error: cannot write {}: {e}\n", path.display()))
+}

@@ -5,6 +5,7 @@
 //! tinted ([`shown_zones`]) and how each kind of terrain looks ([`terrain_looks`]),
 //! read from the rules' properties, never from their names.
 
+pub mod chart;
 #[cfg(feature = "cli")]
 pub mod cli;
 pub mod palette;
@@ -78,6 +79,43 @@ pub fn shown_zones(rules: &Rules) -> Vec<ZoneId> {
         shown.push(ZoneId::new(z));
     }
     shown
+}
+
+/// The zones that split the main board between the players: each player's squares
+/// are the other's complement, as halves divided by a river. A picture draws the line
+/// between the halves rather than tinting them (their union is the whole board).
+pub fn split_zones(rules: &Rules) -> Vec<ZoneId> {
+    let main = rules.geometry.board_cells(0);
+    (0..rules.zones.len())
+        .map(ZoneId::new)
+        .filter(|&z| {
+            let [a, b] = &rules.zone(z).cells;
+            let mine = main.clone().filter(|&c| a[c]).count();
+            mine > 0 && mine < main.len() && main.clone().all(|c| a[c] != b[c])
+        })
+        .collect()
+}
+
+/// The borders the split zones draw: pairs of neighbouring squares of the main board
+/// (the lower cell first) that lie on either side of a split, each pair once.
+pub fn split_edges(rules: &Rules, zones: &[ZoneId]) -> Vec<(Cell, Cell)> {
+    let geo = &rules.geometry;
+    let mut edges = Vec::new();
+    for &z in zones {
+        let inside = &rules.zone(z).cells[0];
+        for c in geo.board_cells(0) {
+            for (dx, dy) in [(1, 0), (0, 1)] {
+                let Some(o) = geo.offset(c as Cell, dx, dy) else {
+                    continue;
+                };
+                let edge = (c as Cell, o);
+                if inside[c] != inside[o as usize] && !edges.contains(&edge) {
+                    edges.push(edge);
+                }
+            }
+        }
+    }
+    edges
 }
 
 /// A zone's squares for either player.

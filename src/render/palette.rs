@@ -98,6 +98,9 @@ pub const TEXT: Colour = Colour(235);
 /// The lines around boards.
 pub const FRAME: Colour = Colour(239);
 
+/// The line along which a zone splits the board between the players (a river).
+pub const BORDER: Colour = Colour(25);
+
 /// How a player's pieces are drawn: a token (a disc in the SVG, the letter's cell in
 /// the terminal) with an outline and a letter.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,7 +13,10 @@
 use std::fmt::Write;
 
 use super::palette::{self, Colour, Tint};
-use super::{BoardOptions, Pattern, TerrainLook, checked_royals, shown_zones, terrain_looks};
+use super::{
+    BoardOptions, Pattern, TerrainLook, checked_royals, shown_zones, split_edges, split_zones,
+    terrain_looks,
+};
 use crate::engine::Position;
 use crate::rules::{Cell, EMPTY, Rules, ZoneId, code, side_of};
 
@@ -70,6 +73,9 @@ struct Scene<'a> {
     rules: &'a Rules,
     opts: &'a BoardOptions,
     zones: Vec<ZoneId>,
+    /// The zones that split the board between the players, and the borders they draw.
+    splits: Vec<ZoneId>,
+    borders: Vec<(Cell, Cell)>,
     terrain: Vec<TerrainLook>,
     last: Vec<Cell>,
     check: Vec<Cell>,
@@ -86,11 +92,14 @@ impl<'a> Scene<'a> {
         let rules: &Rules = pos.rules();
         let kinds = rules.pieces.len();
         let held = (0..2).any(|s| (0..kinds).any(|k| pos.in_hand(s, k) > 0));
+        let splits = split_zones(rules);
         Scene {
             pos,
             rules,
             opts,
             zones: shown_zones(rules),
+            borders: split_edges(rules, &splits),
+            splits,
             terrain: terrain_looks(rules),
             last: opts.last_move_cells(),
             check: checked_royals(pos),
@@ -231,6 +240,9 @@ impl<'a> Scene<'a> {
                 self.out += &terrain_overlay(self.terrain[t].pattern, sx, sy, SQUARE);
             }
         }
+        if board == 0 {
+            self.borders((x, y));
+        }
         let _ = writeln!(
             self.out,
             "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"1.5\" pointer-events=\"none\"/>",
@@ -245,6 +257,46 @@ impl<'a> Scene<'a> {
         }
         self.out += "</g>\n";
         self.reach(x + w, y + h);
+    }
+
+    /// The lines where split zones divide the main board: a white casing under a
+    /// coloured line, as a river is drawn on a map.
+    fn borders(&mut self, origin: (f64, f64)) {
+        let mut path = String::new();
+        for &(a, b) in &self.borders.clone() {
+            let (ax, ay) = self.square_at(a, origin);
+            let (bx, by) = self.square_at(b, origin);
+            // The side the two squares share: through the middle of their centres,
+            // across the line joining them.
+            let (mx, my) = (
+                (ax + bx) / 2.0 + SQUARE / 2.0,
+                (ay + by) / 2.0 + SQUARE / 2.0,
+            );
+            let (dx, dy) = if ax == bx {
+                (SQUARE / 2.0, 0.0)
+            } else {
+                (0.0, SQUARE / 2.0)
+            };
+            let _ = write!(
+                path,
+                "M{},{} L{},{} ",
+                num(mx - dx),
+                num(my - dy),
+                num(mx + dx),
+                num(my + dy)
+            );
+        }
+        if path.is_empty() {
+            return;
+        }
+        for (colour, width) in [(palette::PAPER, 7.0), (palette::BORDER, 3.0)] {
+            let _ = writeln!(
+                self.out,
+                "<path d=\"{}\" stroke=\"{}\" stroke-width=\"{width}\" stroke-linecap=\"round\" fill=\"none\" pointer-events=\"none\"/>",
+                path.trim_end(),
+                colour.hex()
+            );
+        }
     }
 
     /// A square's element, with its name.
@@ -433,6 +485,26 @@ impl<'a> Scene<'a> {
             self.swatch(x, y, colour, None);
             let name = rules.zone(z).name.clone();
             self.text(x + 20.0, y + 11.0, 12.0, "", &format!("zone {name}"));
+            y += LINE;
+        }
+        if !self.splits.is_empty() {
+            let names: Vec<String> = self
+                .splits
+                .iter()
+                .map(|&z| rules.zone(z).name.clone())
+                .collect();
+            let _ = writeln!(
+                self.out,
+                "<path d=\"M{},{} h14\" stroke=\"{}\" stroke-width=\"3\"/>",
+                num(x),
+                num(y + 7.0),
+                palette::BORDER.hex()
+            );
+            let line = format!(
+                "zone {}: the line between the players' sides",
+                names.join(", ")
+            );
+            self.text(x + 20.0, y + 11.0, 12.0, "", &line);
             y += LINE;
         }
         for (t, look) in self.terrain.clone().iter().enumerate() {

@@ -1,112 +1,153 @@
-//! The board as the REPL draws it: coordinates on the edges, the two sides in
-//! colours, terrain and zones shaded, stack heights, the last move marked, side
-//! boards (clouds) beside the main board, pieces in hand and counters below. Plain
-//! text when colours are off (not a terminal, or `NO_COLOR`).
+//! The board as the REPL draws it: coordinates on the edges, pieces as tokens in
+//! their side's colours, terrain and zones shaded, stack heights, the last move
+//! marked, side boards beside the main board, pieces in hand, counters, and a legend.
+//! Plain text when colours are off (not a terminal, or `NO_COLOR`).
+//!
+//! The colours are the SVG pictures' ([`crate::render::palette`]): a piece is its
+//! letter on a token of its side's colour (white with a black letter for the first
+//! player, black with a white letter for the second), so it reads on every square
+//! tint. Terrain fills its empty squares with a mark that is never a letter (`^^^`),
+//! and a piece standing on terrain has the mark on either side (`=S=`), so in plain
+//! text too terrain is told apart from pieces; the legend under the board names the
+//! marks.
 
 use std::fmt::Write;
 
-use crate::engine::{MoveKind, Position};
-use crate::rules::{Cell, EMPTY, code, kind_of, side_of};
+use crate::engine::Position;
+use crate::render::palette::{self, Colour, Tint};
+use crate::render::{BoardOptions, TerrainLook, checked_royals, shown_zones, terrain_looks};
+use crate::rules::{Cell, EMPTY, ZoneId, code, side_of};
 
 const RESET: &str = "\x1b[0m";
 
-fn bg(code: u8) -> String {
-    format!("\x1b[48;5;{code}m")
+fn bg(c: Colour) -> String {
+    format!("\x1b[48;5;{}m", c.0)
 }
 
-fn fg(code: u8, bold: bool) -> String {
-    format!("\x1b[{}38;5;{code}m", if bold { "1;" } else { "" })
+fn fg(c: Colour, bold: bool) -> String {
+    format!("\x1b[{}38;5;{}m", if bold { "1;" } else { "" }, c.0)
 }
-
-/// Background colours: light and dark squares, zone tints, terrain, marks.
-const LIGHT: u8 = 223;
-const DARK: u8 = 180;
-const ZONE_LIGHT: u8 = 194;
-const ZONE_DARK: u8 = 151;
-const LAST_MOVE: u8 = 186;
-const CHECK: u8 = 203;
-const TERRAIN: [u8; 6] = [65, 245, 173, 110, 139, 101];
-const FIRST_PLAYER: u8 = 231;
-const SECOND_PLAYER: u8 = 16;
 
 struct Painter<'a> {
     pos: &'a Position,
     color: bool,
     width: usize,
-    check: bool,
+    zones: Vec<ZoneId>,
+    terrain: Vec<TerrainLook>,
+    last: Vec<Cell>,
+    check: Vec<Cell>,
 }
 
 impl Painter<'_> {
+    /// A square's tint: check, last move, terrain, zone, in that order (as in the
+    /// SVG pictures).
+    fn tint(&self, cell: Cell) -> Tint {
+        if self.check.contains(&cell) {
+            Tint::Check
+        } else if self.last.contains(&cell) {
+            Tint::LastMove
+        } else if let Some(t) = self.pos.terrain_at(cell) {
+            Tint::Terrain(self.terrain[t].colour)
+        } else if let Some(z) = crate::render::zone_tint(self.pos.rules(), &self.zones, cell) {
+            Tint::Zone(z)
+        } else {
+            Tint::Plain
+        }
+    }
+
+    /// What a piece shows: its symbol, and its stack's height unless 1.
+    fn piece_text(&self, cell: Cell) -> String {
+        let pos = self.pos;
+        let mut text = pos.rules().code_symbol(pos.piece_at(cell));
+        let h = pos.height_at(cell);
+        if h != 1 {
+            text += &h.to_string();
+        }
+        text
+    }
+
     /// One square, `width` characters wide.
     fn cell(&self, cell: Cell) -> String {
-        let pos = self.pos;
-        let rules = pos.rules();
-        let geo = &rules.geometry;
         let width = self.width;
-        let piece = pos.piece_at(cell);
-        let terrain = pos.terrain_at(cell);
-        let mut text = String::new();
-        if piece != EMPTY {
-            text += &rules.code_symbol(piece);
-            let h = pos.height_at(cell);
-            if h != 1 {
-                text += &h.to_string();
-            }
-        } else if let Some(t) = terrain {
-            text.push(rules.terrains[t].letter);
-        } else if !self.color {
-            text.push('.');
-        }
-        let last = pos
-            .last_move()
-            .filter(|m| !matches!(m.kind, MoveKind::Swap | MoveKind::Pass));
-        let marked = last.is_some_and(|m| m.from == cell || m.to == cell);
+        let piece = self.pos.piece_at(cell);
+        let mark = self.pos.terrain_at(cell).map(|t| self.terrain[t].mark);
         if !self.color {
-            if marked && piece != EMPTY {
-                // Plain text marks the moved piece with brackets.
-                return format!("{:^width$}", format!("[{text}]"));
+            return self.plain_cell(cell, mark);
+        }
+        let dark = self.pos.rules().geometry.cells[cell as usize].dark;
+        let back = bg(palette::square(dark, self.tint(cell)));
+        if piece == EMPTY {
+            let ink = fg(palette::INK, false);
+            let fill = mark.map_or_else(|| " ".repeat(width), |m| m.to_string().repeat(width));
+            return format!("{back}{ink}{fill}{RESET}");
+        }
+        // The token: the piece's text on its side's colour, the square around it.
+        let text = self.piece_text(cell);
+        let side = palette::side(side_of(piece));
+        let room = width.saturating_sub(text.chars().count());
+        let (left, right) = (room / 2, room - room / 2);
+        format!(
+            "{back}{}{}{}{text}{RESET}{back}{}{RESET}",
+            " ".repeat(left),
+            bg(side.token),
+            fg(side.letter, true),
+            " ".repeat(right)
+        )
+    }
+
+    /// One square in plain text: `.` empty, the terrain's mark across an empty square
+    /// of terrain, a piece with the mark on either side when it stands on terrain,
+    /// and the last move's piece in brackets.
+    fn plain_cell(&self, cell: Cell, mark: Option<char>) -> String {
+        let width = self.width;
+        if self.pos.piece_at(cell) == EMPTY {
+            return match mark {
+                Some(m) => m.to_string().repeat(width),
+                None => format!("{:^width$}", "."),
+            };
+        }
+        let text = self.piece_text(cell);
+        if self.last.contains(&cell) {
+            return format!("{:^width$}", format!("[{text}]"));
+        }
+        match mark {
+            Some(m) => {
+                let room = width.saturating_sub(text.chars().count());
+                let (left, right) = (room / 2, room - room / 2);
+                let m = m.to_string();
+                format!("{}{text}{}", m.repeat(left), m.repeat(right))
             }
-            return format!("{text:^width$}");
+            None => format!("{text:^width$}"),
         }
-        let c = cell as usize;
-        let info = &geo.cells[c];
-        // Zones are tinted, unless a zone covers the whole board.
-        let in_zone = info.board == 0
-            && rules.zones.iter().any(|z| {
-                (z.cells[0][c] || z.cells[1][c]) && !geo.board_cells(0).all(|x| z.cells[0][x])
-            });
-        let mut back = match (in_zone, !info.dark) {
-            (true, true) => ZONE_LIGHT,
-            (true, false) => ZONE_DARK,
-            (false, true) => LIGHT,
-            (false, false) => DARK,
-        };
-        if let Some(t) = terrain {
-            back = TERRAIN[t % TERRAIN.len()];
+    }
+
+    /// The legend: each kind of terrain's mark, and in colour each tinted zone.
+    fn legend(&self) -> String {
+        let rules = self.pos.rules();
+        let mut out = String::new();
+        for (look, t) in self.terrain.iter().zip(rules.terrains()) {
+            let marks = look.mark.to_string().repeat(3);
+            let swatch = if self.color {
+                let colour = palette::TERRAIN[look.colour].light;
+                format!("{}{}{marks}{RESET}", bg(colour), fg(palette::INK, false))
+            } else {
+                marks
+            };
+            let _ = writeln!(out, "{swatch} {}: {}", t.name, look.words);
         }
-        if marked {
-            back = LAST_MOVE;
+        if self.color && !self.zones.is_empty() {
+            let items: Vec<String> = self
+                .zones
+                .iter()
+                .enumerate()
+                .map(|(i, &z)| {
+                    let swatch = bg(palette::ZONES[i].light);
+                    format!("{swatch}   {RESET} {}", rules.zone(z).name)
+                })
+                .collect();
+            let _ = writeln!(out, "zones: {}", items.join("  "));
         }
-        if self.check
-            && piece != EMPTY
-            && side_of(piece) == pos.side_to_move()
-            && rules.tables.royal_kinds >> kind_of(piece) & 1 != 0
-        {
-            back = CHECK;
-        }
-        let front = if piece != EMPTY {
-            fg(
-                if side_of(piece) == 0 {
-                    FIRST_PLAYER
-                } else {
-                    SECOND_PLAYER
-                },
-                true,
-            )
-        } else {
-            fg(236, false)
-        };
-        format!("{}{}{text:^width$}{RESET}", bg(back), front)
+        out
     }
 }
 
@@ -133,7 +174,10 @@ pub fn render(pos: &Position, color: bool) -> String {
         pos,
         color,
         width,
-        check: pos.in_check(pos.side_to_move()),
+        zones: shown_zones(rules),
+        terrain: terrain_looks(rules),
+        last: BoardOptions::of(pos).last_move_cells(),
+        check: checked_royals(pos),
     };
     let label_w = b.ranks.to_string().len();
     let files_line = || {
@@ -223,6 +267,7 @@ pub fn render(pos: &Position, color: bool) -> String {
             pos.counter(1, i)
         );
     }
+    out += &painter.legend();
     out
 }
 
@@ -241,4 +286,112 @@ pub fn status(pos: &Position) -> String {
         s += &format!("; last move {text}");
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn position(file: &str, fen: Option<&str>) -> Position {
+        let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
+        let text = std::fs::read_to_string(&path).expect("read the rule file");
+        let rules = crate::load_rules(&text).expect("the file checks");
+        match fen {
+            Some(f) => Position::from_fen(rules, f).expect("a valid position"),
+            None => Position::start(rules),
+        }
+    }
+
+    #[test]
+    fn plain_text_fills_terrain_with_marks_and_names_them() {
+        let pos = position("variants/jungles_mountains.var", None);
+        let board = render(&pos, false);
+        assert!(
+            board.contains("\n5 ^^^^^^^^^^^^^^^^^^^^^^^^ 5\n"),
+            "{board}"
+        );
+        assert!(
+            board.contains("\n7 /// d  e ////// d  e /// 7\n"),
+            "{board}"
+        );
+        assert!(board.contains("\n/// jungle: blocks passing and landing; cleared by Dozer\n"));
+        assert!(
+            board.contains("\n^^^ mountain: blocks passing and landing; cleared by Engineer\n")
+        );
+        assert!(!board.contains('\x1b'));
+    }
+
+    #[test]
+    fn a_piece_on_terrain_has_the_mark_beside_it() {
+        let pos = position(
+            "examples/lava.var",
+            Some("rnsqksnr/pppppppp/8/~2~~2~/~2~S(~)2~/8/PPPPPPPP/RN1QKSNR w - - 0 1"),
+        );
+        let board = render(&pos, false);
+        assert!(
+            board.contains("\n4 === .  . ====S= .  . === 4\n"),
+            "{board}"
+        );
+        assert!(board.contains("\n=== lava: blocks passing and landing; crossed by Salamander\n"));
+    }
+
+    #[test]
+    fn terrain_marks_are_never_letters_digits_or_piece_marks() {
+        let dir = format!("{}/variants", env!("CARGO_MANIFEST_DIR"));
+        let mut files: Vec<String> = std::fs::read_dir(dir)
+            .expect("variants")
+            .map(|e| e.expect("entry").path().display().to_string())
+            .collect();
+        files.push(format!("{}/examples/lava.var", env!("CARGO_MANIFEST_DIR")));
+        files.push(format!("{}/examples/walls.var", env!("CARGO_MANIFEST_DIR")));
+        for f in files.iter().filter(|f| f.ends_with(".var")) {
+            let rules = crate::load_rules(&std::fs::read_to_string(f).expect("read")).expect(f);
+            let looks = terrain_looks(&rules);
+            for (i, look) in looks.iter().enumerate() {
+                assert!(!look.mark.is_alphanumeric(), "{f}: {}", look.mark);
+                assert!(!"+~.[]()@".contains(look.mark), "{f}: {}", look.mark);
+                assert!(looks[..i].iter().all(|l| l.mark != look.mark), "{f}");
+            }
+        }
+    }
+
+    #[test]
+    fn pieces_are_tokens_in_their_sides_colours() {
+        let pos = position("variants/chess.var", None);
+        let board = render(&pos, true);
+        // a2 is light: a white pawn on a white token with a black bold letter.
+        let white = format!(
+            "{} {}{}P{RESET}",
+            bg(palette::SQUARES.light),
+            bg(palette::FIRST_SIDE.token),
+            fg(palette::FIRST_SIDE.letter, true)
+        );
+        assert!(board.contains(&white), "{board:?}");
+        // a7 is dark: a black pawn on a black token with a white letter.
+        let black = format!(
+            "{} {}{}p{RESET}",
+            bg(palette::SQUARES.dark),
+            bg(palette::SECOND_SIDE.token),
+            fg(palette::SECOND_SIDE.letter, true)
+        );
+        assert!(board.contains(&black), "{board:?}");
+        // The promotion zone is tinted, and named under the board.
+        assert!(board.contains(&bg(palette::ZONES[0].dark)));
+        assert!(board.contains("last_rank"), "{board}");
+    }
+
+    #[test]
+    fn the_last_move_and_a_check_are_tinted() {
+        let mut pos = position("variants/chess.var", None);
+        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+            pos.play(m).expect("legal");
+        }
+        let board = render(&pos, true);
+        assert!(board.contains(&bg(palette::CHECK.dark)), "{board:?}");
+        // d8 and h4 are dark squares.
+        assert!(board.contains(&bg(palette::LAST_MOVE.dark)), "{board:?}");
+        assert!(!board.contains(&bg(palette::LAST_MOVE.light)), "{board:?}");
+        let plain = render(&pos, false);
+        assert!(plain.contains("[q]"), "{plain}");
+    }
 }
