@@ -539,6 +539,10 @@ fn render_refuses_bad_input_with_a_message() {
             "error: --moves: `e2e5` is not legal",
         ),
         (vec!["-o", "/nonexistent/dir/x.svg"], "error: cannot write"),
+        (
+            vec!["--flip", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1 x"],
+            "error: bad --fen",
+        ),
     ] {
         let mut all = vec!["render", "variants/chess.var"];
         all.extend(args);
@@ -548,4 +552,7 @@ fn render_refuses_bad_input_with_a_message() {
         assert!(err.contains(said), "{all:?}: {err}");
         assert!(out.stdout.is_empty());
     }
+    let out = varsand(&["render", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
 }
