@@ -556,3 +556,99 @@ fn render_refuses_bad_input_with_a_message() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
 }
+
+// ---- the terminal board ---------------------------------------------------------------
+
+use varsand::repl::display;
+
+fn bg(c: Colour) -> String {
+    format!("\x1b[48;5;{}m", c.0)
+}
+
+fn fg_bold(c: Colour) -> String {
+    format!("\x1b[1;38;5;{}m", c.0)
+}
+
+#[test]
+fn plain_text_fills_terrain_with_marks_and_names_them() {
+    let pos = Position::start(variant("jungles_mountains"));
+    let board = display::render(&pos, false);
+    assert!(
+        board.contains("\n5 ^^^^^^^^^^^^^^^^^^^^^^^^ 5\n"),
+        "{board}"
+    );
+    assert!(
+        board.contains("\n7 /// d  e ////// d  e /// 7\n"),
+        "{board}"
+    );
+    assert!(board.contains("\n/// jungle: blocks passing and landing; cleared by Dozer\n"));
+    assert!(board.contains("\n^^^ mountain: blocks passing and landing; cleared by Engineer\n"));
+    assert!(!board.contains('\x1b'));
+}
+
+#[test]
+fn a_piece_on_terrain_has_the_mark_beside_it() {
+    let rules = rules_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lava.var"));
+    let fen = "rnsqksnr/pppppppp/8/~2~~2~/~2~S(~)2~/8/PPPPPPPP/RN1QKSNR w - - 0 1";
+    let pos = Position::from_fen(rules, fen).expect("a valid position");
+    let board = display::render(&pos, false);
+    assert!(
+        board.contains("\n4 === .  . ====S= .  . === 4\n"),
+        "{board}"
+    );
+    assert!(board.contains("\n=== lava: blocks passing and landing; crossed by Salamander\n"));
+}
+
+#[test]
+fn terrain_marks_are_never_letters_digits_or_piece_marks() {
+    for path in common::game_files() {
+        let looks = varsand::render::terrain_looks(&rules_of(&path));
+        for (i, look) in looks.iter().enumerate() {
+            let what = format!("{}: {}", path.display(), look.mark);
+            assert!(!look.mark.is_alphanumeric(), "{what}");
+            assert!(!"+~.[]()@".contains(look.mark), "{what}");
+            assert!(looks[..i].iter().all(|l| l.mark != look.mark), "{what}");
+        }
+    }
+}
+
+#[test]
+fn terminal_pieces_are_tokens_in_their_sides_colours() {
+    let pos = Position::start(variant("chess"));
+    let board = display::render(&pos, true);
+    let reset = "\x1b[0m";
+    // a2 is light: a white pawn on a white token with a black bold letter.
+    let white = format!(
+        "{} {}{}P{reset}",
+        bg(palette::SQUARES.light),
+        bg(palette::FIRST_SIDE.token),
+        fg_bold(palette::FIRST_SIDE.letter)
+    );
+    assert!(board.contains(&white), "{board:?}");
+    // a7 is dark: a black pawn on a black token with a white letter.
+    let black = format!(
+        "{} {}{}p{reset}",
+        bg(palette::SQUARES.dark),
+        bg(palette::SECOND_SIDE.token),
+        fg_bold(palette::SECOND_SIDE.letter)
+    );
+    assert!(board.contains(&black), "{board:?}");
+    // The promotion zone is tinted, and named under the board.
+    assert!(board.contains(&bg(palette::ZONES[0].dark)));
+    assert!(board.contains("last_rank"), "{board}");
+}
+
+#[test]
+fn terminal_marks_the_last_move_and_a_check() {
+    let mut pos = Position::start(variant("chess"));
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        pos.play(m).expect("legal");
+    }
+    let board = display::render(&pos, true);
+    assert!(board.contains(&bg(palette::CHECK.dark)), "{board:?}");
+    // d8 and h4 are dark squares.
+    assert!(board.contains(&bg(palette::LAST_MOVE.dark)), "{board:?}");
+    assert!(!board.contains(&bg(palette::LAST_MOVE.light)), "{board:?}");
+    let plain = display::render(&pos, false);
+    assert!(plain.contains("[q]"), "{plain}");
+}

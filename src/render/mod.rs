@@ -82,7 +82,7 @@ pub fn shown_zones(rules: &Rules) -> Vec<ZoneId> {
 }
 
 /// The zones that split the main board between the players: each player's squares
-/// are the other's complement, as halves divided by a river. A picture draws the line
+/// are the other's complement, as two halves. A picture draws the line
 /// between the halves rather than tinting them (their union is the whole board).
 pub fn split_zones(rules: &Rules) -> Vec<ZoneId> {
     let main = rules.geometry.board_cells(0);
@@ -304,7 +304,7 @@ pub fn zone_roles(rules: &Rules) -> Vec<Vec<ZoneRole>> {
 /// How terrain is drawn: a pattern over its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pattern {
-    /// Blocks every piece and is never removed: a wall.
+    /// Blocks every piece and is never removed: a barrier.
     Bricks,
     /// An obstacle some pieces remove: hatching, peaks, cross-hatching in turn.
     Hatch,
@@ -339,12 +339,12 @@ pub struct TerrainLook {
     pub colour: usize,
     /// Its mark in plain text (see [`Pattern`]).
     pub mark: char,
-    /// Its properties in words, for legends: "blocks passing and landing; cleared by
-    /// Dozer".
+    /// Its properties in words, for legends: "blocks passing and landing; cleared by"
+    /// and the pieces' names.
     pub words: String,
 }
 
-/// How each kind of terrain of the rules is drawn, decided by its properties: a wall
+/// How each kind of terrain of the rules is drawn, decided by its properties: a barrier
 /// (blocks everything, removed by nobody) as bricks; an obstacle some pieces remove
 /// as hatching, peaks or cross-hatching; terrain some pieces cross as waves; the rest
 /// as dots. Kinds with the same properties take the family's next pattern and colour.

@@ -104,7 +104,7 @@ pub const STACK_RIM: Colour = Colour(245);
 /// The tray that holds a player's pieces in hand.
 pub const TRAY: Colour = Colour(254);
 
-/// The line along which a zone splits the board between the players (a river).
+/// The line along which a zone splits the board between the players.
 pub const BORDER: Colour = Colour(25);
 
 /// How a player's pieces are drawn: a token (a disc in the SVG, the letter's cell in

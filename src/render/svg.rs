@@ -260,7 +260,7 @@ impl<'a> Scene<'a> {
     }
 
     /// The lines where split zones divide the main board: a white casing under a
-    /// coloured line, as a river is drawn on a map.
+    /// coloured line, so it shows on light and dark squares alike.
     fn borders(&mut self, origin: (f64, f64)) {
         let mut path = String::new();
         for &(a, b) in &self.borders.clone() {

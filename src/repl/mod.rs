@@ -3,7 +3,7 @@
 //! (`help`). On a terminal it uses rustyline (history, tab completion); otherwise it
 //! reads standard input line by line, so scripts and tests can drive it.
 
-mod display;
+pub mod display;
 mod record;
 
 use std::cell::RefCell;
