@@ -514,8 +514,7 @@ impl<'a> Scene<'a> {
             if !notes.is_empty() {
                 line += &format!(" ({})", notes.join("; "));
             }
-            self.text(x + 20.0, y + 11.0, 12.0, "", &line);
-            y += LINE;
+            y = self.legend_text(x + 20.0, y, &line);
         }
         if !self.splits.is_empty() {
             let names: Vec<String> = self
@@ -534,17 +533,27 @@ impl<'a> Scene<'a> {
                 "zone {}: the line between the players' sides",
                 names.join(", ")
             );
-            self.text(x + 20.0, y + 11.0, 12.0, "", &line);
-            y += LINE;
+            y = self.legend_text(x + 20.0, y, &line);
         }
         for (t, look) in self.terrain.clone().iter().enumerate() {
             let colour = palette::TERRAIN[look.colour].light;
             self.swatch(x, y, colour, Some(look.pattern));
             let terrain = &rules.terrains[t];
             let line = format!("{} ({}): {}", terrain.name, terrain.letter, look.words);
-            self.text(x + 20.0, y + 11.0, 12.0, "", &line);
+            y = self.legend_text(x + 20.0, y, &line);
+        }
+    }
+
+    /// A legend entry's text, wrapped to the main board's width (at least 360 pixels);
+    /// the `y` after it.
+    fn legend_text(&mut self, x: f64, mut y: f64, text: &str) -> f64 {
+        let board = self.rules.geometry.boards[0].files as f64 * SQUARE;
+        let most = ((board.max(360.0) - 20.0) / CHAR_WIDTH) as usize;
+        for line in wrap(text, most) {
+            self.text(x, y + 11.0, 12.0, "", &line);
             y += LINE;
         }
+        y
     }
 
     /// A legend's square of colour, with a terrain's pattern.
@@ -562,6 +571,24 @@ impl<'a> Scene<'a> {
         }
         self.reach(x + 14.0, y + 14.0);
     }
+}
+
+/// Text cut into lines of at most `most` characters, at spaces (a longer word stays
+/// whole on its own line).
+fn wrap(text: &str, most: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        if line.is_empty() {
+            *line = word.to_string();
+        } else if line.chars().count() + 1 + word.chars().count() <= most {
+            line.push(' ');
+            line.push_str(word);
+        } else {
+            lines.push(word.to_string());
+        }
+    }
+    lines
 }
 
 /// What a token shows: the piece's letter in upper case (the token's colour tells the
