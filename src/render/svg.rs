@@ -172,7 +172,9 @@ impl<'a> Scene<'a> {
             palette::TEXT.hex(),
             esc(text)
         );
-        let width = text.chars().count() as f64 * CHAR_WIDTH * size / 12.0;
+        // Bold letters are about a fifth wider.
+        let bold = if extra.contains("bold") { 1.2 } else { 1.0 };
+        let width = text.chars().count() as f64 * CHAR_WIDTH * bold * size / 12.0;
         self.reach(x + width, y + 4.0);
     }
 
