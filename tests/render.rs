@@ -320,6 +320,8 @@ fn both_sides_pieces_stand_out_on_every_square_colour() {
         }
         let r = contrast(c.letter, c.token);
         assert!(r >= 4.5, "side {side}: letter on token is {r:.2}:1");
+        // Pieces in hand stand in a tray.
+        assert!(contrast(c.outline, palette::TRAY) >= 4.5);
     }
     // The two sides' tokens are told apart.
     assert!(contrast(palette::FIRST_SIDE.token, palette::SECOND_SIDE.token) >= 4.5);
@@ -424,4 +426,229 @@ fn the_chart_has_a_panel_per_question_and_a_bar_per_figure() {
         (widths.iter().sum::<f64>() - 310.0).abs() < 0.05,
         "{widths:?}"
     );
+}
+
+// ---- the README's pictures ------------------------------------------------------------
+
+/// Each shipped game's start position, as the README shows it: (file, picture).
+fn start_pictures() -> Vec<(std::path::PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    common::game_files()
+        .into_iter()
+        .filter(|p| p.parent().is_some_and(|d| d.ends_with("variants")))
+        .map(|path| {
+            let stem = path
+                .file_stem()
+                .expect("a name")
+                .to_string_lossy()
+                .to_string();
+            let pos = Position::start(rules_of(&path));
+            let picture = svg::position(&pos, &BoardOptions::default());
+            (root.join(format!("docs/img/start_{stem}.svg")), picture)
+        })
+        .collect()
+}
+
+/// The README's analysis chart: chess, 40 games of self-play at depth 2, seed 1.
+fn readme_chart() -> String {
+    let opts = varsand::analyze::Options {
+        games: 40,
+        limits: Some(varsand::search::Limits::depth(2)),
+        threads: 2,
+        seed: 1,
+        config: Default::default(),
+        progress: false,
+        versus_random: false,
+    };
+    let mut report = varsand::analyze::analyze(&variant("chess"), &opts);
+    // Without the time it took, the picture is the same on every machine.
+    report.timing = None;
+    varsand::render::chart::report(&report)
+}
+
+#[test]
+fn the_readme_pictures_are_the_renderers() {
+    for (path, picture) in start_pictures() {
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        assert!(
+            committed == picture,
+            "{} is out of date: `cargo test --profile checked --test render -- --ignored \
+             regenerate_readme_pictures` draws it again",
+            path.display()
+        );
+    }
+}
+
+/// Draws the README's pictures again: every shipped game's start position and the
+/// analysis chart (40 games of chess, about 10 seconds).
+#[test]
+#[ignore]
+fn regenerate_readme_pictures() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    std::fs::create_dir_all(root.join("docs/img")).expect("docs/img");
+    for (path, picture) in start_pictures() {
+        std::fs::write(&path, picture).expect("write a picture");
+    }
+    std::fs::write(root.join("docs/img/analysis_chess.svg"), readme_chart()).expect("write");
+}
+
+// ---- the command line -----------------------------------------------------------------
+
+fn varsand(args: &[&str]) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_varsand"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("NO_COLOR", "1")
+        .output()
+        .expect("run varsand")
+}
+
+#[test]
+fn render_writes_the_picture_to_standard_output_or_a_file() {
+    let out = varsand(&["render", "variants/chess.var", "--moves", "e2e4 e7e5"]);
+    assert!(out.status.success());
+    let text = String::from_utf8(out.stdout).expect("UTF-8");
+    let picture = read(&text);
+    assert_eq!(picture.pieces["e5"], ("p".to_string(), "black".to_string()));
+    assert_eq!(picture.fills["e5"], palette::LAST_MOVE.dark.hex());
+
+    let dir = std::env::temp_dir().join(format!("varsand-render-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("a temporary folder");
+    let file = dir.join("pos.svg");
+    let fen = "8/8/8/4k3/8/8/4P3/4K3 w - - 0 1";
+    let out = varsand(&[
+        "render",
+        "variants/chess.var",
+        "--fen",
+        fen,
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert!(out.status.success() && out.stdout.is_empty());
+    let picture = read(&std::fs::read_to_string(&file).expect("the picture was written"));
+    assert_eq!(picture.pieces.len(), 3);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn render_refuses_bad_input_with_a_message() {
+    for (args, said) in [
+        (vec!["--fen", "bad"], "error: bad --fen"),
+        (
+            vec!["--moves", "e2e5"],
+            "error: --moves: `e2e5` is not legal",
+        ),
+        (vec!["-o", "/nonexistent/dir/x.svg"], "error: cannot write"),
+        (
+            vec!["--flip", "--fen", "8/8/8/8/8/8/8/8 w - - 0 1 x"],
+            "error: bad --fen",
+        ),
+    ] {
+        let mut all = vec!["render", "variants/chess.var"];
+        all.extend(args);
+        let out = varsand(&all);
+        assert_eq!(out.status.code(), Some(1), "{all:?}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(said), "{all:?}: {err}");
+        assert!(out.stdout.is_empty());
+    }
+    let out = varsand(&["render", "/dev/zero"]);
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("not a regular file"));
+}
+
+// ---- the terminal board ---------------------------------------------------------------
+
+use varsand::repl::display;
+
+fn bg(c: Colour) -> String {
+    format!("\x1b[48;5;{}m", c.0)
+}
+
+fn fg_bold(c: Colour) -> String {
+    format!("\x1b[1;38;5;{}m", c.0)
+}
+
+#[test]
+fn plain_text_fills_terrain_with_marks_and_names_them() {
+    let pos = Position::start(variant("jungles_mountains"));
+    let board = display::render(&pos, false);
+    assert!(
+        board.contains("\n5 ^^^^^^^^^^^^^^^^^^^^^^^^ 5\n"),
+        "{board}"
+    );
+    assert!(
+        board.contains("\n7 /// d  e ////// d  e /// 7\n"),
+        "{board}"
+    );
+    assert!(board.contains("\n/// jungle: blocks passing and landing; cleared by Dozer\n"));
+    assert!(board.contains("\n^^^ mountain: blocks passing and landing; cleared by Engineer\n"));
+    assert!(!board.contains('\x1b'));
+}
+
+#[test]
+fn a_piece_on_terrain_has_the_mark_beside_it() {
+    let rules = rules_of(&Path::new(env!("CARGO_MANIFEST_DIR")).join("examples/lava.var"));
+    let fen = "rnsqksnr/pppppppp/8/~2~~2~/~2~S(~)2~/8/PPPPPPPP/RN1QKSNR w - - 0 1";
+    let pos = Position::from_fen(rules, fen).expect("a valid position");
+    let board = display::render(&pos, false);
+    assert!(
+        board.contains("\n4 === .  . ====S= .  . === 4\n"),
+        "{board}"
+    );
+    assert!(board.contains("\n=== lava: blocks passing and landing; crossed by Salamander\n"));
+}
+
+#[test]
+fn terrain_marks_are_never_letters_digits_or_piece_marks() {
+    for path in common::game_files() {
+        let looks = varsand::render::terrain_looks(&rules_of(&path));
+        for (i, look) in looks.iter().enumerate() {
+            let what = format!("{}: {}", path.display(), look.mark);
+            assert!(!look.mark.is_alphanumeric(), "{what}");
+            assert!(!"+~.[]()@".contains(look.mark), "{what}");
+            assert!(looks[..i].iter().all(|l| l.mark != look.mark), "{what}");
+        }
+    }
+}
+
+#[test]
+fn terminal_pieces_are_tokens_in_their_sides_colours() {
+    let pos = Position::start(variant("chess"));
+    let board = display::render(&pos, true);
+    let reset = "\x1b[0m";
+    // a2 is light: a white pawn on a white token with a black bold letter.
+    let white = format!(
+        "{} {}{}P{reset}",
+        bg(palette::SQUARES.light),
+        bg(palette::FIRST_SIDE.token),
+        fg_bold(palette::FIRST_SIDE.letter)
+    );
+    assert!(board.contains(&white), "{board:?}");
+    // a7 is dark: a black pawn on a black token with a white letter.
+    let black = format!(
+        "{} {}{}p{reset}",
+        bg(palette::SQUARES.dark),
+        bg(palette::SECOND_SIDE.token),
+        fg_bold(palette::SECOND_SIDE.letter)
+    );
+    assert!(board.contains(&black), "{board:?}");
+    // The promotion zone is tinted, and named under the board.
+    assert!(board.contains(&bg(palette::ZONES[0].dark)));
+    assert!(board.contains("last_rank"), "{board}");
+}
+
+#[test]
+fn terminal_marks_the_last_move_and_a_check() {
+    let mut pos = Position::start(variant("chess"));
+    for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
+        pos.play(m).expect("legal");
+    }
+    let board = display::render(&pos, true);
+    assert!(board.contains(&bg(palette::CHECK.dark)), "{board:?}");
+    // d8 and h4 are dark squares.
+    assert!(board.contains(&bg(palette::LAST_MOVE.dark)), "{board:?}");
+    assert!(!board.contains(&bg(palette::LAST_MOVE.light)), "{board:?}");
+    let plain = display::render(&pos, false);
+    assert!(plain.contains("[q]"), "{plain}");
 }

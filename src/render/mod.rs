@@ -82,7 +82,7 @@ pub fn shown_zones(rules: &Rules) -> Vec<ZoneId> {
 }
 
 /// The zones that split the main board between the players: each player's squares
-/// are the other's complement, as halves divided by a river. A picture draws the line
+/// are the other's complement, as two halves. A picture draws the line
 /// between the halves rather than tinting them (their union is the whole board).
 pub fn split_zones(rules: &Rules) -> Vec<ZoneId> {
     let main = rules.geometry.board_cells(0);
@@ -128,6 +128,92 @@ pub fn zone_cells(rules: &Rules, zone: ZoneId) -> Vec<bool> {
         .collect()
 }
 
+/// A zone given per player, in words: "white: ranks 8-10, black: ranks 1-3"; `None`
+/// when it is the same for both.
+pub fn zone_per_player(rules: &Rules, zone: ZoneId) -> Option<String> {
+    let z = rules.zone(zone);
+    if z.cells[0] == z.cells[1] {
+        return None;
+    }
+    let sides: Vec<String> = (0..2)
+        .map(|s| {
+            format!(
+                "{}: {}",
+                rules.players[s].name,
+                squares_in_words(rules, &z.cells[s])
+            )
+        })
+        .collect();
+    Some(sides.join(", "))
+}
+
+/// A set of squares in words: whole ranks of the main board as "rank 8" or "ranks
+/// 1-3", else the squares themselves when few, else their number.
+fn squares_in_words(rules: &Rules, cells: &[bool]) -> String {
+    let geo = &rules.geometry;
+    let main = &geo.boards[0];
+    let in_rank = |r: usize| (0..main.files).map(move |f| main.first_cell + r * main.files + f);
+    let full: Vec<usize> = (0..main.ranks)
+        .filter(|&r| in_rank(r).all(|c| cells[c]))
+        .collect();
+    let count = cells.iter().filter(|&&c| c).count();
+    let contiguous = full.windows(2).all(|w| w[1] == w[0] + 1);
+    if !full.is_empty() && contiguous && full.len() * main.files == count {
+        let (lo, hi) = (full[0] + 1, full[full.len() - 1] + 1);
+        return if lo == hi {
+            format!("rank {lo}")
+        } else {
+            format!("ranks {lo}-{hi}")
+        };
+    }
+    if count == 0 {
+        return "none".into();
+    }
+    if let Some(rect) = rectangle_in_words(rules, cells, count) {
+        return rect;
+    }
+    if count <= 6 {
+        let names: Vec<&str> = (0..cells.len())
+            .filter(|&c| cells[c])
+            .map(|c| geo.name(c as Cell))
+            .collect();
+        return names.join(" ");
+    }
+    format!("{count} squares")
+}
+
+/// A rectangle of the main board in words, "files d-f of ranks 1-3", if the squares
+/// are one.
+fn rectangle_in_words(rules: &Rules, cells: &[bool], count: usize) -> Option<String> {
+    let geo = &rules.geometry;
+    let inside: Vec<&crate::rules::CellInfo> = (0..cells.len())
+        .filter(|&c| cells[c])
+        .map(|c| &geo.cells[c])
+        .collect();
+    if inside.iter().any(|c| c.board != 0) {
+        return None;
+    }
+    let files = (
+        inside.iter().map(|c| c.file).min()?,
+        inside.iter().map(|c| c.file).max()?,
+    );
+    let ranks = (
+        inside.iter().map(|c| c.rank).min()?,
+        inside.iter().map(|c| c.rank).max()?,
+    );
+    if (files.1 - files.0 + 1) * (ranks.1 - ranks.0 + 1) != count || count < 2 {
+        return None;
+    }
+    let letter = crate::rules::file_letter;
+    Some(format!(
+        "files {}-{} of ranks {}-{}",
+        letter(files.0),
+        letter(files.1),
+        ranks.0 + 1,
+        ranks.1 + 1
+    ))
+}
+
 /// The tint of a square: the first shown zone it lies in, as an index into `shown`.
 pub fn zone_tint(rules: &Rules, shown: &[ZoneId], cell: Cell) -> Option<usize> {
     shown.iter().position(|&z| {
@@ -137,47 +223,88 @@ pub fn zone_tint(rules: &Rules, shown: &[ZoneId], cell: Cell) -> Option<usize> {
 }
 
 /// How much each zone matters to a picture: 2 for zones that decide promotions, ends,
-/// drops, exits, flights and flips; 1 for zones of move conditions; 0 for the rest.
+/// drops, exits, flights and flips; 1 for zones of move conditions only; 0 for the
+/// rest.
 fn zone_importance(rules: &Rules) -> Vec<u8> {
-    let mut importance = vec![0u8; rules.zones.len()];
-    let mut raise = |z: ZoneId, to: u8| {
-        let slot = &mut importance[z.index()];
-        *slot = (*slot).max(to);
-    };
+    zone_roles(rules)
+        .iter()
+        .map(|roles| match roles.as_slice() {
+            [] => 0,
+            [ZoneRole::Moves] => 1,
+            _ => 2,
+        })
+        .collect()
+}
+
+/// What a zone is used for, as a legend tells it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ZoneRole {
+    Promotion,
+    Goal,
+    Drops,
+    Exit,
+    Flight,
+    Flip,
+    /// A condition of some moves (`if from ZONE`).
+    Moves,
+}
+
+impl ZoneRole {
+    pub fn words(self) -> &'static str {
+        match self {
+            ZoneRole::Promotion => "promotion",
+            ZoneRole::Goal => "goal",
+            ZoneRole::Drops => "drops",
+            ZoneRole::Exit => "exit",
+            ZoneRole::Flight => "flight",
+            ZoneRole::Flip => "flip",
+            ZoneRole::Moves => "some moves",
+        }
+    }
+}
+
+/// Each zone's uses, in [`ZoneRole`] order, each once.
+pub fn zone_roles(rules: &Rules) -> Vec<Vec<ZoneRole>> {
+    let mut roles = vec![Vec::new(); rules.zones.len()];
+    let mut add = |z: ZoneId, role: ZoneRole| roles[z.index()].push(role);
     for p in &rules.pieces {
         for pr in &p.promotions {
-            raise(pr.zone, 2);
+            add(pr.zone, ZoneRole::Promotion);
         }
     }
     for end in &rules.end_rules {
         if let crate::model::EndRule::Reached { zone, .. } = end {
-            raise(*zone, 2);
+            add(*zone, ZoneRole::Goal);
         }
     }
     for g in &rules.generators {
-        let weight = match g.source {
-            Source::Drop | Source::Exit | Source::Flight { .. } | Source::Flip { .. } => 2,
-            _ => 1,
+        let role = match g.source {
+            Source::Drop => ZoneRole::Drops,
+            Source::Exit => ZoneRole::Exit,
+            Source::Flight { to, .. } => {
+                add(to, ZoneRole::Flight);
+                ZoneRole::Flight
+            }
+            Source::Flip { .. } => ZoneRole::Flip,
+            _ => ZoneRole::Moves,
         };
-        if let Source::Flight { to, .. } = g.source {
-            raise(to, 2);
-        }
         for c in &g.conditions {
-            match *c {
-                Cond::From(z) | Cond::To(z) | Cond::OwnPieceIn { zone: z, .. } => {
-                    raise(z, weight);
-                }
-                _ => {}
+            if let Cond::From(z) | Cond::To(z) | Cond::OwnPieceIn { zone: z, .. } = *c {
+                add(z, role);
             }
         }
     }
-    importance
+    for r in &mut roles {
+        r.sort();
+        r.dedup();
+    }
+    roles
 }
 
 /// How terrain is drawn: a pattern over its colour.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Pattern {
-    /// Blocks every piece and is never removed: a wall.
+    /// Blocks every piece and is never removed: a barrier.
     Bricks,
     /// An obstacle some pieces remove: hatching, peaks, cross-hatching in turn.
     Hatch,
@@ -212,12 +339,12 @@ pub struct TerrainLook {
     pub colour: usize,
     /// Its mark in plain text (see [`Pattern`]).
     pub mark: char,
-    /// Its properties in words, for legends: "blocks passing and landing; cleared by
-    /// Dozer".
+    /// Its properties in words, for legends: "blocks passing and landing; cleared by"
+    /// and the pieces' names.
     pub words: String,
 }
 
-/// How each kind of terrain of the rules is drawn, decided by its properties: a wall
+/// How each kind of terrain of the rules is drawn, decided by its properties: a barrier
 /// (blocks everything, removed by nobody) as bricks; an obstacle some pieces remove
 /// as hatching, peaks or cross-hatching; terrain some pieces cross as waves; the rest
 /// as dots. Kinds with the same properties take the family's next pattern and colour.

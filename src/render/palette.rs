@@ -98,7 +98,13 @@ pub const TEXT: Colour = Colour(235);
 /// The lines around boards.
 pub const FRAME: Colour = Colour(239);
 
-/// The line along which a zone splits the board between the players (a river).
+/// The rims of the discs under a stack's token.
+pub const STACK_RIM: Colour = Colour(245);
+
+/// The tray that holds a player's pieces in hand.
+pub const TRAY: Colour = Colour(254);
+
+/// The line along which a zone splits the board between the players.
 pub const BORDER: Colour = Colour(25);
 
 /// How a player's pieces are drawn: a token (a disc in the SVG, the letter's cell in

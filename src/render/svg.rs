@@ -172,7 +172,9 @@ impl<'a> Scene<'a> {
             palette::TEXT.hex(),
             esc(text)
         );
-        let width = text.chars().count() as f64 * CHAR_WIDTH * size / 12.0;
+        // Bold letters are about a fifth wider.
+        let bold = if extra.contains("bold") { 1.2 } else { 1.0 };
+        let width = text.chars().count() as f64 * CHAR_WIDTH * bold * size / 12.0;
         self.reach(x + width, y + 4.0);
     }
 
@@ -260,7 +262,7 @@ impl<'a> Scene<'a> {
     }
 
     /// The lines where split zones divide the main board: a white casing under a
-    /// coloured line, as a river is drawn on a map.
+    /// coloured line, so it shows on light and dark squares alike.
     fn borders(&mut self, origin: (f64, f64)) {
         let mut path = String::new();
         for &(a, b) in &self.borders.clone() {
@@ -332,11 +334,15 @@ impl<'a> Scene<'a> {
         let height = self.pos.height_at(cell);
         let badge = (height != 1).then(|| height.to_string());
         self.out += &token(
-            (sx + SQUARE / 2.0, sy + SQUARE / 2.0),
+            (
+                sx + SQUARE / 2.0,
+                sy + SQUARE / 2.0 - if height > 1 { 3.0 } else { 0.0 },
+            ),
             TOKEN * SQUARE,
             side,
             &face(self.rules, piece),
             badge.as_deref(),
+            height > 1,
             &attrs,
         );
     }
@@ -433,12 +439,24 @@ impl<'a> Scene<'a> {
         } else {
             format!("{name} in hand")
         };
-        let _ = writeln!(self.out, "<g data-tray=\"{}\">", esc(name));
-        self.text(x, y + 12.0, 12.0, "", &label);
         let slot = 0.9 * SQUARE;
+        let main = &rules.geometry.boards[0];
+        let width = (main.files as f64 * SQUARE).max(held.len() as f64 * slot + 8.0);
+        let _ = writeln!(self.out, "<g data-tray=\"{}\">", esc(name));
+        let _ = writeln!(
+            self.out,
+            "<rect x=\"{}\" y=\"{}\" width=\"{}\" height=\"{}\" rx=\"6\" fill=\"{}\" stroke=\"{}\"/>",
+            num(x),
+            num(y + 16.0),
+            num(width),
+            num(TRAY - 14.0),
+            palette::TRAY.hex(),
+            palette::FRAME.hex()
+        );
+        self.text(x, y + 12.0, 12.0, "", &label);
         for (i, &(kind, count)) in held.iter().enumerate() {
             let piece = code(kind, player);
-            let centre = (x + (i as f64 + 0.5) * slot, y + 18.0 + 0.4 * SQUARE);
+            let centre = (x + 4.0 + (i as f64 + 0.5) * slot, y + 18.0 + 0.4 * SQUARE);
             let attrs = format!(
                 "data-piece=\"{}\" data-side=\"{}\" data-hand=\"{}\" data-count=\"{count}\"",
                 esc(&rules.code_symbol(piece)),
@@ -452,6 +470,7 @@ impl<'a> Scene<'a> {
                 player,
                 &face(rules, piece),
                 badge.as_deref(),
+                false,
                 &attrs,
             );
             self.reach(centre.0 + slot / 2.0, y + TRAY);
@@ -480,12 +499,24 @@ impl<'a> Scene<'a> {
     /// The legend: a swatch and a name for every tinted zone and kind of terrain.
     fn legend(&mut self, x: f64, mut y: f64) {
         let rules = self.rules;
+        let roles = super::zone_roles(rules);
         for (i, &z) in self.zones.clone().iter().enumerate() {
             let colour = palette::ZONES[i].light;
             self.swatch(x, y, colour, None);
-            let name = rules.zone(z).name.clone();
-            self.text(x + 20.0, y + 11.0, 12.0, "", &format!("zone {name}"));
-            y += LINE;
+            let name = &rules.zone(z).name;
+            let mut notes: Vec<String> = roles[z.index()]
+                .iter()
+                .map(|r| r.words().to_string())
+                .filter(|w| w != name)
+                .collect();
+            if let Some(sides) = super::zone_per_player(rules, z) {
+                notes.push(sides);
+            }
+            let mut line = format!("zone {name}");
+            if !notes.is_empty() {
+                line += &format!(" ({})", notes.join("; "));
+            }
+            y = self.legend_text(x + 20.0, y, &line);
         }
         if !self.splits.is_empty() {
             let names: Vec<String> = self
@@ -504,17 +535,27 @@ impl<'a> Scene<'a> {
                 "zone {}: the line between the players' sides",
                 names.join(", ")
             );
-            self.text(x + 20.0, y + 11.0, 12.0, "", &line);
-            y += LINE;
+            y = self.legend_text(x + 20.0, y, &line);
         }
         for (t, look) in self.terrain.clone().iter().enumerate() {
             let colour = palette::TERRAIN[look.colour].light;
             self.swatch(x, y, colour, Some(look.pattern));
             let terrain = &rules.terrains[t];
             let line = format!("{} ({}): {}", terrain.name, terrain.letter, look.words);
-            self.text(x + 20.0, y + 11.0, 12.0, "", &line);
+            y = self.legend_text(x + 20.0, y, &line);
+        }
+    }
+
+    /// A legend entry's text, wrapped to the main board's width (at least 360 pixels);
+    /// the `y` after it.
+    fn legend_text(&mut self, x: f64, mut y: f64, text: &str) -> f64 {
+        let board = self.rules.geometry.boards[0].files as f64 * SQUARE;
+        let most = ((board.max(360.0) - 20.0) / CHAR_WIDTH) as usize;
+        for line in wrap(text, most) {
+            self.text(x, y + 11.0, 12.0, "", &line);
             y += LINE;
         }
+        y
     }
 
     /// A legend's square of colour, with a terrain's pattern.
@@ -534,6 +575,24 @@ impl<'a> Scene<'a> {
     }
 }
 
+/// Text cut into lines of at most `most` characters, at spaces (a longer word stays
+/// whole on its own line).
+fn wrap(text: &str, most: usize) -> Vec<String> {
+    let mut lines = vec![String::new()];
+    for word in text.split(' ') {
+        let line = lines.last_mut().expect("one line at least");
+        if line.is_empty() {
+            *line = word.to_string();
+        } else if line.chars().count() + 1 + word.chars().count() <= most {
+            line.push(' ');
+            line.push_str(word);
+        } else {
+            lines.push(word.to_string());
+        }
+    }
+    lines
+}
+
 /// What a token shows: the piece's letter in upper case (the token's colour tells the
 /// side) with its mark, as `+P` or `Q~`.
 fn face(rules: &Rules, piece: crate::rules::Code) -> String {
@@ -541,13 +600,14 @@ fn face(rules: &Rules, piece: crate::rules::Code) -> String {
 }
 
 /// A token: a disc in its side's colours, its letter, and a badge (a stack's height, a
-/// hand's count) when there is one.
+/// hand's count) when there is one; a stack shows discs under it.
 fn token(
     (cx, cy): (f64, f64),
     r: f64,
     side: usize,
     label: &str,
     badge: Option<&str>,
+    stacked: bool,
     attrs: &str,
 ) -> String {
     let colours = palette::side(side);
@@ -557,6 +617,21 @@ fn token(
         _ => 0.75 * r,
     };
     let mut s = format!("<g {attrs}>\n");
+    if stacked {
+        // Two discs peeking out below: a stack. Their rims are grey, which shows on
+        // white and black tokens alike.
+        for lift in [6.0, 3.0] {
+            let _ = writeln!(
+                s,
+                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>",
+                num(cx),
+                num(cy + lift),
+                num(r),
+                colours.token.hex(),
+                palette::STACK_RIM.hex()
+            );
+        }
+    }
     let _ = writeln!(
         s,
         "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>",

@@ -151,6 +151,8 @@ impl Painter<'_> {
     }
 }
 
+/// The board, with side boards, hands, counters and the legend: in colour with ANSI
+/// escapes (256 colours), or plain text.
 pub fn render(pos: &Position, color: bool) -> String {
     let rules = pos.rules();
     let geo = &rules.geometry;
@@ -286,112 +288,4 @@ pub fn status(pos: &Position) -> String {
         s += &format!("; last move {text}");
     }
     s
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn position(file: &str, fen: Option<&str>) -> Position {
-        let path = format!("{}/{file}", env!("CARGO_MANIFEST_DIR"));
-        let text = std::fs::read_to_string(&path).expect("read the rule file");
-        let rules = crate::load_rules(&text).expect("the file checks");
-        match fen {
-            Some(f) => Position::from_fen(rules, f).expect("a valid position"),
-            None => Position::start(rules),
-        }
-    }
-
-    #[test]
-    fn plain_text_fills_terrain_with_marks_and_names_them() {
-        let pos = position("variants/jungles_mountains.var", None);
-        let board = render(&pos, false);
-        assert!(
-            board.contains("\n5 ^^^^^^^^^^^^^^^^^^^^^^^^ 5\n"),
-            "{board}"
-        );
-        assert!(
-            board.contains("\n7 /// d  e ////// d  e /// 7\n"),
-            "{board}"
-        );
-        assert!(board.contains("\n/// jungle: blocks passing and landing; cleared by Dozer\n"));
-        assert!(
-            board.contains("\n^^^ mountain: blocks passing and landing; cleared by Engineer\n")
-        );
-        assert!(!board.contains('\x1b'));
-    }
-
-    #[test]
-    fn a_piece_on_terrain_has_the_mark_beside_it() {
-        let pos = position(
-            "examples/lava.var",
-            Some("rnsqksnr/pppppppp/8/~2~~2~/~2~S(~)2~/8/PPPPPPPP/RN1QKSNR w - - 0 1"),
-        );
-        let board = render(&pos, false);
-        assert!(
-            board.contains("\n4 === .  . ====S= .  . === 4\n"),
-            "{board}"
-        );
-        assert!(board.contains("\n=== lava: blocks passing and landing; crossed by Salamander\n"));
-    }
-
-    #[test]
-    fn terrain_marks_are_never_letters_digits_or_piece_marks() {
-        let dir = format!("{}/variants", env!("CARGO_MANIFEST_DIR"));
-        let mut files: Vec<String> = std::fs::read_dir(dir)
-            .expect("variants")
-            .map(|e| e.expect("entry").path().display().to_string())
-            .collect();
-        files.push(format!("{}/examples/lava.var", env!("CARGO_MANIFEST_DIR")));
-        files.push(format!("{}/examples/walls.var", env!("CARGO_MANIFEST_DIR")));
-        for f in files.iter().filter(|f| f.ends_with(".var")) {
-            let rules = crate::load_rules(&std::fs::read_to_string(f).expect("read")).expect(f);
-            let looks = terrain_looks(&rules);
-            for (i, look) in looks.iter().enumerate() {
-                assert!(!look.mark.is_alphanumeric(), "{f}: {}", look.mark);
-                assert!(!"+~.[]()@".contains(look.mark), "{f}: {}", look.mark);
-                assert!(looks[..i].iter().all(|l| l.mark != look.mark), "{f}");
-            }
-        }
-    }
-
-    #[test]
-    fn pieces_are_tokens_in_their_sides_colours() {
-        let pos = position("variants/chess.var", None);
-        let board = render(&pos, true);
-        // a2 is light: a white pawn on a white token with a black bold letter.
-        let white = format!(
-            "{} {}{}P{RESET}",
-            bg(palette::SQUARES.light),
-            bg(palette::FIRST_SIDE.token),
-            fg(palette::FIRST_SIDE.letter, true)
-        );
-        assert!(board.contains(&white), "{board:?}");
-        // a7 is dark: a black pawn on a black token with a white letter.
-        let black = format!(
-            "{} {}{}p{RESET}",
-            bg(palette::SQUARES.dark),
-            bg(palette::SECOND_SIDE.token),
-            fg(palette::SECOND_SIDE.letter, true)
-        );
-        assert!(board.contains(&black), "{board:?}");
-        // The promotion zone is tinted, and named under the board.
-        assert!(board.contains(&bg(palette::ZONES[0].dark)));
-        assert!(board.contains("last_rank"), "{board}");
-    }
-
-    #[test]
-    fn the_last_move_and_a_check_are_tinted() {
-        let mut pos = position("variants/chess.var", None);
-        for m in ["f2f3", "e7e5", "g2g4", "d8h4"] {
-            pos.play(m).expect("legal");
-        }
-        let board = render(&pos, true);
-        assert!(board.contains(&bg(palette::CHECK.dark)), "{board:?}");
-        // d8 and h4 are dark squares.
-        assert!(board.contains(&bg(palette::LAST_MOVE.dark)), "{board:?}");
-        assert!(!board.contains(&bg(palette::LAST_MOVE.light)), "{board:?}");
-        let plain = render(&pos, false);
-        assert!(plain.contains("[q]"), "{plain}");
-    }
 }

@@ -3,7 +3,7 @@
 //! (`help`). On a terminal it uses rustyline (history, tab completion); otherwise it
 //! reads standard input line by line, so scripts and tests can drive it.
 
-mod display;
+pub mod display;
 pub mod game;
 mod record;
 
