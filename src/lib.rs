@@ -18,6 +18,8 @@ pub mod lsp;
 pub mod model;
 pub mod perft;
 #[cfg(feature = "cli")]
+pub mod protocol;
+#[cfg(feature = "cli")]
 pub mod repl;
 pub mod rules;
 pub mod search;
