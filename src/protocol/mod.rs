@@ -1,6 +1,6 @@
 //! The engine protocols: UCI (`varsand uci FILE`) and XBoard/CECP version 2
-//! (`varsand xboard FILE`), so that graphical interfaces (CuteChess, WinBoard,
-//! XBoard) and match runners can play the file's game against people or other
+//! (`varsand xboard FILE`), so that graphical interfaces (WinBoard, XBoard and the
+//! UCI ones) and match runners can play the file's game against people or other
 //! engines.
 //!
 //! Both read commands line by line from standard input while the search runs on its
@@ -71,6 +71,12 @@ pub fn variant_name(rules: &Rules) -> String {
 /// The engine's name in `id name` and `myname`: the program and the game it plays.
 fn engine_name(rules: &Rules) -> String {
     format!("varsand {} ({})", env!("CARGO_PKG_VERSION"), rules.name())
+}
+
+/// A text to put between double quotes (XBoard's `myname`): its own double quotes
+/// become single ones.
+fn without_double_quotes(text: &str) -> String {
+    text.replace('"', "'")
 }
 
 /// Where the protocol's lines go, shared by the command loop and the search thread:

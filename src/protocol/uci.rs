@@ -1,5 +1,4 @@
-//! The UCI protocol (`varsand uci FILE`): the engine side of the Universal Chess
-//! Interface, for the file's game.
+//! The UCI protocol (`varsand uci FILE`): its engine side, for the file's game.
 //!
 //! Commands: `uci`, `isready`, `ucinewgame`, `setoption name N [value V]` (`Hash`,
 //! `Move Overhead`, `Ponder`, `Clear Hash`, `UCI_Variant`), `position startpos|fen F
@@ -19,7 +18,7 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::clock::{Clock, DEFAULT_OVERHEAD_MS, MAX_OVERHEAD_MS};
+use super::clock::{Clock, DEFAULT_OVERHEAD_MS, MAX_OVERHEAD_MS, fixed_budget};
 use super::thinking::Thinking;
 use super::{DEFAULT_HASH_MB, MAX_HASH_MB, Output, engine_name, read_command, variant_name};
 use crate::engine::{GameEnd, Move, Position};
@@ -311,13 +310,10 @@ impl Uci {
             movetime: if go.infinite || go.ponder {
                 None
             } else {
-                go.movetime
-                    .or_else(|| go.clock(side).map(|c| c.budget(self.overhead)))
+                self.time_budget(&go, side)
             },
         };
-        self.ponder_budget = go
-            .movetime
-            .or_else(|| go.clock(side).map(|c| c.budget(self.overhead)));
+        self.ponder_budget = self.time_budget(&go, side);
         self.bounded = go.bounded() && !go.infinite && !go.ponder;
         let hold = go.infinite || go.ponder;
         let mut pos = self.pos.clone();
@@ -341,6 +337,14 @@ impl Uci {
             signals.wait_while_held();
             out.line(&bestmove_line(&mut root, &result));
         }));
+    }
+
+    /// The time `go` gives the side to move: `movetime`, else its share of its clock.
+    fn time_budget(&self, go: &Go, side: usize) -> Option<Duration> {
+        match go.movetime {
+            Some(t) => Some(fixed_budget(t, self.overhead)),
+            None => go.clock(side).map(|c| c.budget(self.overhead)),
+        }
     }
 
     fn stop(&mut self) {
