@@ -573,3 +573,34 @@ fn xboard_shows_boards_up_to_winboards_limits_and_says_why_not_past_them() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn the_game_can_be_announced_under_another_name() {
+    let out = Command::new(BIN)
+        .args(["uci", "variants/capablanca.var", "--variant", "capablanca"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .and_then(|mut child| {
+            child.stdin.take().unwrap().write_all(b"uci\nquit\n")?;
+            child.wait_with_output()
+        })
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("option name UCI_Variant type combo default capablanca var capablanca"),
+        "{text}"
+    );
+    let out = Command::new(BIN)
+        .args([
+            "xboard",
+            "variants/capablanca.var",
+            "--variant",
+            "two words",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let text = String::from_utf8_lossy(&out.stderr);
+    assert!(text.contains("--variant `two words`"), "{text}");
+}

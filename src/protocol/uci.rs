@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use super::clock::{Clock, DEFAULT_OVERHEAD_MS, MAX_OVERHEAD_MS, fixed_budget};
 use super::thinking::Thinking;
-use super::{DEFAULT_HASH_MB, MAX_HASH_MB, Output, engine_name, read_command, variant_name};
+use super::{DEFAULT_HASH_MB, MAX_HASH_MB, Output, Session, engine_name, read_command};
 use crate::engine::{GameEnd, Move, Position};
 use crate::repl::MAX_MOVETIME_MS;
 use crate::rules::Rules;
@@ -35,8 +35,8 @@ const MAX_MOVES_TO_GO: u64 = 10_000;
 const MAX_MATE_MOVES: u64 = MAX_DEPTH as u64 / 2;
 
 /// Speaks UCI for `rules` until `quit` or the end of `input`.
-pub fn run(rules: Arc<Rules>, file: &str, mut input: impl BufRead, out: Output) {
-    let mut engine = Uci::new(rules, file, out);
+pub fn run(session: Session, mut input: impl BufRead, out: Output) {
+    let mut engine = Uci::new(session, out);
     while let Some(line) = read_command(&mut input) {
         let line = match line {
             Ok(line) => line,
@@ -101,6 +101,8 @@ struct Uci {
     rules: Arc<Rules>,
     eval: Arc<Eval>,
     file: String,
+    /// The name the game is announced under (`UCI_Variant`).
+    variant: String,
     out: Output,
     pos: Position,
     /// `None` while a search has it.
@@ -116,14 +118,20 @@ struct Uci {
 }
 
 impl Uci {
-    fn new(rules: Arc<Rules>, file: &str, out: Output) -> Self {
+    fn new(session: Session, out: Output) -> Self {
+        let Session {
+            rules,
+            file,
+            variant,
+        } = session;
         let eval = Arc::new(Eval::new(&rules));
         Self {
             pos: Position::start(rules.clone()),
             searcher: None,
             eval,
             rules,
-            file: file.to_string(),
+            file,
+            variant,
             out,
             thinking: None,
             bounded: false,
@@ -174,7 +182,7 @@ impl Uci {
         out.line(&format!(
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
         ));
-        let variant = variant_name(&self.rules);
+        let variant = &self.variant;
         out.line(&format!(
             "option name UCI_Variant type combo default {variant} var {variant}"
         ));
@@ -232,8 +240,8 @@ impl Uci {
                 }
             }
             "uci_variant" => {
-                let ours = variant_name(&self.rules);
-                if !value.eq_ignore_ascii_case(&ours) {
+                let ours = &self.variant;
+                if !value.eq_ignore_ascii_case(ours) {
                     self.error(&format!(
                         "this engine plays {ours} (from {}), not `{value}`",
                         self.file

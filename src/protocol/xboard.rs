@@ -29,8 +29,7 @@ use super::clock::{Clock, DEFAULT_OVERHEAD_MS, fixed_budget};
 use super::thinking::Thinking;
 use super::winboard::WinBoard;
 use super::{
-    DEFAULT_HASH_MB, MAX_HASH_MB, Output, engine_name, read_command, variant_name,
-    without_double_quotes,
+    DEFAULT_HASH_MB, MAX_HASH_MB, Output, Session, engine_name, read_command, without_double_quotes,
 };
 use crate::engine::{GameEnd, Move, MoveKind, Position};
 use crate::rules::Rules;
@@ -51,8 +50,8 @@ const SWAP_FALLBACK_DEPTH: u32 = 4;
 const MATE_SCORE: i64 = 100_000;
 
 /// Speaks XBoard for `rules` until `quit` or the end of `input`.
-pub fn run(rules: Arc<Rules>, file: &str, mut input: impl BufRead, out: Output) {
-    let mut engine = Xboard::new(rules, file, out);
+pub fn run(session: Session, mut input: impl BufRead, out: Output) {
+    let mut engine = Xboard::new(session, out);
     while let Some(line) = read_command(&mut input) {
         let line = match line {
             Ok(line) => line,
@@ -112,6 +111,8 @@ struct Xboard {
     rules: Arc<Rules>,
     eval: Arc<Eval>,
     file: String,
+    /// The name the game is announced under (`variants`).
+    variant: String,
     out: Output,
     board: Arc<WinBoard>,
     start: Position,
@@ -128,7 +129,12 @@ struct Xboard {
 }
 
 impl Xboard {
-    fn new(rules: Arc<Rules>, file: &str, out: Output) -> Self {
+    fn new(session: Session, out: Output) -> Self {
+        let Session {
+            rules,
+            file,
+            variant,
+        } = session;
         let start = Position::start(rules.clone());
         Self {
             eval: Arc::new(Eval::new(&rules)),
@@ -140,7 +146,8 @@ impl Xboard {
             })),
             start,
             rules,
-            file: file.to_string(),
+            file,
+            variant,
             out,
             searcher: None,
             thinking: None,
@@ -258,9 +265,9 @@ impl Xboard {
     /// The answer to `protover`: what this engine does.
     fn features(&self) {
         let name = without_double_quotes(&engine_name(&self.rules));
-        let ours = variant_name(&self.rules);
+        let ours = &self.variant;
         let variants = if ours == "fairy" {
-            ours
+            ours.clone()
         } else {
             format!("{ours},fairy")
         };
@@ -301,7 +308,7 @@ impl Xboard {
     /// the game's own name or `fairy`, answered with the `setup` that shows the board.
     fn variant(&mut self, name: &str) {
         let bare = strip_board_size(name);
-        let ours = variant_name(&self.rules);
+        let ours = &self.variant;
         if bare != ours && bare != "fairy" {
             let why = format!("this engine plays {ours} (from {})", self.file);
             return self.error(&why, &format!("variant {name}"));
