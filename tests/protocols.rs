@@ -204,13 +204,13 @@ fn uci_plays_jungles_and_mountains_legally() {
 /// answers each `usermove`), a varsand-side mover the second; every engine move is
 /// checked with varsand's rules. WinBoard's square names are varsand's on these
 /// boards (not 10 ranks high).
-fn xboard_game(file: &str, variant: &str, setup: &str, plies: usize) {
+fn xboard_game(file: &str, variant: &str, sized: &str, setup: &str, plies: usize) {
     let mut pos = Position::start(rules(file));
     let mut e = Engine::start("xboard", file);
     e.send("xboard");
     e.send("protover 2");
     let features = e.until("feature done=1");
-    let listed = format!("variants=\"{variant},fairy\"");
+    let listed = format!("variants=\"{variant},fairy{sized}\"");
     assert!(
         features.iter().any(|l| l.contains(&listed)),
         "{features:#?}"
@@ -263,6 +263,7 @@ fn xboard_plays_monkey_queen_legally_on_a_12x12_board() {
     xboard_game(
         "variants/monkey_queen.var",
         "monkey_queen",
+        ",12x12+0_fairy",
         "setup (..B.Q...................b.q.................) 12x12+0_fairy 5q6/12/12/12/12/12/12/12/12/12/12/6Q5 w - - 0 1",
         6,
     );
@@ -274,6 +275,7 @@ fn xboard_plays_jungles_and_mountains_legally() {
     xboard_game(
         "variants/jungles_mountains.var",
         "jungles_and_mountains_chess",
+        "",
         "setup (.NBRQ.E...M....GD....K.nbrq.e...m....gd....k) 8x8+0_fairy rnbqkbnr/gdeggdeg/gggggggg/MMMMMMMM/MMMMMMMM/gggggggg/gDEggEDg/RNBQKBNR w KQkq - 0 1",
         8,
     );

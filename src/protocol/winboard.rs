@@ -119,6 +119,17 @@ impl WinBoard {
         ))
     }
 
+    /// The name WinBoard gives `fairy` on this board when its size is not 8x8 without
+    /// holdings (`12x12+0_fairy`): an engine must list it for WinBoard to play
+    /// `fairy` on such a board (once a `setup` has turned a variant WinBoard knows
+    /// into `fairy`, the second engine of a match is asked for it). `None` for 8x8,
+    /// and for a game WinBoard cannot show.
+    pub fn sized_fairy(&self) -> Option<String> {
+        let plain = (self.files, self.ranks, self.holdings) == (8, 8, 0);
+        (self.unfit.is_none() && !plain)
+            .then(|| format!("{}x{}+{}_fairy", self.files, self.ranks, self.holdings))
+    }
+
     /// A square's name for WinBoard.
     pub fn square(&self, rules: &Rules, cell: Cell) -> String {
         let c = &rules.geometry().cells[cell as usize];

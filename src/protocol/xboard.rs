@@ -265,12 +265,11 @@ impl Xboard {
     /// The answer to `protover`: what this engine does.
     fn features(&self) {
         let name = without_double_quotes(&engine_name(&self.rules));
-        let ours = &self.variant;
-        let variants = if ours == "fairy" {
-            ours.clone()
-        } else {
-            format!("{ours},fairy")
-        };
+        // The game's name, and `fairy` (on this board's size) for `setup`.
+        let mut variants = vec![self.variant.clone(), "fairy".into()];
+        variants.extend(self.board.sized_fairy());
+        variants.dedup();
+        let variants = variants.join(",");
         let out = &self.out;
         out.line("feature done=0");
         out.line(
