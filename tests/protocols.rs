@@ -606,3 +606,47 @@ fn the_game_can_be_announced_under_another_name() {
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(text.contains("--variant `two words`"), "{text}");
 }
+
+/// XBoard itself (under Xvfb) plays a whole game between two varsand engines, each
+/// game's board and pieces set by `setup`. Needs Debian's `xboard` and `xvfb`
+/// packages; about a minute.
+#[test]
+#[ignore]
+fn xboard_the_interface_plays_engine_games() {
+    let xboard = ["/usr/games/xboard", "/usr/bin/xboard"]
+        .into_iter()
+        .find(|p| Path::new(p).exists())
+        .expect("XBoard is missing: apt-get install xboard xvfb");
+    let root = env!("CARGO_MANIFEST_DIR");
+    let dir = std::env::temp_dir().join(format!("varsand-xboard-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (file, variant) in [("minishogi", "minishogi"), ("xiangqi", "xiangqi")] {
+        let engine = format!("{BIN} xboard {root}/variants/{file}.var");
+        let pgn = dir.join(format!("{file}.pgn"));
+        let debug = dir.join(format!("{file}.debug"));
+        let status = Command::new("xvfb-run")
+            .arg("-a")
+            .arg(xboard)
+            .args(["-fcp", &engine, "-scp", &engine, "-mg", "1", "-tc", "0:10"])
+            .args(["-inc", "0.1", "-variant", variant, "-testLegality", "false"])
+            .args(["-popupExitMessage", "false", "-debug", "-nameOfDebugFile"])
+            .arg(&debug)
+            .arg("-sgf")
+            .arg(&pgn)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .expect("xvfb-run is missing: apt-get install xvfb");
+        assert!(status.success(), "{file}: {status}");
+        let games = std::fs::read_to_string(&pgn).unwrap_or_default();
+        let log = std::fs::read_to_string(&debug).unwrap_or_default();
+        assert!(
+            !games.contains("[Result \"*\"]") && games.contains("[Result \""),
+            "{file}: {games}"
+        );
+        // No move refused, no game lost on time.
+        let clean = !games.contains("Forfeit") && !games.contains("on time");
+        assert!(clean && !log.contains("Illegal move"), "{file}: {games}");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

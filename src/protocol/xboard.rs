@@ -586,8 +586,16 @@ impl Task {
     }
 
     /// Analyses until stopped.
+    /// A search that ends by itself has proved its result (a forced win or loss): the
+    /// result holds at any depth, so it is given once more at the deepest depth, for
+    /// clients that wait for a depth.
     fn analyse(&self, searcher: &mut Searcher, mut pos: Position) {
-        self.search(searcher, &mut pos, &Limits::default());
+        let mut root = pos.clone();
+        let mut result = self.search(searcher, &mut pos, &Limits::default());
+        if !result.stopped && result.depth < MAX_DEPTH && result.mate_in().is_some() {
+            result.depth = MAX_DEPTH;
+            self.out.line(&self.thinking_line(&mut root, &result));
+        }
     }
 
     /// One search, with thinking output after each depth if asked for.

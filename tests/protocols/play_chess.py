@@ -5,7 +5,7 @@ Usage: play_chess.py VARSAND RULE_FILE uci|xboard
 
 A few short games against a python-side mover (random legal moves with a fixed seed),
 under the limits GUIs send (depth, a fixed time per move, a clock with increment, and
-for UCI a node count): every engine move must be legal on python-chess's board. Then
+a node count): every engine move must be legal on python-chess's board. Then
 the engine must find a mate in one, and see it as one. Prints one line per game and
 exits 0; any failure raises (exit 1). Exits 3 when python-chess is missing.
 """
@@ -31,15 +31,15 @@ def open_engine(binary, rules, protocol):
     return chess.engine.SimpleEngine.popen_xboard(command, timeout=20)
 
 
-def limits(protocol):
+def limits():
     """The limits of the games: one game each."""
     out = [
         chess.engine.Limit(depth=2),
         chess.engine.Limit(time=0.02),
         chess.engine.Limit(white_clock=1.5, black_clock=1.5, white_inc=0.02, black_inc=0.02),
     ]
-    if protocol == "uci":
-        out.append(chess.engine.Limit(nodes=3000))
+    # UCI's `go nodes`; XBoard's `nps` with `st`.
+    out.append(chess.engine.Limit(nodes=3000))
     return out
 
 
@@ -61,16 +61,16 @@ def play_game(engine, limit, engine_color, rng):
     return board.result()
 
 
-def mate_in_one(engine, protocol):
+def mate_in_one(engine):
     board = chess.Board(MATE_IN_ONE)
     result = engine.play(board, chess.engine.Limit(depth=3), info=chess.engine.INFO_SCORE)
     assert result.move == chess.Move.from_uci("a1a8"), f"missed the mate: {result.move}"
     score = result.info.get("score")
     assert score is not None and score.white() == chess.engine.Mate(1), f"score {score}"
-    if protocol == "uci":
-        info = engine.analyse(board, chess.engine.Limit(depth=2))
-        assert info["score"].white() == chess.engine.Mate(1), info
-        assert info["pv"][0] == chess.Move.from_uci("a1a8"), info
+    # Analysis: `go depth 3` under UCI, `analyze` until depth 3 under XBoard.
+    info = engine.analyse(board, chess.engine.Limit(depth=3))
+    assert info["score"].white() == chess.engine.Mate(1), info
+    assert info["pv"][0] == chess.Move.from_uci("a1a8"), info
 
 
 def main():
@@ -78,10 +78,10 @@ def main():
     rng = random.Random(7)
     engine = open_engine(binary, rules, protocol)
     try:
-        for i, limit in enumerate(limits(protocol)):
+        for i, limit in enumerate(limits()):
             color = chess.WHITE if i % 2 == 0 else chess.BLACK
             print(f"{protocol} game {i + 1}: {play_game(engine, limit, color, rng)}")
-        mate_in_one(engine, protocol)
+        mate_in_one(engine)
         print(f"{protocol}: mate in one found")
     finally:
         engine.quit()
