@@ -11,6 +11,7 @@ use std::sync::Arc;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+use varsand::protocol::winboard::WinBoard;
 use varsand::{Position, Rules, load_rules};
 
 const BIN: &str = env!("CARGO_BIN_EXE_varsand");
@@ -504,6 +505,85 @@ fn xboard_numbers_ten_ranks_from_zero() {
     pos.play("h3e3").unwrap();
     assert!(pos.play(&varsand_text).is_ok(), "{m} ({varsand_text})");
     e.quit();
+}
+
+// ---- WinBoard's names for squares, moves and positions ---------------------------
+
+/// The start position of a shipped game.
+fn start(file: &str) -> Position {
+    Position::start(rules(&format!("variants/{file}.var")))
+}
+
+#[test]
+fn ten_ranks_are_numbered_from_zero_both_ways() {
+    let pos = start("xiangqi");
+    let board = WinBoard::new(&pos);
+    let rules = pos.rules();
+    let h3 = rules.geometry().parse_square("h3").unwrap();
+    assert_eq!(board.square(rules, h3), "h2");
+    assert_eq!(board.cell(rules, "h2"), Some(h3));
+    assert_eq!(board.read_move(rules, "h2e2"), "h3e3");
+    assert_eq!(board.read_move(rules, "a0a9"), "a1a10");
+    assert_eq!(board.read_fen(rules, "9/9 w - e2 0 1"), "9/9 w - e3 0 1");
+    // Not a square: the text comes back as it was, for the engine to refuse.
+    assert_eq!(board.read_move(rules, "z9z8"), "z9z8");
+    assert_eq!(board.read_move(rules, "a1000a1"), "a1000a1");
+}
+
+#[test]
+fn other_boards_keep_their_rank_numbers() {
+    let pos = start("monkey_queen");
+    let board = WinBoard::new(&pos);
+    let rules = pos.rules();
+    assert_eq!(board.read_move(rules, "f12f3"), "f12f3");
+    let m = pos.clone().parse_move("g1g12").unwrap();
+    assert_eq!(board.move_text(&pos, m), "g1g12");
+    assert_eq!(board.sized_fairy().as_deref(), Some("12x12+0_fairy"));
+}
+
+#[test]
+fn drops_passes_and_declined_promotions_read_as_varsand_writes_them() {
+    let pos = start("minishogi");
+    let board = WinBoard::new(&pos);
+    let rules = pos.rules();
+    assert_eq!(board.read_move(rules, "P@c3"), "P@c3");
+    assert_eq!(board.read_move(rules, "@@@@"), "pass");
+    assert_eq!(board.read_move(rules, "a2a3="), "a2a3");
+    assert_eq!(board.read_move(rules, "b4b5+"), "b4b5+");
+}
+
+#[test]
+fn hand_pieces_come_first_and_promoted_forms_sit_on_their_partners() {
+    let pos = start("shogi");
+    let setup = WinBoard::new(&pos).setup(&pos).unwrap();
+    // Holdings hold P N B R G S L (types 0-6); +P +N +B +R on 11-14, +S +L on 16-17.
+    assert!(
+        setup.starts_with("setup (PNBRGSL....++++.++...Kpnbrgsl....++++.++...k) 9x9+7_fairy "),
+        "{setup}"
+    );
+    let pos = start("crazyhouse");
+    let setup = WinBoard::new(&pos).setup(&pos).unwrap();
+    assert!(
+        setup.starts_with("setup (PNBRQ.......~~~~.....Kpnbrq.......~~~~.....k) 8x8+5_fairy "),
+        "{setup}"
+    );
+    assert!(setup.ends_with("/RNBQKBNR[] w KQkq - 0 1"), "{setup}");
+}
+
+#[test]
+fn the_position_string_has_no_stack_heights_and_w_or_b() {
+    let pos = start("monkey_queen");
+    let board = WinBoard::new(&pos);
+    assert!(pos.fen().contains("q(20)"));
+    assert_eq!(
+        board.fen(&pos),
+        "5q6/12/12/12/12/12/12/12/12/12/12/6Q5 w - - 0 1"
+    );
+    assert_eq!(board.unfit(), None);
+    let pos = start("monkey_king");
+    let board = WinBoard::new(&pos);
+    assert!(board.unfit().unwrap().contains("3 boards"));
+    assert_eq!(board.setup(&pos), None);
 }
 
 /// A rule file for a board of `files` x `ranks`, with hands or not.

@@ -176,13 +176,54 @@ impl Xboard {
         let (name, rest) = line.split_once(' ').unwrap_or((line, ""));
         let rest = rest.trim();
         match name {
+            // Nothing to do: acknowledgements, and what this engine does not use.
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
             | "ics" | "draw" | "hint" | "bk" | "cores" | "egtpath" | "option" | "hard" | "easy"
             | "." => {}
+            "quit" => return Flow::Quit,
             "protover" => self.features(),
+            "sd" | "st" | "level" | "time" | "otim" | "nps" | "memory" => {
+                if let Err(e) = self.setting(name, rest) {
+                    self.error(&e, line);
+                }
+            }
+            "ping" => {
+                // A move being thought about comes before the answer.
+                if !self.analyzing {
+                    self.wait_for_move();
+                }
+                self.out.line(&format!("pong {rest}"));
+            }
+            _ => self.game_command(name, rest, line),
+        }
+        Flow::Continue
+    }
+
+    /// The commands that set how the engine thinks: limits, clocks, memory.
+    fn setting(&mut self, name: &str, value: &str) -> Result<(), String> {
+        let c = &mut self.controls;
+        match name {
+            "sd" => c.depth = Some(read_whole(value, 1, u64::from(MAX_DEPTH))? as u32),
+            "st" => c.move_time = Some(read_seconds(value)?),
+            "level" => {
+                c.level = Some(read_level(value)?);
+                c.move_time = None;
+            }
+            "time" => c.own_time = Some(read_centiseconds(value)?),
+            // The opponent's clock does not change the engine's share of its own.
+            "otim" => _ = read_centiseconds(value)?,
+            "nps" => c.nps = Some(read_whole(value, 0, MAX_NPS)?).filter(|&n| n > 0),
+            _ => self.set_hash(read_whole(value, 1, MAX_HASH_MB as u64)? as usize),
+        }
+        Ok(())
+    }
+
+    /// The commands about the game and who plays it.
+    fn game_command(&mut self, name: &str, rest: &str, line: &str) {
+        match name {
             "new" => self.new_game(),
             "variant" => self.variant(rest),
-            "force" => {
+            "force" | "result" => {
                 self.stop_thinking();
                 self.engine_side = None;
             }
@@ -200,50 +241,6 @@ impl Xboard {
             "setboard" => self.set_board(rest),
             "undo" => self.take_back(1, line),
             "remove" => self.take_back(2, line),
-            "sd" => match read_whole(rest, 1, u64::from(MAX_DEPTH)) {
-                Ok(d) => self.controls.depth = Some(d as u32),
-                Err(e) => self.error(&e, line),
-            },
-            "st" => match read_seconds(rest) {
-                Ok(t) => self.controls.move_time = Some(t),
-                Err(e) => self.error(&e, line),
-            },
-            "level" => match read_level(rest) {
-                Ok(level) => {
-                    self.controls.level = Some(level);
-                    self.controls.move_time = None;
-                }
-                Err(e) => self.error(&e, line),
-            },
-            "time" => match read_centiseconds(rest) {
-                Ok(t) => self.controls.own_time = Some(t),
-                Err(e) => self.error(&e, line),
-            },
-            "otim" => {
-                if let Err(e) = read_centiseconds(rest) {
-                    self.error(&e, line);
-                }
-            }
-            "nps" => match read_whole(rest, 0, MAX_NPS) {
-                Ok(0) => self.controls.nps = None,
-                Ok(n) => self.controls.nps = Some(n),
-                Err(e) => self.error(&e, line),
-            },
-            "memory" => match read_whole(rest, 1, MAX_HASH_MB as u64) {
-                Ok(mb) => self.set_hash(mb as usize),
-                Err(e) => self.error(&e, line),
-            },
-            "ping" => {
-                // A move being thought about comes before the answer.
-                if !self.analyzing {
-                    self.wait_for_move();
-                }
-                self.out.line(&format!("pong {rest}"));
-            }
-            "result" => {
-                self.stop_thinking();
-                self.engine_side = None;
-            }
             "post" => self.post = true,
             "nopost" => self.post = false,
             "analyze" => {
@@ -256,10 +253,8 @@ impl Xboard {
                 self.stop_thinking();
                 self.analyzing = false;
             }
-            "quit" => return Flow::Quit,
             _ => self.bare_move(line),
         }
-        Flow::Continue
     }
 
     /// The answer to `protover`: what this engine does.
