@@ -20,6 +20,8 @@ pub mod model;
 pub mod perft;
 pub mod render;
 #[cfg(feature = "cli")]
+pub mod protocol;
+#[cfg(feature = "cli")]
 pub mod repl;
 pub mod rules;
 pub mod search;

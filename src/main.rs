@@ -40,6 +40,19 @@ enum Format {
     Json,
 }
 
+/// The arguments of `uci` and `xboard`.
+#[derive(clap::Args)]
+struct ProtocolArgs {
+    file: PathBuf,
+    /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// The name to announce the game under (UCI_Variant, XBoard's variants); by
+    /// default the game's name in lower case, words joined by `_`.
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check rule files and report every problem (errors and warnings).
@@ -148,6 +161,11 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
     },
+    /// Be an engine for graphical interfaces over the UCI protocol (standard input and
+    /// output).
+    Uci(ProtocolArgs),
+    /// Be an engine for WinBoard and XBoard over the XBoard protocol (version 2).
+    Xboard(ProtocolArgs),
     /// Count the leaf nodes of the move tree, per first move (Stockfish's format).
     Perft {
         file: PathBuf,
@@ -212,6 +230,8 @@ fn main() -> ExitCode {
             port,
             movetime,
         } => serve(file, port, movetime),
+        Command::Uci(args) => engine_protocol(varsand::protocol::Protocol::Uci, &args),
+        Command::Xboard(args) => engine_protocol(varsand::protocol::Protocol::Xboard, &args),
         Command::Perft {
             file,
             depth,
@@ -333,6 +353,27 @@ fn load(path: &Path, overrides: &Overrides) -> Result<Arc<Rules>, String> {
     let color = std::env::var_os("NO_COLOR").is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stderr());
     varsand::repl::load_file(path, overrides, color)
+}
+
+/// `uci`, `xboard`: the engine protocols on standard input and output.
+fn engine_protocol(protocol: varsand::protocol::Protocol, args: &ProtocolArgs) -> ExitCode {
+    let file = &args.file;
+    let session = parse_overrides(&args.set)
+        .and_then(|o| load(file, &o))
+        .and_then(|rules| {
+            let name = file.display().to_string();
+            varsand::protocol::Session::new(rules, &name, args.variant.as_deref())
+        });
+    match session {
+        Ok(session) => {
+            varsand::protocol::run(protocol, session);
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            emit_err(&e);
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `check`: every file's problems; fails on an error (or a warning, if denied).
