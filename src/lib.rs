@@ -15,8 +15,11 @@ pub mod errors_index;
 pub mod interrupt;
 #[cfg(feature = "cli")]
 pub mod lsp;
+#[cfg(feature = "cli")]
+pub mod matches;
 pub mod model;
 pub mod perft;
+pub mod pgn;
 #[cfg(feature = "cli")]
 pub mod repl;
 pub mod rules;

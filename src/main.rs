@@ -115,6 +115,9 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
     },
+    /// Play two UCI engines against each other on a rule file (varsand keeps the
+    /// rules); print the score and the Elo difference.
+    Match(varsand::matches::cli::MatchArgs),
     /// Count the leaf nodes of the move tree, per first move (Stockfish's format).
     Perft {
         file: PathBuf,
@@ -174,6 +177,7 @@ fn main() -> ExitCode {
                 }
             }
         }
+        Command::Match(args) => varsand::matches::cli::run(args),
         Command::Perft {
             file,
             depth,
