@@ -111,6 +111,9 @@ enum Command {
         /// Print the report as JSON.
         #[arg(long)]
         json: bool,
+        /// Write every game as a PGN file in this folder (game-001.pgn, ...).
+        #[arg(long, value_name = "DIR")]
+        save_games: Option<PathBuf>,
         /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -203,14 +206,32 @@ fn main() -> ExitCode {
             opening_plies,
             max_plies,
             json,
+            save_games,
             set,
         } => {
-            use varsand::analyze::{GameConfig, Options};
+            use varsand::analyze::{GameConfig, Options, SaveGames};
             use varsand::search::Limits;
-            let rules = match parse_overrides(&set).and_then(|o| load(&file, &o)) {
+            let overrides = match parse_overrides(&set) {
+                Ok(o) => o,
+                Err(e) => {
+                    emit_err(&e);
+                    return ExitCode::FAILURE;
+                }
+            };
+            let rules = match load(&file, &overrides) {
                 Ok(r) => r,
                 Err(e) => {
                     emit_err(&e);
+                    return ExitCode::FAILURE;
+                }
+            };
+            let save_games = match save_games
+                .map(|dir| SaveGames::new(&dir, &file, &overrides, &rules, games as usize, seed))
+                .transpose()
+            {
+                Ok(s) => s.map(Arc::new),
+                Err(e) => {
+                    emit_err(&format!("error: {e}\n"));
                     return ExitCode::FAILURE;
                 }
             };
@@ -241,6 +262,7 @@ fn main() -> ExitCode {
                 config: GameConfig {
                     max_plies: max_plies as usize,
                     opening_plies: opening_plies as usize,
+                    save_games: save_games.clone(),
                     ..GameConfig::default()
                 },
                 progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
@@ -254,6 +276,10 @@ fn main() -> ExitCode {
                 ));
             } else {
                 emit(&report.text());
+            }
+            if let Some(e) = save_games.and_then(|s| s.error()) {
+                emit_err(&format!("error: {e}\n"));
+                return ExitCode::FAILURE;
             }
             ExitCode::SUCCESS
         }

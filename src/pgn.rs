@@ -457,6 +457,46 @@ fn civil_date(days: u64) -> (u64, u64, u64) {
     (y, m, d)
 }
 
+/// Writes a file so that it is either the old file or the whole new one: the text goes
+/// to a temporary file in the same folder, which is flushed to the disk and then
+/// renamed over the target. Only a regular file (or none) is replaced.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
+    if let Ok(meta) = std::fs::metadata(path)
+        && !meta.is_file()
+    {
+        return Err("not a regular file".into());
+    }
+    let name = path.file_name().ok_or("not a file name")?;
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = dir.join(tmp_name);
+    let written = (|| {
+        let mut f = std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)?;
+        std::io::Write::write_all(&mut f, bytes)?;
+        std::io::Write::flush(&mut f)?;
+        f.sync_all()?;
+        drop(f);
+        std::fs::rename(&tmp, path)
+    })();
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e.to_string());
+    }
+    // The rename itself lasts once the folder is on the disk (best effort).
+    if let Ok(d) = std::fs::File::open(dir) {
+        let _ = d.sync_all();
+    }
+    Ok(())
+}
+
 /// What is wrong with a PGN text, and on which line.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct PgnError {
