@@ -21,6 +21,8 @@ pub mod model;
 pub mod perft;
 pub mod pgn;
 #[cfg(feature = "cli")]
+pub mod protocol;
+#[cfg(feature = "cli")]
 pub mod repl;
 pub mod rules;
 pub mod search;

@@ -121,6 +121,20 @@ enum Command {
     /// Play two UCI engines against each other on a rule file (varsand keeps the
     /// rules); print the score and the Elo difference.
     Match(varsand::matches::cli::MatchArgs),
+    /// Be an engine for chess interfaces over the UCI protocol (standard input and output).
+    Uci {
+        file: PathBuf,
+        /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+    },
+    /// Be an engine for WinBoard and XBoard over the XBoard protocol (version 2).
+    Xboard {
+        file: PathBuf,
+        /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
+        #[arg(long = "set", value_name = "NAME=VALUE")]
+        set: Vec<String>,
+    },
     /// Count the leaf nodes of the move tree, per first move (Stockfish's format).
     Perft {
         file: PathBuf,
@@ -181,6 +195,12 @@ fn main() -> ExitCode {
             }
         }
         Command::Match(args) => varsand::matches::cli::run(args),
+        Command::Uci { file, set } => {
+            engine_protocol(varsand::protocol::Protocol::Uci, &file, &set)
+        }
+        Command::Xboard { file, set } => {
+            engine_protocol(varsand::protocol::Protocol::Xboard, &file, &set)
+        }
         Command::Perft {
             file,
             depth,
@@ -291,6 +311,20 @@ fn load(path: &Path, overrides: &Overrides) -> Result<Arc<Rules>, String> {
     let color = std::env::var_os("NO_COLOR").is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stderr());
     varsand::repl::load_file(path, overrides, color)
+}
+
+/// `uci`, `xboard`: the engine protocols on standard input and output.
+fn engine_protocol(protocol: varsand::protocol::Protocol, file: &Path, set: &[String]) -> ExitCode {
+    match parse_overrides(set).and_then(|o| load(file, &o)) {
+        Ok(rules) => {
+            varsand::protocol::run(protocol, rules, &file.display().to_string());
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            emit_err(&e);
+            ExitCode::FAILURE
+        }
+    }
 }
 
 /// `check`: every file's problems; fails on an error (or a warning, if denied).

@@ -19,14 +19,17 @@
 //! engine generates none once a game is decided); with end rules this module does not
 //! know, the quiescence search generates legal moves too, to see it.
 //!
-//! A search stops at its depth limit, its node limit, its time limit, or when Ctrl-C is
-//! pressed ([`crate::interrupt::requested`]); it then returns the best move found so
-//! far. With a depth limit and no time limit it is deterministic.
+//! A search stops at its depth limit, its node limit, its time limit, when Ctrl-C is
+//! pressed ([`crate::interrupt::requested`]), or when its own stop flag is raised
+//! ([`Searcher::set_stop_flag`]: the engine protocols stop a search running on another
+//! thread with it); it then returns the best move found so far. With a depth limit and
+//! no time limit it is deterministic.
 
 pub mod eval;
 pub mod tt;
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::{GameEnd, Move, Position};
@@ -42,7 +45,7 @@ const INF: i32 = MATE + 1;
 /// The deepest the search goes, quiescence and extensions included.
 pub const MAX_PLY: usize = 128;
 /// The deepest iteration without a depth limit.
-const MAX_DEPTH: u32 = 64;
+pub const MAX_DEPTH: u32 = 64;
 /// Quiescence follows every evasion while in check for at most this many plies.
 const QUIET_EVASIONS: usize = 4;
 
@@ -271,6 +274,8 @@ pub struct Searcher {
     deadline: Option<Instant>,
     node_limit: u64,
     stopped: bool,
+    /// Raised by another thread to stop the search (see [`Searcher::set_stop_flag`]).
+    stop_flag: Option<Arc<AtomicBool>>,
     root_depth: i32,
     /// Evaluation noise: amplitude in centipawns, and its seed.
     noise: i32,
@@ -309,6 +314,7 @@ impl Searcher {
             deadline: None,
             node_limit: u64::MAX,
             stopped: false,
+            stop_flag: None,
             root_depth: 0,
             noise: 0,
             noise_seed: 0,
@@ -321,6 +327,12 @@ impl Searcher {
     pub fn set_noise(&mut self, amplitude: i32, seed: u64) {
         self.noise = amplitude.max(0);
         self.noise_seed = seed;
+    }
+
+    /// Searches stop, as on Ctrl-C, once `flag` is raised (checked every 1024 nodes);
+    /// `None` removes the flag. A search never lowers it.
+    pub fn set_stop_flag(&mut self, flag: Option<Arc<AtomicBool>>) {
+        self.stop_flag = flag;
     }
 
     pub fn rules(&self) -> &Arc<Rules> {
@@ -522,6 +534,10 @@ impl Searcher {
 
     fn poll(&mut self) {
         if crate::interrupt::requested()
+            || self
+                .stop_flag
+                .as_ref()
+                .is_some_and(|f| f.load(Ordering::Relaxed))
             || self.nodes >= self.node_limit
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {

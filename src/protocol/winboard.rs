@@ -1,0 +1,1 @@
+//! How WinBoard sees a game.
