@@ -40,8 +40,9 @@
 //! Black tags name who held each colour at the end, so that the tags and the result
 //! agree for rating tools.
 //!
-//! The reader ([`read_games`]) takes any number of games and skips what varsand does
-//! not use: comments (`{...}` and `;` to the end of the line), variations `(...)`,
+//! The reader ([`read_games`]) takes any number of games, keeps the main line's
+//! comments (the last one, after the last move, as the ending), and skips what
+//! varsand does not use: `;` comments to the end of the line, variations `(...)`,
 //! numeric annotations (`$1`), annotation marks (`?`, `!!`, `!?`, `?!`; a single `!`
 //! stays, as varsand's notation writes a capture without moving that way), move
 //! numbers (`12.`, `12...`, also glued to a move), and lines starting with `%`. A
@@ -135,7 +136,7 @@ pub struct PgnGame {
     pub result: GameResult,
     /// A comment after the last move: how the game ended, in words.
     pub ending: Option<String>,
-    /// Comments after some moves, by the number of moves before them (written only).
+    /// Comments after some moves, by the number of moves before them.
     pub notes: Vec<(usize, String)>,
     /// The number of the first move (the start position's move number), and whether
     /// the second player makes it (it is then written `N...`).
@@ -166,6 +167,14 @@ impl PgnGame {
             notes: Vec::new(),
             first_number: 1,
             second_moves_first: false,
+        }
+    }
+
+    /// A game without tags (as the reader starts one).
+    fn blank() -> Self {
+        PgnGame {
+            tags: Vec::new(),
+            ..PgnGame::new()
         }
     }
 
@@ -577,7 +586,7 @@ impl<'a> Reader<'a> {
     fn games(mut self) -> Result<Vec<PgnGame>, PgnError> {
         let mut games = Vec::new();
         let mut open = Open {
-            game: PgnGame::new(),
+            game: PgnGame::blank(),
             started_at: 1,
             seen: false,
         };
@@ -592,7 +601,10 @@ impl<'a> Reader<'a> {
                 '%' if self.at_line_start() => self.skip_line(),
                 ';' => self.skip_line(),
                 '{' => {
-                    self.comment()?;
+                    let text = self.comment()?;
+                    let words: Vec<&str> = text.split_whitespace().collect();
+                    let at = open.game.moves.len();
+                    open.game.notes.push((at, words.join(" ")));
                 }
                 '(' => self.variation()?,
                 '[' => {
@@ -608,7 +620,12 @@ impl<'a> Reader<'a> {
                     open.seen = true;
                     if let Some(r) = GameResult::parse(&word) {
                         open.game.result = r;
-                        games.push(std::mem::take(&mut open.game));
+                        // A comment after the last move says how the game ended.
+                        let moves = open.game.moves.len();
+                        if open.game.notes.last().is_some_and(|(at, _)| *at == moves) {
+                            open.game.ending = open.game.notes.pop().map(|(_, t)| t);
+                        }
+                        games.push(std::mem::replace(&mut open.game, PgnGame::blank()));
                         open.seen = false;
                     } else {
                         Self::movetext_word(&word, &mut open.game);
@@ -633,6 +650,18 @@ impl<'a> Reader<'a> {
 
     /// A tag: `[Name "value"]`.
     fn tag(&mut self) -> Result<(String, String), PgnError> {
+        let start_line = self.line;
+        let tag = self.tag_inside();
+        if tag.is_err() && self.peek().is_none() {
+            return Err(PgnError {
+                line: start_line,
+                message: "the file ends inside a tag: it was cut short".into(),
+            });
+        }
+        tag
+    }
+
+    fn tag_inside(&mut self) -> Result<(String, String), PgnError> {
         let start_line = self.line;
         self.bump();
         let mut name = String::new();
@@ -756,7 +785,16 @@ impl<'a> Reader<'a> {
         }
         let digits = word.len() - word.trim_start_matches(|c: char| c.is_ascii_digit()).len();
         let after = &word[digits..];
-        let mv = if digits > 0 && after.starts_with('.') {
+        let numbered = digits > 0 && after.starts_with('.');
+        if numbered && game.moves.is_empty() {
+            // The first number gives the numbering back (`7...`: the second player
+            // makes move 7 first).
+            if let Ok(n) = word[..digits].parse::<u32>() {
+                game.first_number = n;
+                game.second_moves_first = after.starts_with("...");
+            }
+        }
+        let mv = if numbered {
             after.trim_start_matches('.')
         } else {
             word

@@ -117,7 +117,8 @@ impl Report {
         let [a, b] = &self.engines;
         let s = &self.score;
         let mean = s.mean().unwrap_or(0.0);
-        let signed = |x: f64| format!("{x:+.1}");
+        // (-0.0 prints as +0.0.)
+        let signed = |x: f64| format!("{:+.1}", x + 0.0);
         let elo = match (self.elo.diff, self.elo.margin) {
             (Some(d), Some(m)) => format!(
                 "{} +/- {m:.1} (95% interval {} to {})",
