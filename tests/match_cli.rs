@@ -136,14 +136,20 @@ fn an_illegal_move_loses_and_the_reason_is_recorded() {
         &[
             "--games",
             "2",
-            "--depth",
-            "1",
+            "--go",
+            "depth 1",
+            "--go",
+            "movetime 50 nodes 100",
             "--pgn",
             pgn.to_str().unwrap(),
         ],
     );
     assert!(ok, "{err}");
     assert!(out.contains(": 2 - 0 - 0 [1.000] 2\n"), "{out}");
+    assert!(
+        out.contains("(depth 1) vs bad illegal (movetime 50 nodes 100), 2 games\n"),
+        "{out}"
+    );
     assert!(out.contains("score 2/2 for varsand"), "{out}");
     assert!(out.contains("Elo difference: infinite"), "{out}");
     assert!(out.contains("games ended: illegal move 2\n"), "{out}");
@@ -247,6 +253,17 @@ fn numbers_and_engine_counts_are_checked() {
             "--depth is given 3 times",
         ),
         (vec!["--set", "height"], "NAME=VALUE"),
+        (
+            vec!["--go", "depth 0"],
+            "depth must be a whole number from 1 to 64",
+        ),
+        (vec!["--go", "speed 3"], "`speed` is not a limit"),
+        (vec!["--go", "depth"], "write limits and their values"),
+        (vec!["--go", "depth 2 depth 3"], "`depth` is given twice"),
+        (
+            vec!["--go", "depth 2", "--depth", "3"],
+            "cannot be used with",
+        ),
     ] {
         let (ok, out, err) = run_match(CHESS, [&engine, &engine], &args);
         assert!(!ok && out.is_empty(), "{args:?}: {out}");

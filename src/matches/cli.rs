@@ -39,6 +39,11 @@ pub struct MatchArgs {
     /// Nodes per move (`go nodes`): once for both engines, or twice.
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
     nodes: Vec<u64>,
+    /// The words after `go`, such as "depth 4" or "nodes 2000 movetime 500": once for
+    /// both engines, or twice (engine 1, engine 2), so that each may have limits of
+    /// its own kind. Instead of --movetime, --depth and --nodes.
+    #[arg(long, value_name = "LIMITS", conflicts_with_all = ["movetime", "depth", "nodes"])]
+    go: Vec<String>,
     /// Random legal plies before each pair of games; 0 plays every game from the setup.
     #[arg(long, value_name = "K", default_value_t = 4, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_PLIES))]
     openings_plies: u64,
@@ -134,6 +139,16 @@ fn options(args: MatchArgs) -> Result<Options, String> {
 /// Each engine's limits: a limit given once is both engines', given twice the first
 /// engine's and then the second's. With none, 100 ms a move.
 fn limits(args: &MatchArgs) -> Result<[GoLimits; 2], String> {
+    if !args.go.is_empty() {
+        return match &args.go[..] {
+            [both] => parse_go(both).map(|l| [l.clone(), l]),
+            [a, b] => Ok([parse_go(a)?, parse_go(b)?]),
+            more => Err(format!(
+                "--go is given {} times: give it once (both engines) or twice (engine 1, then engine 2)",
+                more.len()
+            )),
+        };
+    }
     let per_engine = |values: &[u64], name: &str| -> Result<[Option<u64>; 2], String> {
         match *values {
             [] => Ok([None, None]),
@@ -159,6 +174,47 @@ fn limits(args: &MatchArgs) -> Result<[GoLimits; 2], String> {
         }
     }
     Ok(out)
+}
+
+/// `--go "depth 4 nodes 2000"`: pairs of a limit's name and its value, each name at
+/// most once, the values in the ranges of --movetime, --depth and --nodes.
+fn parse_go(text: &str) -> Result<GoLimits, String> {
+    let words: Vec<&str> = text.split_whitespace().collect();
+    if words.is_empty() || !words.len().is_multiple_of(2) {
+        return Err(format!(
+            "--go \"{text}\": write limits and their values, such as \"depth 4\" or \"movetime 100 nodes 5000\""
+        ));
+    }
+    let mut limits = GoLimits::default();
+    for pair in words.chunks(2) {
+        let (name, value) = (pair[0], pair[1]);
+        let (most, slot_set) = match name {
+            "movetime" => (MAX_MOVETIME_MS, limits.movetime_ms.is_some()),
+            "depth" => (MAX_PERFT_DEPTH as u64, limits.depth.is_some()),
+            "nodes" => (MAX_NODES, limits.nodes.is_some()),
+            _ => {
+                return Err(format!(
+                    "--go \"{text}\": `{name}` is not a limit (movetime, depth or nodes)"
+                ));
+            }
+        };
+        if slot_set {
+            return Err(format!("--go \"{text}\": `{name}` is given twice"));
+        }
+        let n = value
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (1..=most).contains(n))
+            .ok_or_else(|| {
+                format!("--go \"{text}\": {name} must be a whole number from 1 to {most}")
+            })?;
+        match name {
+            "movetime" => limits.movetime_ms = Some(n),
+            "depth" => limits.depth = Some(n as u32),
+            _ => limits.nodes = Some(n),
+        }
+    }
+    Ok(limits)
 }
 
 /// The time per move when no limit is given.
