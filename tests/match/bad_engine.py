@@ -5,11 +5,13 @@
 
 illegal: plays a1h8 (illegal in any chess position reachable early); none: answers
 `bestmove (none)`; silent: never answers `go`; crash: exits on `go`, saying "boom" on
-standard error; mute: never answers `uci`.
+standard error; mute: never answers `uci`; log FILE: offers the variants chess and
+capablanca, writes every line it is sent to FILE, and plays a1h8.
 """
 import sys
 
 mode = sys.argv[1]
+log = open(sys.argv[2], "w") if mode == "log" else None
 
 
 def say(line):
@@ -19,15 +21,20 @@ def say(line):
 
 for line in sys.stdin:
     words = line.split()
+    if log:
+        log.write(line)
+        log.flush()
     if not words:
         continue
     if words[0] == "uci" and mode != "mute":
         say("id name bad " + mode)
+        if log:
+            say("option name UCI_Variant type combo default chess var chess var capablanca")
         say("uciok")
     elif words[0] == "isready":
         say("readyok")
     elif words[0] == "go":
-        if mode == "illegal":
+        if mode in ("illegal", "log"):
             say("info depth 1 score cp 0")
             say("bestmove a1h8")
         elif mode == "none":
