@@ -36,6 +36,15 @@ impl Failure {
     }
 }
 
+/// Why an engine could not be started.
+#[derive(Debug)]
+pub enum StartError {
+    /// The program cannot be run at all (the match cannot be played).
+    Spawn(String),
+    /// It runs, but failed the handshake.
+    Handshake(Failure),
+}
+
 /// A line from the engine, or the end of its output.
 enum Heard {
     Line(String),
@@ -64,23 +73,24 @@ pub struct Reply {
 }
 
 impl Engine {
-    /// Starts an engine and says `uci` to it. `Err(Ok(_))`: the program cannot be
-    /// started at all (the match cannot be played); `Err(Err(_))`: it started but
-    /// failed the handshake.
-    pub fn start(argv: &[String], timeout: Duration) -> Result<Engine, Result<String, Failure>> {
+    /// Starts an engine and says `uci` to it.
+    pub fn start(argv: &[String], timeout: Duration) -> Result<Engine, StartError> {
         let mut child = Command::new(&argv[0])
             .args(&argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(Stdio::piped())
             .spawn()
-            .map_err(|e| Ok(format!("cannot start `{}`: {e}", argv[0])))?;
+            .map_err(|e| StartError::Spawn(format!("cannot start `{}`: {e}", argv[0])))?;
         let (Some(stdin), Some(stdout), Some(stderr)) =
             (child.stdin.take(), child.stdout.take(), child.stderr.take())
         else {
             let _ = child.kill();
             let _ = child.wait();
-            return Err(Ok(format!("cannot connect to `{}`", argv[0])));
+            return Err(StartError::Spawn(format!(
+                "cannot connect to `{}`",
+                argv[0]
+            )));
         };
         let (tx, heard) = channel();
         std::thread::spawn(move || {
@@ -124,7 +134,7 @@ impl Engine {
             name: program,
             variants: None,
         };
-        engine.handshake(timeout).map_err(Err)?;
+        engine.handshake(timeout).map_err(StartError::Handshake)?;
         Ok(engine)
     }
 

@@ -39,7 +39,7 @@ use crate::rules::Rules;
 use crate::search::{Ends, Rng};
 
 pub use command::split as split_command;
-use engine::{Engine, Failure, Reply};
+use engine::{Engine, Failure, Reply, StartError};
 pub use score::{Elo, Score};
 
 /// What an engine is told in `go`: any of a time, a depth and a node count.
@@ -288,8 +288,10 @@ impl<'a> Runner<'a> {
         let mut seats = Vec::new();
         for (i, argv) in opts.engines.iter().enumerate() {
             let engine = Engine::start(argv, opts.timeout).map_err(|e| match e {
-                Ok(text) => format!("engine {}: {text}", i + 1),
-                Err(f) => format!("engine {} (`{}`) {}", i + 1, argv.join(" "), f.what),
+                StartError::Spawn(text) => format!("engine {}: {text}", i + 1),
+                StartError::Handshake(f) => {
+                    format!("engine {} (`{}`) {}", i + 1, argv.join(" "), f.what)
+                }
             })?;
             let variant = choose_variant(&engine, opts, progress)
                 .map_err(|e| format!("engine {} ({}): {e}", i + 1, engine.name))?;
@@ -428,11 +430,11 @@ impl<'a> Runner<'a> {
         if s.engine.is_none() {
             let _ = writeln!(self.progress, "note: starting {} again", s.name);
             let e = Engine::start(&s.argv, timeout).map_err(|e| match e {
-                Ok(text) => Failure {
+                StartError::Spawn(text) => Failure {
                     what: text,
                     timeout: false,
                 },
-                Err(f) => f,
+                StartError::Handshake(f) => f,
             })?;
             s.engine = Some(e);
         }
