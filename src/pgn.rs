@@ -539,6 +539,28 @@ struct Open {
     seen: bool,
 }
 
+impl Open {
+    /// A comment `{...}` of the main line, its blanks made single spaces.
+    fn note(&mut self, text: &str) {
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let at = self.game.moves.len();
+        self.game.notes.push((at, words.join(" ")));
+    }
+
+    /// The game, ended by its result; a new one opens.
+    fn finish(&mut self, result: GameResult) -> PgnGame {
+        let mut game = std::mem::replace(&mut self.game, PgnGame::blank());
+        self.seen = false;
+        game.result = result;
+        // A comment after the last move says how the game ended.
+        let moves = game.moves.len();
+        if game.notes.last().is_some_and(|(at, _)| *at == moves) {
+            game.ending = game.notes.pop().map(|(_, t)| t);
+        }
+        game
+    }
+}
+
 impl<'a> Reader<'a> {
     fn new(text: &'a str) -> Self {
         // A byte-order mark is not part of the text.
@@ -602,9 +624,7 @@ impl<'a> Reader<'a> {
                 ';' => self.skip_line(),
                 '{' => {
                     let text = self.comment()?;
-                    let words: Vec<&str> = text.split_whitespace().collect();
-                    let at = open.game.moves.len();
-                    open.game.notes.push((at, words.join(" ")));
+                    open.note(&text);
                 }
                 '(' => self.variation()?,
                 '[' => {
@@ -619,14 +639,7 @@ impl<'a> Reader<'a> {
                     let word = self.word();
                     open.seen = true;
                     if let Some(r) = GameResult::parse(&word) {
-                        open.game.result = r;
-                        // A comment after the last move says how the game ended.
-                        let moves = open.game.moves.len();
-                        if open.game.notes.last().is_some_and(|(at, _)| *at == moves) {
-                            open.game.ending = open.game.notes.pop().map(|(_, t)| t);
-                        }
-                        games.push(std::mem::replace(&mut open.game, PgnGame::blank()));
-                        open.seen = false;
+                        games.push(open.finish(r));
                     } else {
                         Self::movetext_word(&word, &mut open.game);
                     }

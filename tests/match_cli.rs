@@ -236,6 +236,18 @@ fn an_engine_that_does_not_start_or_speak_uci_stops_the_match_before_any_game() 
     let (ok, _, err) = run_match(CHESS, ["engine 'unclosed", &engine], &[]);
     assert!(!ok);
     assert!(err.contains("opens a ' quote it never closes"), "{err}");
+    // A PGN file that cannot be written stops the match before any game.
+    let tmp = TempDir::new("unwritable");
+    let (ok, _, err) = run_match(
+        CHESS,
+        [&engine, &engine],
+        &["--pgn", tmp.0.to_str().unwrap()],
+    );
+    assert!(!ok);
+    assert!(
+        err.contains("cannot write") && !err.contains("game 1/"),
+        "{err}"
+    );
 }
 
 #[test]

@@ -285,6 +285,11 @@ struct Runner<'a> {
 
 impl<'a> Runner<'a> {
     fn new(opts: &'a Options, progress: &'a mut dyn Write) -> Result<Self, String> {
+        // A PGN file that cannot be written is found before any game is played.
+        if let Some(path) = &opts.pgn {
+            crate::pgn::write_atomically(path, b"")
+                .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
+        }
         let mut seats = Vec::new();
         for (i, argv) in opts.engines.iter().enumerate() {
             let engine = Engine::start(argv, opts.timeout).map_err(|e| match e {
@@ -509,7 +514,7 @@ impl<'a> Runner<'a> {
         }
         self.pgn_text += &pgn.to_text();
         if let Some(path) = &self.opts.pgn {
-            crate::repl::write_atomically(path, self.pgn_text.as_bytes())
+            crate::pgn::write_atomically(path, self.pgn_text.as_bytes())
                 .map_err(|e| format!("cannot write {}: {e}", path.display()))?;
         }
         let _ = writeln!(
