@@ -20,6 +20,9 @@ use crate::engine::{Move, Position};
 use crate::rules::{Rules, kind_of};
 use crate::search::{Ends, Eval, Limits, Rng, Searcher, eval::Source};
 
+mod save;
+pub use save::SaveGames;
+
 /// Who makes the moves of one person.
 #[derive(Debug, Clone)]
 pub enum Player {
@@ -48,6 +51,8 @@ pub struct GameConfig {
     /// Seeded evaluation noise of the searching players, in centipawns (see
     /// [`Searcher::set_noise`]), so games differ beyond their first plies.
     pub noise: i32,
+    /// Write each game as PGN (`analyze --save-games DIR`).
+    pub save_games: Option<Arc<SaveGames>>,
 }
 
 impl Default for GameConfig {
@@ -58,6 +63,7 @@ impl Default for GameConfig {
             tt_mb: 4,
             record_moves: false,
             noise: 10,
+            save_games: None,
         }
     }
 }
@@ -482,6 +488,8 @@ pub fn analyze(rules: &Arc<Rules>, opts: &Options) -> Report {
     let bar = Progress::new(opts.progress, opts.games);
     let start = Instant::now();
     let kinds = rules.pieces.len();
+    let mut config = opts.config.clone();
+    config.record_moves |= config.save_games.is_some();
     let play = |i: usize| {
         let seed = game_seed(opts.seed, i);
         // Against a random mover the search takes each colour in turn.
@@ -495,7 +503,10 @@ pub fn analyze(rules: &Arc<Rules>, opts: &Options) -> Report {
         } else {
             players.clone()
         };
-        let r = play_game(rules, &eval, &ps, seed, &opts.config);
+        let r = play_game(rules, &eval, &ps, seed, &config);
+        if let Some(save) = &config.save_games {
+            save.write(i, seed, &r, &ps);
+        }
         bar.inc();
         (i, r)
     };

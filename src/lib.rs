@@ -16,11 +16,14 @@ pub mod errors_index;
 pub mod interrupt;
 #[cfg(feature = "cli")]
 pub mod lsp;
+#[cfg(feature = "cli")]
+pub mod matches;
 pub mod model;
 pub mod perft;
-pub mod render;
+pub mod pgn;
 #[cfg(feature = "cli")]
 pub mod protocol;
+pub mod render;
 #[cfg(feature = "cli")]
 pub mod repl;
 pub mod rules;

@@ -138,6 +138,9 @@ enum Command {
         /// Also draw the report's charts as an SVG picture in this file.
         #[arg(long, value_name = "OUT.svg")]
         svg: Option<PathBuf>,
+        /// Write every game as a PGN file in this folder (game-001.pgn, ...).
+        #[arg(long, value_name = "DIR")]
+        save_games: Option<PathBuf>,
         /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
@@ -161,6 +164,9 @@ enum Command {
         #[arg(long = "set", value_name = "NAME=VALUE")]
         set: Vec<String>,
     },
+    /// Play two UCI engines against each other on a rule file (varsand keeps the
+    /// rules); print the score and the Elo difference.
+    Match(varsand::matches::cli::MatchArgs),
     /// Be an engine for graphical interfaces over the UCI protocol (standard input and
     /// output).
     Uci(ProtocolArgs),
@@ -232,6 +238,7 @@ fn main() -> ExitCode {
         } => serve(file, port, movetime),
         Command::Uci(args) => engine_protocol(varsand::protocol::Protocol::Uci, &args),
         Command::Xboard(args) => engine_protocol(varsand::protocol::Protocol::Xboard, &args),
+        Command::Match(args) => varsand::matches::cli::run(args),
         Command::Perft {
             file,
             depth,
@@ -284,14 +291,32 @@ fn main() -> ExitCode {
             max_plies,
             json,
             svg,
+            save_games,
             set,
         } => {
-            use varsand::analyze::{GameConfig, Options};
+            use varsand::analyze::{GameConfig, Options, SaveGames};
             use varsand::search::Limits;
-            let rules = match parse_overrides(&set).and_then(|o| load(&file, &o)) {
+            let overrides = match parse_overrides(&set) {
+                Ok(o) => o,
+                Err(e) => {
+                    emit_err(&e);
+                    return ExitCode::FAILURE;
+                }
+            };
+            let rules = match load(&file, &overrides) {
                 Ok(r) => r,
                 Err(e) => {
                     emit_err(&e);
+                    return ExitCode::FAILURE;
+                }
+            };
+            let save_games = match save_games
+                .map(|dir| SaveGames::new(&dir, &file, &overrides, &rules, games as usize, seed))
+                .transpose()
+            {
+                Ok(s) => s.map(Arc::new),
+                Err(e) => {
+                    emit_err(&format!("error: {e}\n"));
                     return ExitCode::FAILURE;
                 }
             };
@@ -322,6 +347,7 @@ fn main() -> ExitCode {
                 config: GameConfig {
                     max_plies: max_plies as usize,
                     opening_plies: opening_plies as usize,
+                    save_games: save_games.clone(),
                     ..GameConfig::default()
                 },
                 progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
@@ -342,6 +368,10 @@ fn main() -> ExitCode {
                 ));
             } else {
                 emit(&report.text());
+            }
+            if let Some(e) = save_games.and_then(|s| s.error()) {
+                emit_err(&format!("error: {e}\n"));
+                return ExitCode::FAILURE;
             }
             ExitCode::SUCCESS
         }

@@ -705,7 +705,7 @@ fn load_of_a_missing_file_or_a_file_without_variant_header_keeps_the_game() {
     assert_has(
         &err,
         &format!(
-            "{}: no [Variant \"FILE\"] header: which rule file does the game use?\n",
+            "{}: no [VariantFile \"FILE\"] tag: which rule file does the game use?\n",
             headerless.display()
         ),
     );
@@ -900,19 +900,30 @@ fn save_then_load_round_trip() {
     );
     let recorded = saved
         .lines()
-        .find_map(|l| l.strip_prefix("[Variant \""))
+        .find_map(|l| l.strip_prefix("[VariantFile \""))
         .and_then(|l| l.strip_suffix("\"]"))
-        .expect("a Variant header")
+        .expect("a VariantFile tag")
         .to_string();
     assert_eq!(
         std::fs::canonicalize(tmp.0.join(&recorded)).unwrap(),
         variant,
         "{recorded}"
     );
+    // PGN: the seven-tag roster (with today's date), then the game and its rule file.
+    let date = saved
+        .lines()
+        .find_map(|l| l.strip_prefix("[Date \""))
+        .and_then(|l| l.strip_suffix("\"]"))
+        .expect("a Date tag")
+        .to_string();
+    assert!(
+        date.len() == 10 && date.chars().filter(|&c| c == '.').count() == 2,
+        "{date}"
+    );
     assert_eq!(
         saved,
         format!(
-            "[Game \"Monkey Queen\"]\n[Variant \"{recorded}\"]\n[Set \"height=9\"]\n[Result \"*\"]\n\n1. g1g4 swap 2. f12f9 *\n",
+            "[Event \"varsand play\"]\n[Site \"?\"]\n[Date \"{date}\"]\n[Round \"?\"]\n[White \"?\"]\n[Black \"?\"]\n[Result \"*\"]\n[Variant \"Monkey Queen\"]\n[VariantFile \"{recorded}\"]\n[Parameters \"height=9\"]\n[Termination \"unterminated\"]\n[PlyCount \"3\"]\n\n1. g1g4 swap 2. f12f9 *\n",
         )
     );
 
@@ -927,10 +938,12 @@ fn save_then_load_round_trip() {
     );
     let saved = std::fs::read_to_string(&file).expect("the saved game");
     assert_has(&saved, "/variants/chess.var\"]\n");
-    assert!(!saved.contains("[Set"), "{saved}");
+    assert!(!saved.contains("[Parameters"), "{saved}");
+    assert_has(&saved, "[Result \"0-1\"]\n");
+    assert_has(&saved, "[Termination \"normal\"]\n");
     assert_has(
         &saved,
-        "[Result \"0-1\"]\n\n1. f2f3 e7e5 2. g2g4 d8h4 0-1\n",
+        "\n\n1. f2f3 e7e5 2. g2g4 d8h4 {white is checkmated} 0-1\n",
     );
     assert_eq!(
         out.matches("Game over: black wins (white is checkmated)")
@@ -1407,7 +1420,7 @@ fn load_replays_what_still_fits_when_the_rule_file_changed() {
     assert_has(&out, "saved 3 moves");
     let saved = std::fs::read_to_string(&game).unwrap();
     // Beside the game, the rule file is recorded by its relative path.
-    assert_has(&saved, "[Variant \"chess.var\"]\n[RulesHash \"fnv1a64:");
+    assert_has(&saved, "[VariantFile \"chess.var\"]\n[RulesHash \"fnv1a64:");
     std::fs::write(&var, original.replace("moves \"N\"", "moves \"K\"")).unwrap();
     // Loaded from elsewhere, the game finds its rule file beside it.
     let chess = repo_file(CHESS);

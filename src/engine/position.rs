@@ -200,6 +200,10 @@ impl Position {
     pub fn ply(&self) -> usize {
         self.history.len()
     }
+    /// The move number, as position strings write it (1 at the start of a game).
+    pub fn fullmove(&self) -> u32 {
+        self.fullmove
+    }
     pub fn last_move(&self) -> Option<Move> {
         self.history.last().map(|u| u.mv)
     }

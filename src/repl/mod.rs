@@ -102,9 +102,14 @@ const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         "save",
         &[],
         "save FILE",
-        "save the game: the variant, its parameters and the moves",
+        "save the game as PGN: the variant, its rule file and parameters, the moves",
     ),
-    ("load", &[], "load FILE", "load a saved game"),
+    (
+        "load",
+        &[],
+        "load FILE [N]",
+        "load a saved game (PGN; the Nth game of a file of many)",
+    ),
     ("quit", &["q", "exit"], "quit", "leave (Ctrl-D too)"),
 ];
 
@@ -210,7 +215,7 @@ pub fn load_file(path: &Path, overrides: &Overrides, color: bool) -> Result<Arc<
 }
 
 /// [`load_file`], with the hash of the rule text ([`record::text_hash`]).
-fn load_hashed(
+pub fn load_hashed(
     path: &Path,
     overrides: &Overrides,
     color: bool,
@@ -904,15 +909,15 @@ impl Session {
         // The rule file's path relative to the saved game where they share a folder
         // (the pair can move together), else its absolute path.
         let variant = record::variant_path(&self.path, Path::new(file));
-        let text = record::write(
-            &variant,
-            &self.rules_hash,
-            &self.overrides,
-            self.start_fen.as_deref(),
-            &self.record,
-            &self.rules,
-            ended.as_ref(),
-        );
+        let text = record::write(&record::SaveRequest {
+            variant: &variant,
+            rules_hash: &self.rules_hash,
+            overrides: &self.overrides,
+            fen: self.start_fen.as_deref(),
+            moves: &self.record,
+            rules: &self.rules,
+            end: ended.as_ref(),
+        });
         match write_atomically(Path::new(file), text.as_bytes()) {
             Ok(()) => {
                 let n = self.record.len();
@@ -925,11 +930,12 @@ impl Session {
         }
     }
 
-    fn load(&mut self, file: &str) {
-        if file.is_empty() {
-            self.fail("load FILE, such as load game.txt");
+    fn load(&mut self, arg: &str) {
+        if arg.is_empty() {
+            self.fail("load FILE [N], such as load game.pgn");
             return;
         }
+        let (file, number) = load_argument(arg);
         let text = match read_text(Path::new(file)) {
             Ok(t) => t,
             Err(e) => {
@@ -937,21 +943,20 @@ impl Session {
                 return;
             }
         };
-        let game = match record::read(&text) {
+        let game = match record::read(&text, number) {
             Ok(g) => g,
             Err(e) => {
                 self.fail(format!("{file}: {e}"));
                 return;
             }
         };
-        // A relative path is read from the saved game's folder (older saves, which
-        // recorded an absolute path or one from the working folder, still load).
-        let dir = Path::new(file).parent().unwrap_or(Path::new(""));
-        let recorded = PathBuf::from(&game.variant);
-        let variant = [dir.join(&recorded), recorded.clone()]
-            .into_iter()
-            .find(|p| p.is_file())
-            .unwrap_or(recorded);
+        let variant = match self.rule_file_of(&game, Path::new(file)) {
+            Ok(v) => v,
+            Err(e) => {
+                self.fail(format!("{file}: {e}"));
+                return;
+            }
+        };
         let (rules, hash) = match load_hashed(&variant, &game.overrides, self.color) {
             Ok(r) => r,
             Err(e) => {
@@ -984,7 +989,12 @@ impl Session {
         self.start_fen = game.fen;
         self.redo.clear();
         self.held = 0;
-        self.say(format!("loaded {} moves from {file}", replay.played));
+        let which = if game.games_in_file > 1 {
+            format!(" (game {number} of {})", game.games_in_file)
+        } else {
+            String::new()
+        };
+        self.say(format!("loaded {} moves from {file}{which}", replay.played));
         let mut moves = game.moves;
         if let Some(Stop::Ended(end)) = &replay.stop {
             // A finished game takes no more moves: the record stops there.
@@ -1022,45 +1032,46 @@ impl Session {
     }
 }
 
-/// Writes a file so that it is either the old file or the whole new one: the text goes
-/// to a temporary file in the same folder, which is flushed to the disk and then
-/// renamed over the target. Only a regular file (or none) is replaced.
-pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<(), String> {
-    if let Ok(meta) = std::fs::metadata(path)
-        && !meta.is_file()
+/// `load`'s argument: the file, and the number of the game in it (1 unless the last
+/// word is a number and the whole argument names no file).
+fn load_argument(arg: &str) -> (&str, usize) {
+    if let Some((file, n)) = arg.rsplit_once(char::is_whitespace)
+        && !Path::new(arg).exists()
+        && let Ok(n) = n.parse::<usize>()
     {
-        return Err("not a regular file".into());
+        return (file.trim_end(), n);
     }
-    let name = path.file_name().ok_or("not a file name")?;
-    let dir = match path.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let mut tmp_name = std::ffi::OsString::from(".");
-    tmp_name.push(name);
-    tmp_name.push(format!(".{}.tmp", std::process::id()));
-    let tmp = dir.join(tmp_name);
-    let written = (|| {
-        let mut f = std::fs::OpenOptions::new()
-            .write(true)
-            .create_new(true)
-            .open(&tmp)?;
-        f.write_all(bytes)?;
-        f.flush()?;
-        f.sync_all()?;
-        drop(f);
-        std::fs::rename(&tmp, path)
-    })();
-    if let Err(e) = written {
-        let _ = std::fs::remove_file(&tmp);
-        return Err(e.to_string());
-    }
-    // The rename itself lasts once the folder is on the disk (best effort).
-    if let Ok(d) = std::fs::File::open(dir) {
-        let _ = d.sync_all();
-    }
-    Ok(())
+    (arg, 1)
 }
+
+impl Session {
+    /// The rule file a loaded game is played under: the one its tags record (a
+    /// relative path is read from the saved game's folder; older saves, which recorded
+    /// an absolute path or one from the working folder, still load), else this
+    /// session's, if the game's `Variant` names this game.
+    fn rule_file_of(&self, game: &record::SavedGame, file: &Path) -> Result<PathBuf, String> {
+        let Some(recorded) = &game.variant else {
+            return match &game.name {
+                Some(name) if name.eq_ignore_ascii_case(&self.rules.name) => Ok(self.path.clone()),
+                Some(name) => Err(format!(
+                    "the game is of the variant `{name}`, not {}, and no [VariantFile \"FILE\"] tag names its rule file",
+                    self.rules.name
+                )),
+                None => {
+                    Err("no [VariantFile \"FILE\"] tag: which rule file does the game use?".into())
+                }
+            };
+        };
+        let dir = file.parent().unwrap_or(Path::new(""));
+        let recorded = PathBuf::from(recorded);
+        Ok([dir.join(&recorded), recorded.clone()]
+            .into_iter()
+            .find(|p| p.is_file())
+            .unwrap_or(recorded))
+    }
+}
+
+pub use crate::pgn::write_atomically;
 
 /// Completion of commands, file names and legal moves.
 struct Helper {

@@ -1,195 +1,96 @@
-//! Saved games: a PGN-like text with headers naming the rule file, its parameters and
-//! any start position, then the moves.
-//!
-//! ```text
-//! [Variant "variants/chess.var"]
-//! [RulesHash "fnv1a64:9c2f0a14b3e8d761"]
-//! [Set "height=8"]
-//! [FEN "..."]
-//! [Result "1-0"]
-//!
-//! 1. e2e4 e7e5 2. g1f3 1-0
-//! ```
-//!
-//! The end of a complete record is its result (`*`, `1-0`, `0-1` or `1/2-1/2`), the
-//! last word of the moves, as in PGN: the writer always ends with it, and a file cut
-//! short (a full disk, a crash during a copy) lacks it, so [`read`] reports it as
-//! truncated instead of loading a shorter game. Every record written so far ends with
-//! its result, so older saves need no other marker and still load.
+//! Saved games: the REPL's `save` writes a PGN game ([`crate::pgn`]) with the rule
+//! file, its hash and parameters and any start position in its tags; `load` reads one
+//! back, from a save of any version (older saves recorded the rule file's path in the
+//! `Variant` tag and one `Set` tag per parameter) or from a PGN file of many games.
 //!
 //! The rule file is recorded relative to the saved game when the two share a folder
 //! above the root (`../variants/chess.var`), else by its absolute path; `RulesHash` is
 //! the hash of the rule text the game was played under, so that loading can tell that
 //! the file changed since (older saves have none, and load as before).
 
-use std::path::{Component, Path, PathBuf};
+use std::path::Path;
 
 use crate::check::Overrides;
-use crate::engine::GameEnd;
+use crate::engine::{GameEnd, Position};
+use crate::pgn::{PgnGame, RuleSource, read_games};
 use crate::rules::Rules;
 
+pub use crate::pgn::{recorded_path as variant_path, text_hash};
+
 pub struct SavedGame {
-    pub variant: String,
+    /// The rule file as recorded; `None` when the tags name none (a game from another
+    /// tool): the game is then read under the session's rules if its `Variant` is
+    /// the session's game.
+    pub variant: Option<String>,
+    /// The game's name, from the `Variant` tag of a current save.
+    pub name: Option<String>,
     /// The hash of the rule text when the game was saved ([`text_hash`]).
     pub rules_hash: Option<String>,
     pub overrides: Overrides,
     pub fen: Option<String>,
     pub moves: Vec<String>,
+    /// How many games the file holds.
+    pub games_in_file: usize,
 }
 
-/// The hash recorded for a rule text: 64-bit FNV-1a, stable across versions and
-/// machines (the standard library's hasher promises neither).
-pub fn text_hash(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    format!("fnv1a64:{h:016x}")
+/// What `save` records of a session.
+pub struct SaveRequest<'a> {
+    /// The rule file, as recorded (see [`variant_path`]).
+    pub variant: &'a Path,
+    pub rules_hash: &'a str,
+    pub overrides: &'a Overrides,
+    /// The start position, when it is not the file's setup.
+    pub fen: Option<&'a str>,
+    pub moves: &'a [String],
+    pub rules: &'a std::sync::Arc<Rules>,
+    pub end: Option<&'a GameEnd>,
 }
 
-/// The rule file `rules` as a saved game `save` records it: relative to the save's
-/// folder when they share a folder other than the root, else absolute.
-pub fn variant_path(rules: &Path, save: &Path) -> PathBuf {
-    let Ok(rules) = std::fs::canonicalize(rules) else {
-        return rules.to_path_buf();
+/// The saved game as PGN text.
+pub fn write(save: &SaveRequest) -> String {
+    let mut game = PgnGame::new();
+    game.set_tag("Event", "varsand play");
+    game.set_tag("Date", crate::pgn::today());
+    let source = RuleSource {
+        file: save.variant.to_path_buf(),
+        hash: Some(save.rules_hash.to_string()),
+        overrides: save.overrides.clone(),
     };
-    let dir = match save.parent() {
-        Some(d) if !d.as_os_str().is_empty() => d,
-        _ => Path::new("."),
-    };
-    let Ok(dir) = std::fs::canonicalize(dir) else {
-        return rules;
-    };
-    let (a, b): (Vec<Component>, Vec<Component>) =
-        (rules.components().collect(), dir.components().collect());
-    let common = a.iter().zip(&b).take_while(|(x, y)| x == y).count();
-    // Only the root (and a drive prefix) in common: the absolute path says more.
-    let roots = a
-        .iter()
-        .take_while(|c| matches!(c, Component::RootDir | Component::Prefix(_)))
-        .count();
-    if common <= roots {
-        return rules;
-    }
-    let mut rel = PathBuf::new();
-    for _ in common..b.len() {
-        rel.push("..");
-    }
-    rel.extend(&a[common..]);
-    rel
+    source.tag(&mut game, save.rules);
+    // The start position numbers the moves (a game may start with the second player).
+    let start = save
+        .fen
+        .and_then(|f| Position::from_fen(save.rules.clone(), f).ok())
+        .unwrap_or_else(|| Position::start(save.rules.clone()));
+    game.set_start(&start, save.fen);
+    game.set_end(save.end, save.rules);
+    game.set_tag("PlyCount", save.moves.len().to_string());
+    game.moves = save.moves.to_vec();
+    game.to_text()
 }
 
-pub fn write(
-    variant: &Path,
-    rules_hash: &str,
-    overrides: &Overrides,
-    fen: Option<&str>,
-    moves: &[String],
-    rules: &Rules,
-    end: Option<&GameEnd>,
-) -> String {
-    let mut s = format!(
-        "[Game \"{}\"]\n[Variant \"{}\"]\n[RulesHash \"{rules_hash}\"]\n",
-        rules.name,
-        variant.display()
-    );
-    for (k, v) in overrides {
-        s += &format!("[Set \"{k}={v}\"]\n");
+/// Reads game `number` (1-based) of a saved file.
+pub fn read(text: &str, number: usize) -> Result<SavedGame, String> {
+    let games = read_games(text).map_err(|e| e.to_string())?;
+    let count = games.len();
+    if count == 0 {
+        return Err("no game in the file (a PGN game has tags, moves and a result)".into());
     }
-    if let Some(f) = fen {
-        s += &format!("[FEN \"{f}\"]\n");
-    }
-    let result = match end {
-        None => "*",
-        Some(GameEnd {
-            winner: Some(0), ..
-        }) => "1-0",
-        Some(GameEnd {
-            winner: Some(_), ..
-        }) => "0-1",
-        Some(GameEnd { winner: None, .. }) => "1/2-1/2",
-    };
-    s += &format!("[Result \"{result}\"]\n\n");
-    let mut line = String::new();
-    for (i, m) in moves.iter().enumerate() {
-        if i % 2 == 0 {
-            line += &format!("{}. ", i / 2 + 1);
-        }
-        line += m;
-        line.push(' ');
-    }
-    line += result;
-    s += &line;
-    s.push('\n');
-    s
-}
-
-/// The words that end the moves: the result.
-const RESULTS: [&str; 4] = ["*", "1-0", "0-1", "1/2-1/2"];
-
-pub fn read(text: &str) -> Result<SavedGame, String> {
-    let mut game = SavedGame {
-        variant: String::new(),
-        rules_hash: None,
-        overrides: Overrides::new(),
-        fen: None,
-        moves: Vec::new(),
-    };
-    let mut result: Option<&str> = None;
-    for line in text.lines().map(str::trim) {
-        if let Some(h) = line.strip_prefix('[') {
-            let h = h.trim_end_matches(']');
-            let (key, value) = h
-                .split_once(' ')
-                .ok_or_else(|| format!("bad header `{line}`"))?;
-            let value = value.trim().trim_matches('"').to_string();
-            match key {
-                "Variant" => game.variant = value,
-                "RulesHash" => game.rules_hash = Some(value),
-                "FEN" => game.fen = Some(value),
-                "Set" => {
-                    let (k, v) = value
-                        .split_once('=')
-                        .ok_or_else(|| format!("bad Set header `{line}`: write NAME=VALUE"))?;
-                    let v = v.parse::<i64>().map_err(|_| {
-                        format!("bad Set header `{line}`: the value is not a number")
-                    })?;
-                    game.overrides.insert(k.to_string(), v);
-                }
-                _ => {}
-            }
-            continue;
-        }
-        for word in line.split_whitespace() {
-            let is_number = word
-                .trim_end_matches('.')
-                .chars()
-                .all(|c| c.is_ascii_digit())
-                && word.ends_with('.');
-            if let Some(r) = result {
-                return Err(format!(
-                    "`{word}` after the result `{r}`: the result ends the moves"
-                ));
-            }
-            if RESULTS.contains(&word) {
-                result = Some(word);
-                continue;
-            }
-            if is_number {
-                continue;
-            }
-            game.moves.push(word.to_string());
-        }
-    }
-    if game.variant.is_empty() {
-        return Err("no [Variant \"FILE\"] header: which rule file does the game use?".into());
-    }
-    if result.is_none() {
+    let Some(game) = games.into_iter().nth(number.wrapping_sub(1)) else {
         return Err(format!(
-            "the record is truncated: its moves do not end with a result ({}), so the file was cut short",
-            RESULTS.map(|r| format!("`{r}`")).join(", ")
+            "there is no game {number}: the file holds {count} game{}",
+            if count == 1 { "" } else { "s" }
         ));
-    }
-    Ok(game)
+    };
+    let source = RuleSource::from_tags(&game)?;
+    let fen = game.tag("FEN").map(str::to_string);
+    Ok(SavedGame {
+        name: game.tag("Variant").map(str::to_string),
+        variant: source.as_ref().map(|s| s.file.display().to_string()),
+        rules_hash: source.as_ref().and_then(|s| s.hash.clone()),
+        overrides: source.map(|s| s.overrides).unwrap_or_default(),
+        fen,
+        moves: game.moves,
+        games_in_file: count,
+    })
 }

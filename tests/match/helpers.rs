@@ -1,0 +1,109 @@
+//! Helpers of tests/match_cli.rs and tests/pgn.rs: a temporary folder, the binary, and
+//! python-chess as an independent reader of the PGN varsand writes.
+#![allow(dead_code)] // each test file uses its own part
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+pub const BIN: &str = env!("CARGO_BIN_EXE_varsand");
+
+/// A folder under the system's temporary folder, removed at the end of the test.
+pub struct TempDir(pub PathBuf);
+
+impl TempDir {
+    pub fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("varsand-pgn-test-{}-{name}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).expect("create a temporary folder");
+        TempDir(dir)
+    }
+
+    pub fn path(&self, file: &str) -> PathBuf {
+        self.0.join(file)
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// A file of the repository, by its path from the root.
+pub fn repo(path: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// Runs varsand with these arguments (and standard input, if any).
+pub fn varsand(args: &[&str], stdin: Option<&str>) -> Output {
+    use std::io::Write;
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("run varsand");
+    let mut input = child.stdin.take().expect("stdin");
+    if let Some(text) = stdin {
+        input.write_all(text.as_bytes()).expect("write stdin");
+    }
+    drop(input);
+    child.wait_with_output().expect("varsand's output")
+}
+
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// One game as python-chess reads it: its parsing errors, its moves in UCI, the
+/// Result tag, and the outcome of the position its moves reach (`1-0`, `0-1`,
+/// `1/2-1/2`, or `*` when the board says the game goes on).
+#[derive(Debug, serde::Deserialize)]
+pub struct PyGame {
+    pub errors: Vec<String>,
+    pub moves: Vec<String>,
+    pub result: String,
+    pub outcome: String,
+    pub headers: std::collections::BTreeMap<String, String>,
+}
+
+/// Reads every game of a PGN file with python-chess's `chess.pgn.read_game`,
+/// replaying the moves on its own board (an illegal move is an error of the game).
+/// Fails loudly, with how to install it, when python-chess is missing.
+pub fn python_chess_read(pgn: &Path) -> Vec<PyGame> {
+    const SCRIPT: &str = r#"
+import json, sys
+import chess, chess.pgn
+with open(sys.argv[1]) as f:
+    while True:
+        game = chess.pgn.read_game(f)
+        if game is None:
+            break
+        board = game.end().board()
+        outcome = board.outcome(claim_draw=True)
+        print(json.dumps({
+            "errors": [str(e) for e in game.errors],
+            "moves": [m.uci() for m in game.mainline_moves()],
+            "result": game.headers.get("Result", "?"),
+            "outcome": outcome.result() if outcome else "*",
+            "headers": dict(game.headers),
+        }))
+"#;
+    let out = Command::new("python3")
+        .args(["-c", SCRIPT])
+        .arg(pgn)
+        .output()
+        .unwrap_or_else(|e| panic!("python3 is needed for this test ({e}): install Python 3 and `python3 -m pip install chess`"));
+    let stderr = text(&out.stderr);
+    assert!(
+        !stderr.contains("No module named 'chess'"),
+        "python-chess is needed for this test: `python3 -m pip install chess`\n{stderr}"
+    );
+    assert!(out.status.success(), "python-chess failed:\n{stderr}");
+    text(&out.stdout)
+        .lines()
+        .map(|l| serde_json::from_str(l).expect("python's JSON"))
+        .collect()
+}
