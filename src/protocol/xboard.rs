@@ -55,16 +55,21 @@ pub fn run(session: Session, mut input: impl BufRead, out: Output) {
     while let Some(line) = read_command(&mut input) {
         let line = match line {
             Ok(line) => line,
-            Err(len) => {
-                engine.error("line too long", &format!("{len} bytes"));
+            Err(e) => {
+                engine.out.line(&format!("# {e}"));
                 continue;
             }
         };
         if engine.command(&line) == Flow::Quit || engine.out.is_closed() {
-            break;
+            return engine.stop_thinking();
         }
     }
-    engine.stop_thinking();
+    // At the end of the input the move being thought about still comes (so that
+    // `printf 'new\ngo\n' | varsand xboard FILE` answers); an analysis stops.
+    if engine.analyzing {
+        engine.stop_thinking();
+    }
+    engine.wait_for_move();
 }
 
 #[derive(PartialEq, Eq)]
