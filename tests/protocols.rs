@@ -23,6 +23,8 @@ struct Engine {
     child: Child,
     stdin: ChildStdin,
     lines: Receiver<String>,
+    /// What it writes on standard error, read to the end.
+    stderr: Option<std::thread::JoinHandle<String>>,
 }
 
 impl Engine {
@@ -31,11 +33,17 @@ impl Engine {
             .args([protocol, file])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
-            .stderr(Stdio::inherit())
+            .stderr(Stdio::piped())
             .spawn()
             .expect("the varsand binary runs");
         let stdin = child.stdin.take().unwrap();
         let stdout = child.stdout.take().unwrap();
+        let mut err = child.stderr.take().unwrap();
+        let stderr = std::thread::spawn(move || {
+            let mut text = String::new();
+            let _ = std::io::Read::read_to_string(&mut err, &mut text);
+            text
+        });
         let (tx, lines) = channel();
         std::thread::spawn(move || {
             for line in BufReader::new(stdout).lines() {
@@ -49,6 +57,7 @@ impl Engine {
             child,
             stdin,
             lines,
+            stderr: Some(stderr),
         }
     }
 
@@ -97,11 +106,13 @@ impl Engine {
         seen
     }
 
-    /// Sends `quit` and waits for the process to end with success.
+    /// Sends `quit` and waits for the process to end with success, having written
+    /// nothing on standard error (a panic in the search thread would show there).
     fn quit(mut self) {
         self.send("quit");
         let status = self.child.wait().unwrap();
-        assert!(status.success(), "{status}");
+        let stderr = self.stderr.take().unwrap().join().unwrap();
+        assert!(status.success() && stderr.is_empty(), "{status}: {stderr}");
     }
 }
 
@@ -729,4 +740,125 @@ fn xboard_the_interface_plays_engine_games() {
         assert!(clean && !log.contains("Illegal move"), "{file}: {games}");
     }
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Random command lines built from each protocol's words, numbers in and out of range
+/// and junk: the engine answers every one and never ends before `quit`.
+#[test]
+fn both_protocols_survive_random_input() {
+    let numbers = [
+        "-5",
+        "0",
+        "1",
+        "3",
+        "40",
+        "0:30",
+        "0.5",
+        "99999999999999999999",
+        "x",
+    ];
+    let uci = [
+        "uci",
+        "isready",
+        "ucinewgame",
+        "position",
+        "startpos",
+        "fen",
+        "moves",
+        "go",
+        "stop",
+        "ponderhit",
+        "setoption",
+        "name",
+        "value",
+        "Hash",
+        "Move Overhead",
+        "UCI_Variant",
+        "depth",
+        "nodes",
+        "movetime",
+        "wtime",
+        "btime",
+        "winc",
+        "movestogo",
+        "mate",
+        "infinite",
+        "ponder",
+        "searchmoves",
+        "e2e4",
+        "e7e5",
+        "g1f3",
+        "8/8/8/8/8/8/8/8",
+        "w",
+        "-",
+        "\u{7f}é",
+    ];
+    let xboard = [
+        "xboard",
+        "protover",
+        "new",
+        "variant",
+        "fairy",
+        "chess",
+        "force",
+        "go",
+        "playother",
+        "usermove",
+        "?",
+        "setboard",
+        "undo",
+        "remove",
+        "sd",
+        "st",
+        "level",
+        "time",
+        "otim",
+        "nps",
+        "memory",
+        "result",
+        "post",
+        "nopost",
+        "analyze",
+        "exit",
+        ".",
+        "e2e4",
+        "e7e5",
+        "@@@@",
+        "P@e4",
+        "8/8/8/8/8/8/8/8",
+        "w",
+        "-",
+        "\u{7f}é",
+    ];
+    for (protocol, words, last, answer) in [
+        ("uci", &uci[..], "isready", "readyok"),
+        ("xboard", &xboard[..], "ping 9", "pong 9"),
+    ] {
+        let mut e = Engine::start(protocol, "variants/chess.var");
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..1500 {
+            let len = 1 + next(6);
+            let line: Vec<&str> = (0..len)
+                .map(|_| {
+                    if next(3) == 0 {
+                        numbers[next(numbers.len())]
+                    } else {
+                        words[next(words.len())]
+                    }
+                })
+                .collect();
+            e.send(&line.join(" "));
+        }
+        // A search still thinking is stopped; the last answer comes after it.
+        e.send(if protocol == "uci" { "stop" } else { "force" });
+        e.send(last);
+        e.until(answer);
+        e.quit();
+    }
 }

@@ -161,10 +161,22 @@ impl Output {
 /// kilobytes; a line without end must not fill the memory.
 const MAX_LINE_BYTES: usize = 1 << 20;
 
+/// A command line longer than [`MAX_LINE_BYTES`] (it is skipped).
+#[derive(Debug, PartialEq, Eq)]
+struct LineTooLong;
+
+impl std::fmt::Display for LineTooLong {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "a command line longer than {MAX_LINE_BYTES} bytes was ignored"
+        )
+    }
+}
+
 /// Reads the next command line; `None` at the end of the input (or when it cannot be
-/// read). A line longer than [`MAX_LINE_BYTES`] comes back as `Err` with its length
-/// read so far, and the rest of it is skipped.
-fn read_command(input: &mut impl BufRead) -> Option<Result<String, usize>> {
+/// read). A line longer than [`MAX_LINE_BYTES`] is skipped whole.
+fn read_command(input: &mut impl BufRead) -> Option<Result<String, LineTooLong>> {
     let mut bytes = Vec::new();
     loop {
         let buf = input.fill_buf().ok()?;
@@ -186,9 +198,9 @@ fn read_command(input: &mut impl BufRead) -> Option<Result<String, usize>> {
     }
 }
 
-fn finish_line(bytes: Vec<u8>) -> Result<String, usize> {
+fn finish_line(bytes: Vec<u8>) -> Result<String, LineTooLong> {
     if bytes.len() > MAX_LINE_BYTES {
-        return Err(bytes.len());
+        return Err(LineTooLong);
     }
     Ok(String::from_utf8_lossy(&bytes).trim().to_string())
 }
@@ -212,7 +224,7 @@ mod tests {
         let mut input = std::io::Cursor::new(text.into_bytes());
         assert_eq!(read_command(&mut input), Some(Ok("uci".into())));
         assert_eq!(read_command(&mut input), Some(Ok("isready".into())));
-        assert!(matches!(read_command(&mut input), Some(Err(_))));
+        assert_eq!(read_command(&mut input), Some(Err(LineTooLong)));
         assert_eq!(read_command(&mut input), Some(Ok("quit".into())));
         assert_eq!(read_command(&mut input), None);
     }

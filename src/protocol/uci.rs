@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use super::clock::{Clock, DEFAULT_OVERHEAD_MS, MAX_OVERHEAD_MS, fixed_budget};
-use super::thinking::Thinking;
+use super::thinking::{Signals, Thinking};
 use super::{DEFAULT_HASH_MB, MAX_HASH_MB, Output, Session, engine_name, read_command};
 use crate::engine::{GameEnd, Move, Position};
 use crate::repl::MAX_MOVETIME_MS;
@@ -40,10 +40,8 @@ pub fn run(session: Session, mut input: impl BufRead, out: Output) {
     while let Some(line) = read_command(&mut input) {
         let line = match line {
             Ok(line) => line,
-            Err(len) => {
-                engine.error(&format!(
-                    "a command line of {len} bytes is too long; ignored"
-                ));
+            Err(e) => {
+                engine.error(&e.to_string());
                 continue;
             }
         };
@@ -324,26 +322,13 @@ impl Uci {
         self.ponder_budget = self.time_budget(&go, side);
         self.bounded = go.bounded() && !go.infinite && !go.ponder;
         let hold = go.infinite || go.ponder;
-        let mut pos = self.pos.clone();
-        let ended = pos.outcome();
-        let out = self.out.clone();
+        let job = Job {
+            pos: self.pos.clone(),
+            limits,
+            out: self.out.clone(),
+        };
         self.thinking = Some(Thinking::start(searcher, hold, move |searcher, signals| {
-            if let Some(end) = ended {
-                signals.wait_while_held();
-                answer_ended(&out, &pos, &end);
-                return;
-            }
-            let mut root = pos.clone();
-            let mut shown = false;
-            let result = searcher.search_with(&mut pos, &limits, |r| {
-                out.line(&info_line(&mut root, r));
-                shown = true;
-            });
-            if !shown || result.stopped {
-                out.line(&info_line(&mut root, &result));
-            }
-            signals.wait_while_held();
-            out.line(&bestmove_line(&mut root, &result));
+            job.run(searcher, signals);
         }));
     }
 
@@ -381,6 +366,38 @@ impl Uci {
             }
             self.searcher = thinking.finish();
         }
+    }
+}
+
+/// One `go`, run on the search's thread.
+struct Job {
+    pos: Position,
+    limits: Limits,
+    out: Output,
+}
+
+impl Job {
+    /// Searches (unless the game is over), with an `info` line per completed depth,
+    /// then answers `bestmove` once the answer may go.
+    fn run(mut self, searcher: &mut Searcher, signals: &Signals) {
+        if let Some(end) = self.pos.outcome() {
+            signals.wait_while_held();
+            return answer_ended(&self.out, &self.pos, &end);
+        }
+        let mut root = self.pos.clone();
+        let mut shown = false;
+        let out = &self.out;
+        let result = searcher.search_with(&mut self.pos, &self.limits, |r| {
+            out.line(&info_line(&mut root, r));
+            shown = true;
+        });
+        // Where a stopped search ended (its move may come from the unfinished depth),
+        // or the one line of a search that completed no depth.
+        if !shown || result.stopped {
+            out.line(&info_line(&mut root, &result));
+        }
+        signals.wait_while_held();
+        out.line(&bestmove_line(&mut root, &result));
     }
 }
 

@@ -15,6 +15,14 @@
 //! `Illegal move (reason): M`, a command that cannot be carried out `Error (reason):
 //! COMMAND`; the engine goes on.
 //!
+//! Choices: `setup` is sent only in reply to `variant` (as the protocol says), naming
+//! the parent variant `fairy`; no `piece` commands are sent, so a game WinBoard does
+//! not know is played with its legality testing off (WinBoard then trusts the engine,
+//! which refuses illegal moves itself). `sigterm=0` is not claimed: python-chess
+//! refuses it, and a SIGTERM at the end of a session does no harm. `draw=0`: draw
+//! offers are neither made nor answered. The engine does not ponder (`hard` is
+//! accepted and ignored).
+//!
 //! The engine's search runs on its own thread and makes its move on the shared game
 //! itself, under a lock. Each change of the game that is not the engine's move
 //! (`new`, `force`, `undo`, `setboard`...) first stops the search and counts a new
@@ -55,16 +63,21 @@ pub fn run(session: Session, mut input: impl BufRead, out: Output) {
     while let Some(line) = read_command(&mut input) {
         let line = match line {
             Ok(line) => line,
-            Err(len) => {
-                engine.error("line too long", &format!("{len} bytes"));
+            Err(e) => {
+                engine.out.line(&format!("# {e}"));
                 continue;
             }
         };
         if engine.command(&line) == Flow::Quit || engine.out.is_closed() {
-            break;
+            return engine.stop_thinking();
         }
     }
-    engine.stop_thinking();
+    // At the end of the input the move being thought about still comes (so that
+    // `printf 'new\ngo\n' | varsand xboard FILE` answers); an analysis stops.
+    if engine.analyzing {
+        engine.stop_thinking();
+    }
+    engine.wait_for_move();
 }
 
 #[derive(PartialEq, Eq)]
