@@ -40,6 +40,19 @@ enum Format {
     Json,
 }
 
+/// The arguments of `uci` and `xboard`.
+#[derive(clap::Args)]
+struct ProtocolArgs {
+    file: PathBuf,
+    /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
+    #[arg(long = "set", value_name = "NAME=VALUE")]
+    set: Vec<String>,
+    /// The name to announce the game under (UCI_Variant, XBoard's variants); by
+    /// default the game's name in lower case, words joined by `_`.
+    #[arg(long, value_name = "NAME")]
+    variant: Option<String>,
+}
+
 #[derive(Subcommand)]
 enum Command {
     /// Check rule files and report every problem (errors and warnings).
@@ -121,20 +134,11 @@ enum Command {
     /// Play two UCI engines against each other on a rule file (varsand keeps the
     /// rules); print the score and the Elo difference.
     Match(varsand::matches::cli::MatchArgs),
-    /// Be an engine for chess interfaces over the UCI protocol (standard input and output).
-    Uci {
-        file: PathBuf,
-        /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
-    },
+    /// Be an engine for graphical interfaces over the UCI protocol (standard input and
+    /// output).
+    Uci(ProtocolArgs),
     /// Be an engine for WinBoard and XBoard over the XBoard protocol (version 2).
-    Xboard {
-        file: PathBuf,
-        /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
-        #[arg(long = "set", value_name = "NAME=VALUE")]
-        set: Vec<String>,
-    },
+    Xboard(ProtocolArgs),
     /// Count the leaf nodes of the move tree, per first move (Stockfish's format).
     Perft {
         file: PathBuf,
@@ -195,12 +199,8 @@ fn main() -> ExitCode {
             }
         }
         Command::Match(args) => varsand::matches::cli::run(args),
-        Command::Uci { file, set } => {
-            engine_protocol(varsand::protocol::Protocol::Uci, &file, &set)
-        }
-        Command::Xboard { file, set } => {
-            engine_protocol(varsand::protocol::Protocol::Xboard, &file, &set)
-        }
+        Command::Uci(args) => engine_protocol(varsand::protocol::Protocol::Uci, &args),
+        Command::Xboard(args) => engine_protocol(varsand::protocol::Protocol::Xboard, &args),
         Command::Perft {
             file,
             depth,
@@ -314,10 +314,17 @@ fn load(path: &Path, overrides: &Overrides) -> Result<Arc<Rules>, String> {
 }
 
 /// `uci`, `xboard`: the engine protocols on standard input and output.
-fn engine_protocol(protocol: varsand::protocol::Protocol, file: &Path, set: &[String]) -> ExitCode {
-    match parse_overrides(set).and_then(|o| load(file, &o)) {
-        Ok(rules) => {
-            varsand::protocol::run(protocol, rules, &file.display().to_string());
+fn engine_protocol(protocol: varsand::protocol::Protocol, args: &ProtocolArgs) -> ExitCode {
+    let file = &args.file;
+    let session = parse_overrides(&args.set)
+        .and_then(|o| load(file, &o))
+        .and_then(|rules| {
+            let name = file.display().to_string();
+            varsand::protocol::Session::new(rules, &name, args.variant.as_deref())
+        });
+    match session {
+        Ok(session) => {
+            varsand::protocol::run(protocol, session);
             ExitCode::SUCCESS
         }
         Err(e) => {

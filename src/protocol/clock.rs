@@ -45,6 +45,14 @@ impl Clock {
     }
 }
 
+/// The thinking time for a move given a fixed time (UCI's `movetime`, XBoard's `st`):
+/// the time less the overhead, but at least half of it.
+pub fn fixed_budget(time: Duration, overhead: Duration) -> Duration {
+    time.saturating_sub(overhead)
+        .max(time / 2)
+        .max(Duration::from_millis(1))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -68,6 +76,14 @@ mod tests {
         assert_eq!(clock(60_050, 1000, None).budget(overhead), ms(2000 + 750));
         // 40 moves to go share the clock.
         assert_eq!(clock(40_050, 0, Some(40)).budget(overhead), ms(1000));
+    }
+
+    #[test]
+    fn a_fixed_time_keeps_a_margin() {
+        let overhead = ms(DEFAULT_OVERHEAD_MS);
+        assert_eq!(fixed_budget(ms(1000), overhead), ms(950));
+        assert_eq!(fixed_budget(ms(20), overhead), ms(10));
+        assert_eq!(fixed_budget(ms(0), overhead), ms(1));
     }
 
     #[test]

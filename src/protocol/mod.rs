@@ -1,6 +1,6 @@
 //! The engine protocols: UCI (`varsand uci FILE`) and XBoard/CECP version 2
-//! (`varsand xboard FILE`), so that graphical interfaces (CuteChess, WinBoard,
-//! XBoard) and match runners can play the file's game against people or other
+//! (`varsand xboard FILE`), so that graphical interfaces (WinBoard, XBoard and the
+//! UCI ones) and match runners can play the file's game against people or other
 //! engines.
 //!
 //! Both read commands line by line from standard input while the search runs on its
@@ -35,18 +35,57 @@ pub enum Protocol {
     Xboard,
 }
 
-/// Speaks `protocol` on standard input and output until `quit` or the end of the
-/// input.
-pub fn run(protocol: Protocol, rules: Arc<Rules>, file: &str) {
-    let input = std::io::stdin().lock();
-    let output = Output::new(Box::new(std::io::stdout()));
-    match protocol {
-        Protocol::Uci => uci::run(rules, file, input, output),
-        Protocol::Xboard => xboard::run(rules, file, input, output),
+/// What a session plays: the rules, the file they came from (for messages) and the
+/// name the game is announced under.
+pub struct Session {
+    pub rules: Arc<Rules>,
+    pub file: String,
+    pub variant: String,
+}
+
+impl Session {
+    /// A session on `rules` from `file`, announced as `variant` if given (so that an
+    /// interface that knows the game under another name finds it), else under the
+    /// game's own name ([`variant_name`]).
+    pub fn new(rules: Arc<Rules>, file: &str, variant: Option<&str>) -> Result<Self, String> {
+        let variant = match variant {
+            None => variant_name(&rules),
+            Some(v) if is_variant_name(v) => v.to_string(),
+            Some(v) => {
+                return Err(format!(
+                    "error: --variant `{v}`: a variant name is 1 to 64 letters, digits, `_` or `-`\n"
+                ));
+            }
+        };
+        Ok(Self {
+            rules,
+            file: file.to_string(),
+            variant,
+        })
     }
 }
 
-/// The game's name as the protocols announce it (`UCI_Variant`, XBoard's
+/// Speaks `protocol` on standard input and output until `quit` or the end of the
+/// input.
+pub fn run(protocol: Protocol, session: Session) {
+    let input = std::io::stdin().lock();
+    let output = Output::new(Box::new(std::io::stdout()));
+    match protocol {
+        Protocol::Uci => uci::run(session, input, output),
+        Protocol::Xboard => xboard::run(session, input, output),
+    }
+}
+
+/// Can `name` be announced as a variant (one word, without the quotes, commas and
+/// spaces that separate the protocols' fields)?
+fn is_variant_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
+}
+
+/// The game's name as the protocols announce it by default (`UCI_Variant`, XBoard's
 /// `variants`): lower case, each run of other characters than letters and digits
 /// turned into one `_` ("My Game (12x12)" is `my_game_12x12`), as interfaces expect
 /// identifiers there.
@@ -71,6 +110,12 @@ pub fn variant_name(rules: &Rules) -> String {
 /// The engine's name in `id name` and `myname`: the program and the game it plays.
 fn engine_name(rules: &Rules) -> String {
     format!("varsand {} ({})", env!("CARGO_PKG_VERSION"), rules.name())
+}
+
+/// A text to put between double quotes (XBoard's `myname`): its own double quotes
+/// become single ones.
+fn without_double_quotes(text: &str) -> String {
+    text.replace('"', "'")
 }
 
 /// Where the protocol's lines go, shared by the command loop and the search thread:
@@ -151,6 +196,14 @@ fn finish_line(bytes: Vec<u8>) -> Result<String, usize> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn variant_names_are_single_words() {
+        assert!(is_variant_name("my_game-2"));
+        for bad in ["", "two words", "a,b", "quote\"", &"x".repeat(65)] {
+            assert!(!is_variant_name(bad), "{bad}");
+        }
+    }
 
     #[test]
     fn commands_are_read_line_by_line_and_overlong_lines_refused() {

@@ -1,5 +1,4 @@
-//! The UCI protocol (`varsand uci FILE`): the engine side of the Universal Chess
-//! Interface, for the file's game.
+//! The UCI protocol (`varsand uci FILE`): its engine side, for the file's game.
 //!
 //! Commands: `uci`, `isready`, `ucinewgame`, `setoption name N [value V]` (`Hash`,
 //! `Move Overhead`, `Ponder`, `Clear Hash`, `UCI_Variant`), `position startpos|fen F
@@ -19,9 +18,9 @@ use std::io::BufRead;
 use std::sync::Arc;
 use std::time::Duration;
 
-use super::clock::{Clock, DEFAULT_OVERHEAD_MS, MAX_OVERHEAD_MS};
+use super::clock::{Clock, DEFAULT_OVERHEAD_MS, MAX_OVERHEAD_MS, fixed_budget};
 use super::thinking::Thinking;
-use super::{DEFAULT_HASH_MB, MAX_HASH_MB, Output, engine_name, read_command, variant_name};
+use super::{DEFAULT_HASH_MB, MAX_HASH_MB, Output, Session, engine_name, read_command};
 use crate::engine::{GameEnd, Move, Position};
 use crate::repl::MAX_MOVETIME_MS;
 use crate::rules::Rules;
@@ -36,8 +35,8 @@ const MAX_MOVES_TO_GO: u64 = 10_000;
 const MAX_MATE_MOVES: u64 = MAX_DEPTH as u64 / 2;
 
 /// Speaks UCI for `rules` until `quit` or the end of `input`.
-pub fn run(rules: Arc<Rules>, file: &str, mut input: impl BufRead, out: Output) {
-    let mut engine = Uci::new(rules, file, out);
+pub fn run(session: Session, mut input: impl BufRead, out: Output) {
+    let mut engine = Uci::new(session, out);
     while let Some(line) = read_command(&mut input) {
         let line = match line {
             Ok(line) => line,
@@ -102,6 +101,8 @@ struct Uci {
     rules: Arc<Rules>,
     eval: Arc<Eval>,
     file: String,
+    /// The name the game is announced under (`UCI_Variant`).
+    variant: String,
     out: Output,
     pos: Position,
     /// `None` while a search has it.
@@ -117,14 +118,20 @@ struct Uci {
 }
 
 impl Uci {
-    fn new(rules: Arc<Rules>, file: &str, out: Output) -> Self {
+    fn new(session: Session, out: Output) -> Self {
+        let Session {
+            rules,
+            file,
+            variant,
+        } = session;
         let eval = Arc::new(Eval::new(&rules));
         Self {
             pos: Position::start(rules.clone()),
             searcher: None,
             eval,
             rules,
-            file: file.to_string(),
+            file,
+            variant,
             out,
             thinking: None,
             bounded: false,
@@ -175,7 +182,7 @@ impl Uci {
         out.line(&format!(
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
         ));
-        let variant = variant_name(&self.rules);
+        let variant = &self.variant;
         out.line(&format!(
             "option name UCI_Variant type combo default {variant} var {variant}"
         ));
@@ -233,8 +240,8 @@ impl Uci {
                 }
             }
             "uci_variant" => {
-                let ours = variant_name(&self.rules);
-                if !value.eq_ignore_ascii_case(&ours) {
+                let ours = &self.variant;
+                if !value.eq_ignore_ascii_case(ours) {
                     self.error(&format!(
                         "this engine plays {ours} (from {}), not `{value}`",
                         self.file
@@ -311,13 +318,10 @@ impl Uci {
             movetime: if go.infinite || go.ponder {
                 None
             } else {
-                go.movetime
-                    .or_else(|| go.clock(side).map(|c| c.budget(self.overhead)))
+                self.time_budget(&go, side)
             },
         };
-        self.ponder_budget = go
-            .movetime
-            .or_else(|| go.clock(side).map(|c| c.budget(self.overhead)));
+        self.ponder_budget = self.time_budget(&go, side);
         self.bounded = go.bounded() && !go.infinite && !go.ponder;
         let hold = go.infinite || go.ponder;
         let mut pos = self.pos.clone();
@@ -341,6 +345,14 @@ impl Uci {
             signals.wait_while_held();
             out.line(&bestmove_line(&mut root, &result));
         }));
+    }
+
+    /// The time `go` gives the side to move: `movetime`, else its share of its clock.
+    fn time_budget(&self, go: &Go, side: usize) -> Option<Duration> {
+        match go.movetime {
+            Some(t) => Some(fixed_budget(t, self.overhead)),
+            None => go.clock(side).map(|c| c.budget(self.overhead)),
+        }
     }
 
     fn stop(&mut self) {
