@@ -1,4 +1,4 @@
-//! Games as PGN (Portable Game Notation), the text chess tools exchange games in: the
+//! Games as PGN (Portable Game Notation), the text game tools exchange games in: the
 //! REPL's `save` and `load`, `analyze --save-games` and `match --pgn` write and read it.
 //!
 //! ```text
@@ -7,24 +7,24 @@
 //! [Date "2025.06.01"]
 //! [Round "1"]
 //! [White "varsand"]
-//! [Black "Fairy-Stockfish"]
-//! [Result "1-0"]
-//! [Variant "Chess"]
-//! [VariantFile "variants/chess.var"]
+//! [Black "another engine"]
+//! [Result "0-1"]
+//! [Variant "My Game"]
+//! [VariantFile "games/my_game.var"]
 //! [RulesHash "fnv1a64:9c2f0a14b3e8d761"]
+//! [PlyCount "4"]
 //! [Termination "normal"]
-//! [PlyCount "3"]
 //!
-//! 1. f2f3 e7e5 2. g2g4 {white is checkmated} 0-1
+//! 1. f2f3 e7e5 2. g2g4 d8h4 {white is checkmated} 0-1
 //! ```
 //!
 //! What varsand writes:
 //!
 //! - the seven-tag roster first (Event, Site, Date, Round, White, Black, Result), with
 //!   `?` for what is unknown, as the standard asks;
-//! - `Variant`: the game's name as its rule file writes it (`game "Capablanca Chess"`);
-//!   python-chess and other chess tools read the names they know ("Chess",
-//!   "Crazyhouse", "Racing Kings") and refuse the others, which they cannot play anyway;
+//! - `Variant`: the game's name as its rule file writes it (`game "My Game"`); other
+//!   tools read the names of the variants they know and refuse the others, which they
+//!   could not replay anyway;
 //! - `VariantFile`: the rule file, `RulesHash`: the hash of its text ([`text_hash`]),
 //!   `Parameters`: the values given to its parameters (`height=9 width=6`), so that the
 //!   game replays under the same rules;

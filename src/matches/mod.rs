@@ -167,9 +167,9 @@ impl Report {
 }
 
 /// The names an engine may know the game by, for `UCI_Variant`: the one `varsand uci`
-/// announces ([`crate::protocol::variant_name`]: `capablanca_chess`), the game's name
-/// in lower case without spaces or punctuation (`capablancachess`), then the same
-/// without its last word (`capablanca`, as Fairy-Stockfish calls it).
+/// announces ([`crate::protocol::variant_name`]: `my_big_game` for "My Big Game"), the
+/// game's name in lower case without spaces or punctuation (`mybiggame`), then the
+/// same without its last word (`mybig`: Fairy-Stockfish names some variants so).
 pub fn variant_candidates(rules: &Rules) -> Vec<String> {
     let squash = |words: &[&str]| -> String {
         words

@@ -4,7 +4,7 @@
 //! `Variant` tag and one `Set` tag per parameter) or from a PGN file of many games.
 //!
 //! The rule file is recorded relative to the saved game when the two share a folder
-//! above the root (`../variants/chess.var`), else by its absolute path; `RulesHash` is
+//! above the root (`../games/my_game.var`), else by its absolute path; `RulesHash` is
 //! the hash of the rule text the game was played under, so that loading can tell that
 //! the file changed since (older saves have none, and load as before).
 
