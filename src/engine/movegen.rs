@@ -26,6 +26,20 @@ enum Landing {
     Blocked,
 }
 
+/// What the short path knows of the step it walks.
+struct PlainWalk<'a> {
+    comp: &'a GenInfo,
+    id: GenId,
+    from: Cell,
+    kind: usize,
+    /// A lame leap's path (for a double step's en-passant square).
+    path: &'a [Cell],
+    /// The landings that take the full rules; all of them with `None`.
+    watch: Option<&'a [bool]>,
+    /// Its moves are double steps, open to en passant.
+    double_step: bool,
+}
+
 /// What one call of the generator looks up once: the rules, and where the pieces that
 /// `closer-to` conditions measure from stand.
 pub(crate) struct Gen<'r> {
@@ -329,14 +343,20 @@ impl Position {
         let n = self.board.len();
         let f = from as usize;
         let kind = kind_of(face);
-        let (start, len) = t.step_index[face as usize * n + f];
-        // Most moves need none of the rules' extras: walk them on a short path.
+        // Most moves need none of the rules' extras: walk them on a short path, with
+        // the plain leaps of a generator merged (a piece moving as itself).
         let simple_piece = becomes == EMPTY;
+        let (index, steps) = if simple_piece {
+            (&t.plain_step_index, &t.plain_steps)
+        } else {
+            (&t.step_index, &t.steps)
+        };
+        let (start, len) = index[face as usize * n + f];
         // Landings where the piece may promote (or may not stay) take the full path;
         // all of them do when it may promote by leaving this square.
         let watch = &t.watch_landing[face as usize * n..(face as usize + 1) * n];
         let watch = (!t.promotes_from[face as usize * n + f]).then_some(watch);
-        for step in &t.steps[start as usize..(start + len) as usize] {
+        for step in &steps[start as usize..(start + len) as usize] {
             let comp = &t.gens[step.generator as usize];
             if comp.initial && !self.unmoved[f] {
                 continue;
@@ -435,9 +455,7 @@ impl Position {
         watch: Option<&[bool]>,
         out: &mut Vec<Move>,
     ) {
-        let rules = g.rules;
-        let t = &rules.tables;
-        let us = self.side;
+        let t = &g.rules.tables;
         let comp = &t.gens[step.generator as usize];
         let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
         let path =
@@ -445,55 +463,71 @@ impl Position {
         if !step.rider && !path.iter().all(|&p| self.passable(p, kind)) {
             return;
         }
-        let id = step.generator;
-        // Games without terrain skip the look at each square's.
-        let terrain = !rules.terrains.is_empty();
-        let double_step = comp.sets_ep && !path.is_empty();
+        let walk = PlainWalk {
+            comp,
+            id: step.generator,
+            from,
+            kind,
+            path,
+            watch,
+            double_step: comp.sets_ep && !path.is_empty(),
+        };
         for &to in line {
-            let occupant = self.board[to as usize];
-            if terrain && self.terrain[to as usize] != 0 {
-                // Terrain: this square takes the full rules.
-                match self.landing(to, kind) {
-                    Landing::Open => {}
-                    Landing::Last => {
-                        self.land(g, comp, Move::new(from, to, id), kind, path, out);
-                        break;
-                    }
-                    Landing::Clear => {
-                        if comp.can_move && occupant == EMPTY {
-                            self.push(g, comp, Move::new(from, to, id), kind, out);
-                        }
-                        break;
-                    }
-                    Landing::Pass if occupant == EMPTY => continue,
-                    Landing::Pass | Landing::Blocked => break,
-                }
-            }
-            let wanted = if occupant == EMPTY {
-                comp.can_move || (comp.takes_ep && to == self.ep)
-            } else {
-                comp.can_capture && side_of(occupant) != us
-            };
-            if wanted {
-                // An en-passant capture, or a square where the piece may promote or
-                // may not stay: the full rules.
-                let special =
-                    (comp.takes_ep && to == self.ep) || watch.is_none_or(|w| w[to as usize]);
-                if special {
-                    self.land(g, comp, Move::new(from, to, id), kind, path, out);
-                } else if double_step {
-                    out.push(Move {
-                        kind: MoveKind::DoubleStep,
-                        ..Move::new(from, to, id)
-                    });
-                } else {
-                    out.push(Move::new(from, to, id));
-                }
-            }
-            if occupant != EMPTY {
+            // A line stops at its first obstacle; merged leaps go on to the next.
+            if !self.plain_target(g, &walk, to, out) && !step.leaps {
                 break;
             }
         }
+    }
+
+    /// One target square of the short path: adds its move, if any. Returns whether
+    /// a line goes on past the square.
+    #[inline(always)]
+    fn plain_target(&self, g: &Gen, w: &PlainWalk, to: Cell, out: &mut Vec<Move>) -> bool {
+        let comp = w.comp;
+        let occupant = self.board[to as usize];
+        // Games without terrain skip the look at each square's.
+        if !g.rules.terrains.is_empty() && self.terrain[to as usize] != 0 {
+            // Terrain: this square takes the full rules.
+            match self.landing(to, w.kind) {
+                Landing::Open => {}
+                Landing::Last => {
+                    self.land(g, comp, Move::new(w.from, to, w.id), w.kind, w.path, out);
+                    return false;
+                }
+                Landing::Clear => {
+                    if comp.can_move && occupant == EMPTY {
+                        self.push(g, comp, Move::new(w.from, to, w.id), w.kind, out);
+                    }
+                    return false;
+                }
+                Landing::Pass => return occupant == EMPTY,
+                Landing::Blocked => return false,
+            }
+        }
+        let wanted = if occupant == EMPTY {
+            comp.can_move || (comp.takes_ep && to == self.ep)
+        } else {
+            comp.can_capture && side_of(occupant) != self.side
+        };
+        if wanted {
+            // An en-passant capture, or a square where the piece may promote or
+            // may not stay: the full rules.
+            let special =
+                (comp.takes_ep && to == self.ep) || w.watch.is_none_or(|w| w[to as usize]);
+            let m = Move::new(w.from, to, w.id);
+            if special {
+                self.land(g, comp, m, w.kind, w.path, out);
+            } else if w.double_step {
+                out.push(Move {
+                    kind: MoveKind::DoubleStep,
+                    ..m
+                });
+            } else {
+                out.push(m);
+            }
+        }
+        occupant == EMPTY
     }
 
     /// Drops repeats among the moves of one piece whose components overlap (`KW`).
