@@ -144,7 +144,8 @@ impl Position {
         if !self.rules.tables.ends_at_once {
             return None;
         }
-        for i in 0..self.rules.end_rules.len() {
+        for k in 0..self.rules.tables.at_once_rules.len() {
+            let i = self.rules.tables.at_once_rules[k];
             let end = match self.rules.end_rules[i] {
                 EndRule::Captured(kind, o) => self
                     .lost_every(kind)

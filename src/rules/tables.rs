@@ -173,6 +173,8 @@ pub struct Tables {
     /// Some end rule may end the game whatever moves remain (captured, exited,
     /// reached, bare king).
     pub ends_at_once: bool,
+    /// Those end rules, by their index in `Rules::end_rules`, in order.
+    pub at_once_rules: Vec<usize>,
     /// Per end rule, per side: the squares of a `reached` rule's zone (else empty).
     pub reach_cells: Vec<[Vec<Cell>; 2]>,
     /// The piece type of the game's `facing` rule, if it has one.
@@ -698,17 +700,21 @@ fn hands(rules: &Rules, t: &mut Tables) {
 
 /// What the end rules that end a game at once need.
 fn ends(rules: &Rules, t: &mut Tables) {
-    t.ends_at_once = rules.end_rules.iter().any(|r| {
-        matches!(
-            r,
-            EndRule::Captured(..)
-                | EndRule::Exited(..)
-                | EndRule::Reached { .. }
-                | EndRule::BareKing(_)
-                | EndRule::Passes(..)
-                | EndRule::Facing(..)
-        )
-    });
+    t.at_once_rules = (rules.end_rules.iter().enumerate())
+        .filter(|(_, r)| {
+            matches!(
+                r,
+                EndRule::Captured(..)
+                    | EndRule::Exited(..)
+                    | EndRule::Reached { .. }
+                    | EndRule::BareKing(_)
+                    | EndRule::Passes(..)
+                    | EndRule::Facing(..)
+            )
+        })
+        .map(|(i, _)| i)
+        .collect();
+    t.ends_at_once = !t.at_once_rules.is_empty();
     t.facing = rules.end_rules.iter().find_map(|r| match *r {
         EndRule::Facing(kind, _) => Some(kind),
         _ => None,
