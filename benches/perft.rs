@@ -46,6 +46,7 @@ fn perft(c: &mut Criterion) {
         7,
     );
     bench(c, "monkey queen start", "monkey_queen", None, 4);
+    bench(c, "monkey king start", "monkey_king", None, 3);
 }
 
 criterion_group!(benches, perft);

@@ -65,8 +65,9 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: usize, victim: u8) -> 
             }
         }
     }
-    // Captures under conditions on the position's state, asked of the pieces.
-    if t.dynamic_attack_kinds != 0 {
+    // Captures under conditions on the position's state, asked of the pieces (when
+    // `by` has any of them on the board).
+    if t.dynamic_attack_kinds != 0 && has_any_of(pos, t.dynamic_attack_kinds, by) {
         for (from, &c) in board.iter().enumerate() {
             if c != 0
                 && side_of(c) == by
@@ -88,6 +89,19 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: usize, victim: u8) -> 
         {
             return true;
         }
+    }
+    false
+}
+
+/// Has `by` a piece of one of the types in the mask `kinds` on the board?
+fn has_any_of(pos: &Position, kinds: u64, by: usize) -> bool {
+    let mut bits = kinds;
+    while bits != 0 {
+        let kind = bits.trailing_zeros() as usize;
+        if pos.counts[crate::rules::code(kind, by) as usize] != 0 {
+            return true;
+        }
+        bits &= bits - 1;
     }
     false
 }

@@ -977,6 +977,7 @@ impl Position {
             counters: f.extras.counters,
             exited: f.extras.exited,
             history: Vec::new(),
+            scratch: Default::default(),
         };
         p.hash = p.compute_hash();
         p

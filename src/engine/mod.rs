@@ -6,6 +6,7 @@
 mod attack;
 pub mod explain;
 mod fen;
+mod legal;
 mod movegen;
 mod notation;
 mod outcome;

@@ -2,8 +2,8 @@
 //! each piece of the side to move, its Betza generators' precomputed leaps and rays
 //! (terrain, occupancy, hops, initial-move and en-passant rules), then its other
 //! generators (flights, exits, flips); placements from the hand; the game's own moves
-//! (the pie rule, passing, castling). Then it keeps the moves that leave no royal
-//! piece attacked.
+//! (the pie rule, passing, castling). `legal.rs` then keeps the moves that leave no
+//! royal piece attacked.
 
 use super::{Move, MoveKind, Position};
 use crate::model::MAX_COUNTER;
@@ -24,6 +24,20 @@ enum Landing {
     Pass,
     /// May neither land nor pass.
     Blocked,
+}
+
+/// What the short path knows of the step it walks.
+struct PlainWalk<'a> {
+    comp: &'a GenInfo,
+    id: GenId,
+    from: Cell,
+    kind: usize,
+    /// A lame leap's path (for a double step's en-passant square).
+    path: &'a [Cell],
+    /// The landings that take the full rules; all of them with `None`.
+    watch: Option<&'a [bool]>,
+    /// Its moves are double steps, open to en passant.
+    double_step: bool,
 }
 
 /// What one call of the generator looks up once: the rules, and where the pieces that
@@ -86,9 +100,12 @@ impl Position {
     /// Can a piece of `kind` pass over `cell` (no piece, no terrain in its way)?
     #[inline]
     pub(crate) fn passable(&self, cell: Cell, kind: usize) -> bool {
-        if self.board[cell as usize] != EMPTY {
-            return false;
-        }
+        self.board[cell as usize] == EMPTY && self.terrain_lets_pass(cell, kind)
+    }
+
+    /// Does the terrain on `cell`, if any, let a piece of `kind` pass over it?
+    #[inline]
+    pub(crate) fn terrain_lets_pass(&self, cell: Cell, kind: usize) -> bool {
         match self.terrain[cell as usize] {
             0 => true,
             t => {
@@ -134,20 +151,40 @@ impl Position {
         }
         for from in 0..self.board.len() {
             let c = self.board[from];
-            if c == EMPTY || side_of(c) != us {
-                continue;
-            }
-            let first_move = out.len();
-            self.piece_moves(&g, from as Cell, c, EMPTY, out);
-            if t.overlapping_kinds >> kind_of(c) & 1 != 0 {
-                self.dedup_tail(out, first_move);
+            if c != EMPTY && side_of(c) == us {
+                self.own_piece_moves(&g, from as Cell, c, out);
             }
         }
+        self.placements_and_castling(&g, out);
+    }
+
+    /// The moves of the side to move's piece `c` on `from`, each once.
+    pub(super) fn own_piece_moves(&self, g: &Gen, from: Cell, c: Code, out: &mut Vec<Move>) {
+        let first_move = out.len();
+        self.piece_moves(g, from, c, EMPTY, out);
+        if g.rules.tables.overlapping_kinds >> kind_of(c) & 1 != 0 {
+            self.dedup_tail(out, first_move);
+        }
+    }
+
+    /// The pseudo-legal moves that no piece on the board makes: the game's opening
+    /// moves (the pie rule, passing), placements from the hand, castling.
+    pub(super) fn moves_off_the_board(&self, g: &Gen, out: &mut Vec<Move>) {
+        let t = &g.rules.tables;
+        if !t.opening_moves.is_empty() {
+            self.game_moves(g, &t.opening_moves, out);
+        }
+        self.placements_and_castling(g, out);
+    }
+
+    /// Placements from the hand, then castling: the moves made after the pieces'.
+    fn placements_and_castling(&self, g: &Gen, out: &mut Vec<Move>) {
+        let t = &g.rules.tables;
         if t.has_drops {
-            self.drops(&g, out);
+            self.drops(g, out);
         }
         if self.castling != 0 {
-            self.game_moves(&g, &t.castle_moves, out);
+            self.game_moves(g, &t.castle_moves, out);
         }
     }
 
@@ -306,14 +343,20 @@ impl Position {
         let n = self.board.len();
         let f = from as usize;
         let kind = kind_of(face);
-        let (start, len) = t.step_index[face as usize * n + f];
-        // Most moves need none of the rules' extras: walk them on a short path.
+        // Most moves need none of the rules' extras: walk them on a short path, with
+        // the plain leaps of a generator merged (a piece moving as itself).
         let simple_piece = becomes == EMPTY;
+        let (index, steps) = if simple_piece {
+            (&t.plain_step_index, &t.plain_steps)
+        } else {
+            (&t.step_index, &t.steps)
+        };
+        let (start, len) = index[face as usize * n + f];
         // Landings where the piece may promote (or may not stay) take the full path;
         // all of them do when it may promote by leaving this square.
         let watch = &t.watch_landing[face as usize * n..(face as usize + 1) * n];
         let watch = (!t.promotes_from[face as usize * n + f]).then_some(watch);
-        for step in &t.steps[start as usize..(start + len) as usize] {
+        for step in &steps[start as usize..(start + len) as usize] {
             let comp = &t.gens[step.generator as usize];
             if comp.initial && !self.unmoved[f] {
                 continue;
@@ -412,9 +455,7 @@ impl Position {
         watch: Option<&[bool]>,
         out: &mut Vec<Move>,
     ) {
-        let rules = g.rules;
-        let t = &rules.tables;
-        let us = self.side;
+        let t = &g.rules.tables;
         let comp = &t.gens[step.generator as usize];
         let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
         let path =
@@ -422,44 +463,71 @@ impl Position {
         if !step.rider && !path.iter().all(|&p| self.passable(p, kind)) {
             return;
         }
-        let id = step.generator;
+        let walk = PlainWalk {
+            comp,
+            id: step.generator,
+            from,
+            kind,
+            path,
+            watch,
+            double_step: comp.sets_ep && !path.is_empty(),
+        };
         for &to in line {
-            let occupant = self.board[to as usize];
-            if self.terrain[to as usize] != 0 {
-                // Terrain: this square takes the full rules.
-                match self.landing(to, kind) {
-                    Landing::Open => {}
-                    Landing::Last => {
-                        self.land(g, comp, Move::new(from, to, id), kind, path, out);
-                        break;
-                    }
-                    Landing::Clear => {
-                        if comp.can_move && occupant == EMPTY {
-                            self.push(g, comp, Move::new(from, to, id), kind, out);
-                        }
-                        break;
-                    }
-                    Landing::Pass if occupant == EMPTY => continue,
-                    Landing::Pass | Landing::Blocked => break,
-                }
-            }
-            let wanted = if occupant == EMPTY {
-                comp.can_move || (comp.takes_ep && to == self.ep)
-            } else {
-                comp.can_capture && side_of(occupant) != us
-            };
-            if wanted {
-                let special = comp.sets_ep || comp.takes_ep || watch.is_none_or(|w| w[to as usize]);
-                if special {
-                    self.land(g, comp, Move::new(from, to, id), kind, path, out);
-                } else {
-                    out.push(Move::new(from, to, id));
-                }
-            }
-            if occupant != EMPTY {
+            // A line stops at its first obstacle; merged leaps go on to the next.
+            if !self.plain_target(g, &walk, to, out) && !step.leaps {
                 break;
             }
         }
+    }
+
+    /// One target square of the short path: adds its move, if any. Returns whether
+    /// a line goes on past the square.
+    #[inline(always)]
+    fn plain_target(&self, g: &Gen, w: &PlainWalk, to: Cell, out: &mut Vec<Move>) -> bool {
+        let comp = w.comp;
+        let occupant = self.board[to as usize];
+        // Games without terrain skip the look at each square's.
+        if !g.rules.terrains.is_empty() && self.terrain[to as usize] != 0 {
+            // Terrain: this square takes the full rules.
+            match self.landing(to, w.kind) {
+                Landing::Open => {}
+                Landing::Last => {
+                    self.land(g, comp, Move::new(w.from, to, w.id), w.kind, w.path, out);
+                    return false;
+                }
+                Landing::Clear => {
+                    if comp.can_move && occupant == EMPTY {
+                        self.push(g, comp, Move::new(w.from, to, w.id), w.kind, out);
+                    }
+                    return false;
+                }
+                Landing::Pass => return occupant == EMPTY,
+                Landing::Blocked => return false,
+            }
+        }
+        let wanted = if occupant == EMPTY {
+            comp.can_move || (comp.takes_ep && to == self.ep)
+        } else {
+            comp.can_capture && side_of(occupant) != self.side
+        };
+        if wanted {
+            // An en-passant capture, or a square where the piece may promote or
+            // may not stay: the full rules.
+            let special =
+                (comp.takes_ep && to == self.ep) || w.watch.is_none_or(|w| w[to as usize]);
+            let m = Move::new(w.from, to, w.id);
+            if special {
+                self.land(g, comp, m, w.kind, w.path, out);
+            } else if w.double_step {
+                out.push(Move {
+                    kind: MoveKind::DoubleStep,
+                    ..m
+                });
+            } else {
+                out.push(m);
+            }
+        }
+        occupant == EMPTY
     }
 
     /// Drops repeats among the moves of one piece whose components overlap (`KW`).
@@ -598,7 +666,7 @@ impl Position {
     }
 
     #[inline]
-    fn conditions_hold(&self, g: &Gen, comp: &GenInfo, m: Move) -> bool {
+    pub(super) fn conditions_hold(&self, g: &Gen, comp: &GenInfo, m: Move) -> bool {
         let (start, len) = comp.conds;
         if comp.counts && !self.counters_stay_in_range(g, comp) {
             return false;
@@ -787,219 +855,5 @@ impl Position {
             kind: MoveKind::Castle,
             ..Move::new(c.king_from, c.king_to, id)
         });
-    }
-
-    /// When the side to move is not in check: is `m` sure to leave its royal pieces
-    /// unattacked, without playing it? True for a move by a non-royal piece (that
-    /// stays non-royal) from a square on no line to a royal piece, and for a placement.
-    /// Moves that empty a second square are always played out.
-    #[inline]
-    fn cannot_expose(&self, m: Move) -> bool {
-        let t = &self.rules.tables;
-        let royal = |c: Code| c != EMPTY && t.royal_kinds >> kind_of(c) & 1 != 0;
-        match m.kind {
-            // These take a piece off a second square (a capture without moving
-            // leaves the target empty), or move the royal piece.
-            MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap | MoveKind::Rifle => {
-                return false;
-            }
-            MoveKind::Drop => return t.royal_kinds >> t.gens[m.generator as usize].piece & 1 == 0,
-            MoveKind::Pass => return true,
-            _ => {}
-        }
-        if royal(self.board[m.from as usize]) || royal(m.promo) {
-            return false;
-        }
-        let n = self.board.len();
-        let from = m.from as usize;
-        !self.royals.of(self.side).iter().any(|&k| {
-            let bit = k as usize * n + from;
-            t.between[bit / 64] >> (bit % 64) & 1 != 0
-        })
-    }
-
-    /// Does `m` move a royal piece, or make one?
-    #[inline]
-    fn is_royal_move(&self, m: Move) -> bool {
-        let t = &self.rules.tables;
-        let royal = |c: Code| c != EMPTY && t.royal_kinds >> kind_of(c) & 1 != 0;
-        royal(self.board[m.from as usize]) || royal(m.promo)
-    }
-
-    /// With the side to move not in check: would taking the piece off `from` leave a
-    /// royal piece of its side attacked? If not, any ordinary move of it is legal.
-    fn lifting_exposes(&mut self, from: Cell) -> bool {
-        let piece = std::mem::replace(&mut self.board[from as usize], EMPTY);
-        let us = self.side;
-        let exposed = self.in_check(us);
-        self.board[from as usize] = piece;
-        exposed
-    }
-
-    /// Is the position after `m` legal for the side that played it?
-    #[inline]
-    pub fn is_legal(&mut self, m: Move) -> bool {
-        let us = self.side;
-        let facing = self.facing_now();
-        if facing.is_some() && m.kind == MoveKind::Pass {
-            return true;
-        }
-        if self.rules.tables.royal_kinds == 0 && facing.is_none() {
-            return true;
-        }
-        self.make(m);
-        let ok = (self.royals.count(us) == 0 || !self.in_check(us))
-            && facing.is_none_or(|k| !self.facing(k));
-        self.unmake();
-        ok
-    }
-
-    /// Every legal move, appended to `out` (which is cleared first).
-    pub fn legal_moves_into(&mut self, out: &mut Vec<Move>) {
-        out.clear();
-        if self.decided().is_some() {
-            return;
-        }
-        self.pseudo_moves(out);
-        if self.rules.tables.royal_kinds != 0 {
-            let us = self.side;
-            if self.rules.tables.fast_legality
-                && self.royals.count(us) != 0
-                && !self.in_check(us)
-                && self.facing_now().is_none()
-            {
-                // Moves come grouped by their square: remember whether lifting the last
-                // piece looked at uncovers an attack on a royal piece.
-                let mut lifted: (Cell, bool) = (NO_CELL, false);
-                out.retain(|&m| {
-                    if self.cannot_expose(m) {
-                        return true;
-                    }
-                    if matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
-                        && !self.is_royal_move(m)
-                    {
-                        if lifted.0 != m.from {
-                            lifted = (m.from, self.lifting_exposes(m.from));
-                        }
-                        if !lifted.1 {
-                            return true;
-                        }
-                    }
-                    self.is_legal(m)
-                });
-            } else {
-                out.retain(|&m| self.is_legal(m));
-            }
-        } else if self.facing_now().is_some() {
-            out.retain(|&m| self.is_legal(m));
-        }
-        if self.rules.forbid_check {
-            out.retain(|&m| !self.gives_check(m));
-        }
-        if self.rules.tables.no_mate_by_drop != 0 {
-            self.forbid_mating_drops(out);
-        }
-        if self.rules.stalemate_illegal && !out.is_empty() {
-            self.forbid_stalemating(out);
-        }
-    }
-
-    /// `forbid mate-by-drop`: the drops of the pieces it names may not checkmate.
-    fn forbid_mating_drops(&mut self, moves: &mut Vec<Move>) {
-        let t = &self.rules.tables;
-        let mask = t.no_mate_by_drop;
-        let gens: Vec<bool> = moves
-            .iter()
-            .map(|m| {
-                m.kind == MoveKind::Drop && mask >> t.gens[m.generator as usize].piece & 1 != 0
-            })
-            .collect();
-        if !gens.contains(&true) {
-            return;
-        }
-        let mut reply = Vec::new();
-        let mut i = 0;
-        moves.retain(|&m| {
-            let watched = gens[i];
-            i += 1;
-            !watched || !self.mates(m, &mut reply)
-        });
-    }
-
-    /// Does `m` checkmate: the opponent in check after it, with no legal move?
-    fn mates(&mut self, m: Move, scratch: &mut Vec<Move>) -> bool {
-        self.make(m);
-        let mate = self.in_check(self.side) && !self.has_legal_move(scratch);
-        self.unmake();
-        mate
-    }
-
-    /// Does the side to move have a legal move (by every rule but Sittuyin's)? Tries
-    /// one placement from the hand first, which usually settles it at once.
-    fn has_legal_move(&mut self, scratch: &mut Vec<Move>) -> bool {
-        if let Some(m) = self.first_drop()
-            && self.is_legal(m)
-        {
-            return true;
-        }
-        scratch.clear();
-        self.pseudo_moves(scratch);
-        let moves = std::mem::take(scratch);
-        let any = moves.iter().any(|&r| self.is_legal(r));
-        *scratch = moves;
-        any
-    }
-
-    /// Sittuyin's rule: a move that leaves the opponent without a legal move while not
-    /// in check is illegal, unless every move would; a move that ends the game stands.
-    fn forbid_stalemating(&mut self, moves: &mut Vec<Move>) {
-        let mut reply = Vec::new();
-        let keep: Vec<Move> = moves
-            .iter()
-            .copied()
-            .filter(|&m| {
-                self.make(m);
-                let ok = self.decided().is_some()
-                    || self.in_check(self.side)
-                    || self.has_legal_move(&mut reply);
-                self.unmake();
-                ok
-            })
-            .collect();
-        if !keep.is_empty() {
-            *moves = keep;
-        }
-    }
-
-    /// A placement onto the first free target of the first piece in hand, if any:
-    /// a cheap first try when asking whether any legal move exists.
-    fn first_drop(&self) -> Option<Move> {
-        let t = &self.rules.tables;
-        let kinds = self.rules.pieces.len();
-        let us = self.side;
-        let kind =
-            (0..kinds).find(|&k| self.hand[us * kinds + k] != 0 && !t.drop_gens[k].is_empty())?;
-        let id = t.drop_gens[kind][0];
-        let info = &t.gens[id as usize];
-        let g = Gen::new(self, &self.rules);
-        t.targets(info, us, NO_CELL)
-            .iter()
-            .map(|&to| Move {
-                kind: MoveKind::Drop,
-                ..Move::new(NO_CELL, to, id)
-            })
-            .find(|&m| {
-                let to = m.to as usize;
-                self.board[to] == EMPTY
-                    && self.terrain[to] == 0
-                    && self.conditions_hold(&g, info, m)
-            })
-    }
-
-    /// Every legal move.
-    pub fn legal_moves(&mut self) -> Vec<Move> {
-        let mut out = Vec::with_capacity(64);
-        self.legal_moves_into(&mut out);
-        out
     }
 }

@@ -144,7 +144,8 @@ impl Position {
         if !self.rules.tables.ends_at_once {
             return None;
         }
-        for i in 0..self.rules.end_rules.len() {
+        for k in 0..self.rules.tables.at_once_rules.len() {
+            let i = self.rules.tables.at_once_rules[k];
             let end = match self.rules.end_rules[i] {
                 EndRule::Captured(kind, o) => self
                     .lost_every(kind)
@@ -228,17 +229,18 @@ impl Position {
 
     /// Has the side to move a legal move that brings a piece of `kind` into `zone`?
     fn can_reach(&mut self, kind: PieceKind, zone: ZoneId) -> bool {
-        let mut moves = Vec::new();
-        self.pseudo_moves(&mut moves);
+        let mut moves = self.scratch.lend();
         let us = self.side;
-        moves.into_iter().any(|m| {
+        let any = self.has_move_that(&mut moves, |pos, m| {
             m.from != NO_CELL
                 && m.to != NO_CELL
-                && kind_of(self.board[m.from as usize]) == kind.index()
-                && self.rules.zone_contains(zone, us, m.to)
-                && self.is_legal(m)
-                && !(self.rules.forbid_check && self.gives_check(m))
-        })
+                && kind_of(pos.board[m.from as usize]) == kind.index()
+                && pos.rules.zone_contains(zone, us, m.to)
+                && pos.is_legal(m)
+                && !(pos.rules.forbid_check && pos.gives_check(m))
+        });
+        self.scratch.give_back(moves);
+        any
     }
 
     /// `bare-king`, as Fairy-Stockfish plays it: a side left with only royal pieces
@@ -285,8 +287,9 @@ impl Position {
     }
 
     /// Has the game ended, and how? Checks every end rule.
+    /// Asks whether a legal move exists without listing them, and touches nothing
+    /// shared between threads (the rules' reference count included).
     pub fn outcome(&mut self) -> Option<GameEnd> {
-        let rules = self.rules.clone();
         if let Some(end) = self.decided() {
             return Some(end);
         }
@@ -296,10 +299,9 @@ impl Position {
             reason,
             side: us,
         };
-        let moves: Vec<Move> = self.legal_moves();
-        if moves.is_empty() {
+        if !self.has_legal_moves() {
             let check = self.in_check(us);
-            let rule = rules.end_rules.iter().find_map(|rule| match *rule {
+            let rule = self.rules.end_rules.iter().find_map(|rule| match *rule {
                 EndRule::Checkmate(o) if check => Some(end(o, EndReason::Checkmate)),
                 EndRule::Stalemate(o) if !check => Some(end(o, EndReason::Stalemate)),
                 EndRule::NoMoves(o) => Some(end(o, EndReason::NoMoves)),
@@ -307,7 +309,7 @@ impl Position {
             });
             return Some(rule.unwrap_or(end(Outcome::Draw, EndReason::NoRuleApplies)));
         }
-        rules.end_rules.iter().find_map(|rule| match *rule {
+        self.rules.end_rules.iter().find_map(|rule| match *rule {
             EndRule::Repetition(k, o) if self.repetitions() >= k => {
                 Some(end(o, EndReason::Repetition(k)))
             }

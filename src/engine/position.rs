@@ -161,6 +161,33 @@ pub struct Position {
     /// Piece kinds that have left the board, per side.
     pub(crate) exited: [u64; 2],
     pub(crate) history: Vec<Undo>,
+    /// Move lists for the legality rules that look a reply ahead.
+    pub(crate) scratch: Scratch,
+}
+
+/// Move lists lent to the rules that look one reply ahead (`stalemate illegal`,
+/// `forbid mate-by-drop`, "has the side to move a legal move?"), so that they allocate
+/// nothing once warm. A clone starts with none.
+#[derive(Debug, Default)]
+pub(crate) struct Scratch(Vec<Vec<Move>>);
+
+impl Clone for Scratch {
+    fn clone(&self) -> Self {
+        Self::default()
+    }
+}
+
+impl Scratch {
+    /// An empty list: a returned one, or a new one.
+    pub fn lend(&mut self) -> Vec<Move> {
+        let mut list = self.0.pop().unwrap_or_default();
+        list.clear();
+        list
+    }
+
+    pub fn give_back(&mut self, list: Vec<Move>) {
+        self.0.push(list);
+    }
 }
 
 impl Position {

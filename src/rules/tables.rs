@@ -59,6 +59,9 @@ pub struct GenInfo {
 pub struct Step {
     pub generator: GenId,
     pub rider: bool,
+    /// Several leaps of one plain generator (only in `Tables::plain_steps`): each
+    /// target is a square of its own, none blocks another.
+    pub leaps: bool,
     /// Target cells (one for a leap, the whole line for a ray) in `Tables::cells`.
     pub first: u32,
     pub len: u16,
@@ -98,6 +101,11 @@ pub struct Tables {
     pub steps: Vec<Step>,
     /// (start, len) into `steps` per `code * cells + cell`.
     pub step_index: Vec<(u32, u32)>,
+    /// The same steps for the generator's short path (a piece moving as itself): the
+    /// plain leaps of one generator from one square merged into one step.
+    pub plain_steps: Vec<Step>,
+    /// (start, len) into `plain_steps` per `code * cells + cell`.
+    pub plain_step_index: Vec<(u32, u32)>,
     pub cells: Vec<Cell>,
     /// (start, len) into `cells`: the targets of flights and drops (see `GenInfo::targets`).
     pub target_index: Vec<(u32, u32)>,
@@ -165,6 +173,8 @@ pub struct Tables {
     /// Some end rule may end the game whatever moves remain (captured, exited,
     /// reached, bare king).
     pub ends_at_once: bool,
+    /// Those end rules, by their index in `Rules::end_rules`, in order.
+    pub at_once_rules: Vec<usize>,
     /// Per end rule, per side: the squares of a `reached` rule's zone (else empty).
     pub reach_cells: Vec<[Vec<Cell>; 2]>,
     /// The piece type of the game's `facing` rule, if it has one.
@@ -407,6 +417,7 @@ fn steps(rules: &Rules, t: &mut Tables) {
     let n = rules.cell_count();
     let ncodes = 1 + 2 * rules.pieces.len();
     t.step_index = vec![(0, 0); ncodes * n];
+    t.plain_step_index = vec![(0, 0); ncodes * n];
     let mut rev = Reverse {
         leaps: [vec![Vec::new(); n], vec![Vec::new(); n]],
         rays: [vec![Vec::new(); n], vec![Vec::new(); n]],
@@ -423,10 +434,49 @@ fn steps(rules: &Rules, t: &mut Tables) {
                     }
                 }
                 t.step_index[code * n + from as usize] = (start, t.steps.len() as u32 - start);
+                let plain_start = t.plain_steps.len() as u32;
+                merge_plain_leaps(t, start as usize);
+                t.plain_step_index[code * n + from as usize] =
+                    (plain_start, t.plain_steps.len() as u32 - plain_start);
             }
         }
     }
     rev.store(rules, t);
+}
+
+/// Copies the steps from `start` on to `Tables::plain_steps`, merging each run of
+/// plain leaps (no path to cross) of one generator into one step: the short path
+/// then walks one step per generator, with the moves in the same order.
+fn merge_plain_leaps(t: &mut Tables, start: usize) {
+    let end = t.steps.len();
+    let mut i = start;
+    while i < end {
+        let id = t.steps[i].generator;
+        let run_end = (i..end)
+            .find(|&j| t.steps[j].generator != id)
+            .unwrap_or(end);
+        let run = &t.steps[i..run_end];
+        let leaps_only = run.iter().all(|s| !s.rider && s.path_len == 0);
+        if t.gens[id as usize].plain && leaps_only && run.len() > 1 {
+            let first = t.cells.len() as u32;
+            for j in i..run_end {
+                let target = t.cells[t.steps[j].first as usize];
+                t.cells.push(target);
+            }
+            t.plain_steps.push(Step {
+                generator: id,
+                rider: false,
+                leaps: true,
+                first,
+                len: (run_end - i) as u16,
+                path_first: first,
+                path_len: 0,
+            });
+        } else {
+            t.plain_steps.extend_from_slice(run);
+        }
+        i = run_end;
+    }
 }
 
 /// A piece on a square, as the tables are built for it.
@@ -490,6 +540,7 @@ fn betza_steps(
         t.steps.push(Step {
             generator: id,
             rider: b.rider,
+            leaps: false,
             first,
             len: len as u16,
             path_first,
@@ -649,17 +700,21 @@ fn hands(rules: &Rules, t: &mut Tables) {
 
 /// What the end rules that end a game at once need.
 fn ends(rules: &Rules, t: &mut Tables) {
-    t.ends_at_once = rules.end_rules.iter().any(|r| {
-        matches!(
-            r,
-            EndRule::Captured(..)
-                | EndRule::Exited(..)
-                | EndRule::Reached { .. }
-                | EndRule::BareKing(_)
-                | EndRule::Passes(..)
-                | EndRule::Facing(..)
-        )
-    });
+    t.at_once_rules = (rules.end_rules.iter().enumerate())
+        .filter(|(_, r)| {
+            matches!(
+                r,
+                EndRule::Captured(..)
+                    | EndRule::Exited(..)
+                    | EndRule::Reached { .. }
+                    | EndRule::BareKing(_)
+                    | EndRule::Passes(..)
+                    | EndRule::Facing(..)
+            )
+        })
+        .map(|(i, _)| i)
+        .collect();
+    t.ends_at_once = !t.at_once_rules.is_empty();
     t.facing = rules.end_rules.iter().find_map(|r| match *r {
         EndRule::Facing(kind, _) => Some(kind),
         _ => None,

@@ -1,0 +1,543 @@
+//! Legality: which pseudo-legal moves leave the mover's royal pieces unattacked, and
+//! the rules that look one reply ahead (`forbid mate-by-drop`, `stalemate illegal`).
+//!
+//! Playing a move out (make, "is a royal piece attacked?", unmake) always answers;
+//! the fast paths below answer most moves without it, when the tables say attacks
+//! are read from the board alone (no hoppers, no flips, no captures under conditions
+//! on the position's state):
+//! - the pieces that alone shield a royal piece from an enemy line or lame leap (the
+//!   pins) are found once per position; any ordinary move of another piece is legal;
+//! - a plain step of a lone royal piece is legal when its target is not attacked
+//!   with the piece moved there on the board alone (no hash, no history).
+
+use super::{Move, MoveKind, Position};
+use crate::rules::{Cell, Code, EMPTY, LeapAttack, NO_CELL, RayAttack, kind_of, side_of};
+use crate::syntax::betza::Hop;
+
+/// More pins than this (with several royal pieces on a large board) and legality
+/// plays out the moves of every piece on a line to a royal piece instead.
+const MAX_PINS: usize = 16;
+
+/// The squares of the side to move's pieces that alone stand between one of its royal
+/// pieces and an enemy piece that would capture it were they lifted.
+struct Pins {
+    cells: [Cell; MAX_PINS],
+    len: usize,
+}
+
+impl Pins {
+    /// Adds a pinned square; `None` when the list is full.
+    fn add(&mut self, cell: Cell) -> Option<()> {
+        *self.cells.get_mut(self.len)? = cell;
+        self.len += 1;
+        Some(())
+    }
+
+    fn contains(&self, cell: Cell) -> bool {
+        self.cells[..self.len].contains(&cell)
+    }
+}
+
+impl Position {
+    /// Every legal move, appended to `out` (which is cleared first).
+    pub fn legal_moves_into(&mut self, out: &mut Vec<Move>) {
+        out.clear();
+        if self.decided().is_some() {
+            return;
+        }
+        self.pseudo_moves(out);
+        self.keep_safe_moves(out);
+        if self.rules.forbid_check {
+            out.retain(|&m| !self.gives_check(m));
+        }
+        if self.rules.tables.no_mate_by_drop != 0 {
+            self.forbid_mating_drops(out);
+        }
+        if self.rules.stalemate_illegal && !out.is_empty() {
+            self.forbid_stalemating(out);
+        }
+    }
+
+    /// Every legal move.
+    pub fn legal_moves(&mut self) -> Vec<Move> {
+        let mut out = Vec::with_capacity(64);
+        self.legal_moves_into(&mut out);
+        out
+    }
+
+    /// Keeps the pseudo-legal moves that leave no royal piece of the mover attacked
+    /// (and, under a `facing` rule, that end a facing).
+    fn keep_safe_moves(&mut self, out: &mut Vec<Move>) {
+        let t = &self.rules.tables;
+        if t.royal_kinds == 0 {
+            if self.facing_now().is_some() {
+                out.retain(|&m| self.is_legal(m));
+            }
+            return;
+        }
+        let us = self.side;
+        if self.royals.count(us) == 0 || self.in_check(us) || self.facing_now().is_some() {
+            out.retain(|&m| self.is_legal(m));
+        } else if t.fast_legality {
+            self.keep_safe_unchecked(out);
+        } else {
+            out.retain(|&m| self.is_legal_unchecked(m));
+        }
+    }
+
+    /// With the side to move not in check and not facing: is `m` legal? Without
+    /// playing it when it keeps off every line to a royal piece.
+    #[inline]
+    fn is_legal_unchecked(&mut self, m: Move) -> bool {
+        self.off_royal_lines(m) || self.is_legal(m)
+    }
+
+    /// Is `m` a move or placement of a non-royal piece (staying non-royal) whose
+    /// squares lie on no line to a royal piece of the mover (`Tables::between`, built
+    /// from every piece type's captures, flipped faces and hoppers included)? With the
+    /// mover not in check such a move is legal: lifting the piece opens no line and
+    /// landing it screens none for a hopper. Not where `closer-to` conditions measure
+    /// distances that a move changes.
+    fn off_royal_lines(&self, m: Move) -> bool {
+        let t = &self.rules.tables;
+        if t.located_kinds != 0 {
+            return false;
+        }
+        match m.kind {
+            MoveKind::Drop if t.royal_kinds >> t.gens[m.generator as usize].piece & 1 != 0 => {
+                return false;
+            }
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Exit if self.is_royal_move(m) => {
+                return false;
+            }
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Exit | MoveKind::Drop => {}
+            _ => return false,
+        }
+        !self.on_royal_line(m.from) && !self.on_royal_line(m.to)
+    }
+
+    /// Does `cell` (if a square) lie between a royal piece of the side to move and a
+    /// square from which some piece could capture it?
+    #[inline]
+    fn on_royal_line(&self, cell: Cell) -> bool {
+        if cell == NO_CELL {
+            return false;
+        }
+        let t = &self.rules.tables;
+        let n = self.board.len();
+        self.royals.of(self.side).iter().any(|&k| {
+            let bit = k as usize * n + cell as usize;
+            t.between[bit / 64] >> (bit % 64) & 1 != 0
+        })
+    }
+
+    /// With the side to move not in check (and no hoppers or flips): keeps its safe
+    /// moves, playing out only those that might expose a royal piece.
+    fn keep_safe_unchecked(&mut self, out: &mut Vec<Move>) {
+        let board_attacks = self.rules.tables.dynamic_attack_kinds == 0;
+        let pins = if board_attacks { self.pins() } else { None };
+        let lone_royal = board_attacks && self.royals.count(self.side) == 1;
+        // Without the pins: whether lifting the last piece looked at uncovers an
+        // attack (moves come grouped by their square).
+        let mut lifted: (Cell, bool) = (NO_CELL, false);
+        // Whether the piece on the last square looked at is neither royal nor pinned:
+        // its ordinary moves that make no royal piece are legal.
+        let mut free: (Cell, bool) = (NO_CELL, false);
+        out.retain(|&m| {
+            let ordinary = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep);
+            if ordinary && pins.is_some() && (m.promo == EMPTY || !self.is_royal_move(m)) {
+                if free.0 != m.from {
+                    let pinned = pins.as_ref().is_some_and(|p| p.contains(m.from));
+                    free = (m.from, !pinned && !self.is_royal_move(m));
+                }
+                if free.1 {
+                    return true;
+                }
+            }
+            if !ordinary {
+                return self.cannot_expose(m) || self.is_legal(m);
+            }
+            if self.is_royal_move(m) {
+                return if lone_royal && self.is_plain_step(m) {
+                    self.royal_step_safe(m)
+                } else {
+                    self.is_legal(m)
+                };
+            }
+            let exposes = match &pins {
+                Some(pins) => pins.contains(m.from),
+                None => {
+                    if lifted.0 != m.from {
+                        let exposes = !self.cannot_expose(m) && self.lifting_exposes(m.from);
+                        lifted = (m.from, exposes);
+                    }
+                    lifted.1
+                }
+            };
+            !exposes || self.is_legal(m)
+        });
+    }
+
+    /// The pins of the side to move, if no more than [`MAX_PINS`]. Only where attacks
+    /// are read from the board alone (the reverse tables), without hoppers.
+    fn pins(&self) -> Option<Pins> {
+        let t = &self.rules.tables;
+        let by = self.side ^ 1;
+        let mut pins = Pins {
+            cells: [NO_CELL; MAX_PINS],
+            len: 0,
+        };
+        for &royal in self.royals.of(self.side) {
+            let (start, len) = t.ray_index[by][royal as usize];
+            for r in &t.ray_attacks[start as usize..(start + len) as usize] {
+                if let Some(cell) = self.pinned_on_ray(r, by) {
+                    pins.add(cell)?;
+                }
+            }
+            let (start, len) = t.leap_index[by][royal as usize];
+            for a in &t.leap_attacks[start as usize..(start + len) as usize] {
+                if let Some(cell) = self.pinned_on_path(a, by) {
+                    pins.add(cell)?;
+                }
+            }
+        }
+        Some(pins)
+    }
+
+    /// Walking a line out from a royal piece (as [`super::attack::attacked_as`] does):
+    /// the square of a piece not of `by` that alone stands between it and a piece of
+    /// `by` that captures along the line.
+    fn pinned_on_ray(&self, r: &RayAttack, by: usize) -> Option<Cell> {
+        debug_assert!(r.hop == Hop::None, "no hoppers where pins are used");
+        let t = &self.rules.tables;
+        let line = &t.cells[r.first as usize..r.first as usize + r.len as usize];
+        let mut kinds = r.kinds;
+        let mut shield = None;
+        for (k, &sq) in line.iter().enumerate() {
+            let c = self.board[sq as usize];
+            if c != EMPTY {
+                if shield.is_some() || side_of(c) == by {
+                    let attacks = (k as u16) < r.max && side_of(c) == by;
+                    return shield.filter(|_| attacks && kinds >> kind_of(c) & 1 != 0);
+                }
+                shield = Some(sq);
+            }
+            // An empty square, or the shield's once lifted: terrain may stop the line.
+            let terr = self.terrain[sq as usize];
+            if terr != 0 {
+                let tr = &self.rules.terrains[terr as usize - 1];
+                if tr.blocks_passing {
+                    kinds &= tr.crossed_by;
+                    if kinds == 0 {
+                        return None;
+                    }
+                }
+            }
+        }
+        None
+    }
+
+    /// A lame leap of a piece of `by` onto a royal piece: the square of the one piece
+    /// not of `by` that blocks its path, if lifting it would open the path.
+    fn pinned_on_path(&self, a: &LeapAttack, by: usize) -> Option<Cell> {
+        if a.path_len == 0 {
+            return None;
+        }
+        let attacker = self.board[a.from as usize];
+        if attacker == EMPTY || side_of(attacker) != by || a.kinds >> kind_of(attacker) & 1 == 0 {
+            return None;
+        }
+        let kind = kind_of(attacker);
+        let t = &self.rules.tables;
+        let path = &t.cells[a.path_first as usize..a.path_first as usize + a.path_len as usize];
+        let mut shield = None;
+        for &p in path {
+            if self.passable(p, kind) {
+                continue;
+            }
+            let c = self.board[p as usize];
+            let liftable = c != EMPTY && side_of(c) != by && self.terrain_lets_pass(p, kind);
+            if !liftable || shield.is_some() {
+                return None;
+            }
+            shield = Some(p);
+        }
+        shield
+    }
+
+    /// Is `m` an ordinary move with nothing but its two squares to it (no promotion,
+    /// no effect)?
+    #[inline]
+    fn is_plain_step(&self, m: Move) -> bool {
+        m.kind == MoveKind::Normal
+            && m.promo == EMPTY
+            && self.rules.tables.gens[m.generator as usize].effects == 0
+    }
+
+    /// With attacks read from the board alone and one royal piece: is the plain step
+    /// `m` of that piece safe? Puts it on its target on the board only.
+    fn royal_step_safe(&mut self, m: Move) -> bool {
+        let (from, to) = (m.from as usize, m.to as usize);
+        let royal = std::mem::replace(&mut self.board[from], EMPTY);
+        let taken = std::mem::replace(&mut self.board[to], royal);
+        let safe = !self.attacked(m.to, self.side ^ 1);
+        self.board[to] = taken;
+        self.board[from] = royal;
+        safe
+    }
+
+    /// When the side to move is not in check: is `m` sure to leave its royal pieces
+    /// unattacked, without playing it? True for a move by a non-royal piece (that
+    /// stays non-royal) from a square on no line to a royal piece, and for a placement.
+    /// Moves that empty a second square are always played out.
+    #[inline]
+    fn cannot_expose(&self, m: Move) -> bool {
+        let t = &self.rules.tables;
+        match m.kind {
+            // These take a piece off a second square (a capture without moving
+            // leaves the target empty), or move the royal piece.
+            MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap | MoveKind::Rifle => {
+                return false;
+            }
+            MoveKind::Drop => return t.royal_kinds >> t.gens[m.generator as usize].piece & 1 == 0,
+            MoveKind::Pass => return true,
+            _ => {}
+        }
+        if self.is_royal_move(m) {
+            return false;
+        }
+        let n = self.board.len();
+        let from = m.from as usize;
+        !self.royals.of(self.side).iter().any(|&k| {
+            let bit = k as usize * n + from;
+            t.between[bit / 64] >> (bit % 64) & 1 != 0
+        })
+    }
+
+    /// Does `m` move a royal piece, or make one?
+    #[inline]
+    fn is_royal_move(&self, m: Move) -> bool {
+        let t = &self.rules.tables;
+        let royal = |c: Code| c != EMPTY && t.royal_kinds >> kind_of(c) & 1 != 0;
+        royal(self.board[m.from as usize]) || royal(m.promo)
+    }
+
+    /// With the side to move not in check: would taking the piece off `from` leave a
+    /// royal piece of its side attacked? If not, any ordinary move of it is legal.
+    fn lifting_exposes(&mut self, from: Cell) -> bool {
+        let piece = std::mem::replace(&mut self.board[from as usize], EMPTY);
+        let us = self.side;
+        let exposed = self.in_check(us);
+        self.board[from as usize] = piece;
+        exposed
+    }
+
+    /// Is the position after `m` legal for the side that played it?
+    #[inline]
+    pub fn is_legal(&mut self, m: Move) -> bool {
+        let us = self.side;
+        let facing = self.facing_now();
+        if facing.is_some() && m.kind == MoveKind::Pass {
+            return true;
+        }
+        if facing.is_none() && self.royals.count(us) == 0 && !self.may_make_royal(m) {
+            return true;
+        }
+        self.make(m);
+        let ok = (self.royals.count(us) == 0 || !self.in_check(us))
+            && facing.is_none_or(|k| !self.facing(k));
+        self.unmake();
+        ok
+    }
+
+    /// Might `m` put a royal piece on the board (a placement, a promotion or a piece
+    /// left behind)?
+    #[inline]
+    fn may_make_royal(&self, m: Move) -> bool {
+        let t = &self.rules.tables;
+        let info = &t.gens[m.generator as usize];
+        let royal_piece = match m.kind {
+            MoveKind::Drop => t.royal_kinds >> info.piece & 1 != 0,
+            _ if m.from == NO_CELL => false,
+            _ => self.is_royal_move(m),
+        };
+        t.royal_kinds != 0 && (royal_piece || info.effects != 0)
+    }
+
+    /// `forbid mate-by-drop`: the drops of the pieces it names may not checkmate.
+    fn forbid_mating_drops(&mut self, moves: &mut Vec<Move>) {
+        if !moves.iter().any(|&m| self.is_watched_drop(m)) {
+            return;
+        }
+        let mut reply = self.scratch.lend();
+        moves.retain(|&m| !self.is_watched_drop(m) || !self.mates(m, &mut reply));
+        self.scratch.give_back(reply);
+    }
+
+    /// Is `m` a drop of a piece that `forbid mate-by-drop` names?
+    #[inline]
+    fn is_watched_drop(&self, m: Move) -> bool {
+        let t = &self.rules.tables;
+        m.kind == MoveKind::Drop && t.no_mate_by_drop >> t.gens[m.generator as usize].piece & 1 != 0
+    }
+
+    /// Does `m` checkmate: the opponent in check after it, with no legal move?
+    fn mates(&mut self, m: Move, scratch: &mut Vec<Move>) -> bool {
+        self.make(m);
+        let mate = self.in_check(self.side) && !self.has_legal_move(scratch, true);
+        self.unmake();
+        mate
+    }
+
+    /// Does the side to move, in check or not as `checked` says, have a legal move
+    /// (by every rule but Sittuyin's, which never leaves a side without one, `forbid
+    /// check` and `forbid mate-by-drop`)? Tries one placement from the hand first,
+    /// which usually settles it at once, then the pieces one by one, and stops at the
+    /// first legal move.
+    fn has_legal_move(&mut self, scratch: &mut Vec<Move>, checked: bool) -> bool {
+        if checked || self.facing_now().is_some() {
+            self.has_move_that(scratch, Self::is_legal)
+        } else {
+            self.has_move_that(scratch, Self::is_legal_unchecked)
+        }
+    }
+
+    /// Does the side to move have a pseudo-legal move that `ok` accepts? Generates
+    /// the moves piece by piece into `scratch` and stops at the first accepted.
+    pub(super) fn has_move_that(
+        &mut self,
+        scratch: &mut Vec<Move>,
+        mut ok: impl FnMut(&mut Self, Move) -> bool,
+    ) -> bool {
+        if let Some(m) = self.first_drop()
+            && ok(self, m)
+        {
+            return true;
+        }
+        let us = self.side;
+        for from in 0..self.board.len() {
+            let c = self.board[from];
+            if c == EMPTY || side_of(c) != us {
+                continue;
+            }
+            scratch.clear();
+            let g = super::movegen::Gen::new(self, &self.rules);
+            self.own_piece_moves(&g, from as Cell, c, scratch);
+            if scratch.iter().any(|&m| ok(self, m)) {
+                return true;
+            }
+        }
+        scratch.clear();
+        let g = super::movegen::Gen::new(self, &self.rules);
+        self.moves_off_the_board(&g, scratch);
+        scratch.iter().any(|&m| ok(self, m))
+    }
+
+    /// Has the side to move a legal move, by every rule? (Sittuyin's rule never
+    /// takes the last one away.) Without building the list of them.
+    pub fn has_legal_moves(&mut self) -> bool {
+        if self.decided().is_some() {
+            return false;
+        }
+        let mut list = self.scratch.lend();
+        let mut reply = self.scratch.lend();
+        let any = self.has_move_that(&mut list, |pos, m| {
+            pos.is_legal(m)
+                && !(pos.rules.forbid_check && pos.gives_check(m))
+                && !(pos.is_watched_drop(m) && pos.mates(m, &mut reply))
+        });
+        self.scratch.give_back(reply);
+        self.scratch.give_back(list);
+        any
+    }
+
+    /// Sittuyin's rule: a move that leaves the opponent without a legal move while not
+    /// in check is illegal, unless every move would; a move that ends the game stands.
+    fn forbid_stalemating(&mut self, moves: &mut Vec<Move>) {
+        let mut reply = self.scratch.lend();
+        let mut witness = None;
+        keep_in_place(moves, |m| {
+            self.make(m);
+            let ok = self.decided().is_some()
+                || self.in_check(self.side)
+                || self.reply_exists(&mut reply, &mut witness);
+            self.unmake();
+            ok
+        });
+        self.scratch.give_back(reply);
+    }
+
+    /// With the side to move not in check: has it a legal move? Tries `witness` first,
+    /// a placement found after an earlier move of the same list (its square is most
+    /// often still free), and keeps the placement it finds there.
+    fn reply_exists(&mut self, scratch: &mut Vec<Move>, witness: &mut Option<Move>) -> bool {
+        if let Some(w) = *witness
+            && self.can_still_place(w)
+            && self.is_legal_unchecked(w)
+        {
+            return true;
+        }
+        *witness = self.first_drop();
+        if let Some(w) = *witness
+            && self.is_legal_unchecked(w)
+        {
+            return true;
+        }
+        self.has_legal_move(scratch, false)
+    }
+
+    /// Is the placement `w`, found in a position a move ago, still pseudo-legal? Only
+    /// for placements with nothing to ask but a piece in hand and a free square.
+    fn can_still_place(&self, w: Move) -> bool {
+        let t = &self.rules.tables;
+        let info = &t.gens[w.generator as usize];
+        let slot = self.side * self.rules.pieces.len() + info.piece as usize;
+        let to = w.to as usize;
+        info.conds.1 == 0
+            && !info.counts
+            && self.hand[slot] != 0
+            && self.board[to] == EMPTY
+            && self.terrain[to] == 0
+    }
+
+    /// A placement onto the first free target of the first piece in hand, if any:
+    /// a cheap first try when asking whether any legal move exists.
+    fn first_drop(&self) -> Option<Move> {
+        let t = &self.rules.tables;
+        let kinds = self.rules.pieces.len();
+        let us = self.side;
+        let kind =
+            (0..kinds).find(|&k| self.hand[us * kinds + k] != 0 && !t.drop_gens[k].is_empty())?;
+        let id = t.drop_gens[kind][0];
+        let info = &t.gens[id as usize];
+        let g = super::movegen::Gen::new(self, &self.rules);
+        t.targets(info, us, NO_CELL)
+            .iter()
+            .map(|&to| Move {
+                kind: MoveKind::Drop,
+                ..Move::new(NO_CELL, to, id)
+            })
+            .find(|&m| {
+                let to = m.to as usize;
+                self.board[to] == EMPTY
+                    && self.terrain[to] == 0
+                    && self.conditions_hold(&g, info, m)
+            })
+    }
+}
+
+/// Keeps the moves `keep` accepts, in order; keeps them all if it accepts none. In
+/// place: nothing is written until a move is accepted.
+fn keep_in_place(moves: &mut Vec<Move>, mut keep: impl FnMut(Move) -> bool) {
+    let mut kept = 0;
+    for i in 0..moves.len() {
+        let m = moves[i];
+        if keep(m) {
+            moves[kept] = m;
+            kept += 1;
+        }
+    }
+    if kept > 0 {
+        moves.truncate(kept);
+    }
+}
