@@ -24,14 +24,17 @@
 //! far. With a depth limit and no time limit it is deterministic.
 
 pub mod eval;
+mod eval_cache;
 pub mod tt;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use crate::engine::search_support::legality_is_royal_safety;
 use crate::engine::{GameEnd, Move, Position};
 use crate::rules::{Code, EMPTY, EndRule, NO_CELL, Outcome, Rules, kind_of};
 pub use eval::Eval;
+use eval_cache::EvalCache;
 use tt::{Bound, Tt};
 
 /// The score of a won game at the root; a win in `p` plies scores `MATE − p`.
@@ -257,6 +260,7 @@ pub struct Searcher {
     eval: Arc<Eval>,
     ends: Ends,
     tt: Tt,
+    eval_cache: EvalCache,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     cells: usize,
@@ -265,6 +269,9 @@ pub struct Searcher {
     /// The number of legal moves at each ply of the current line.
     mobility: Vec<i32>,
     has_royals: bool,
+    /// Royal safety is the whole of legality: inner nodes take the pseudo-legal
+    /// moves and test each as they play it (most nodes stop after one or two).
+    lazy_legality: bool,
     nodes: u64,
     seldepth: usize,
     start: Instant,
@@ -294,9 +301,11 @@ impl Searcher {
         Self {
             ends: Ends::new(&rules),
             has_royals: rules.pieces.iter().any(|p| p.royal),
+            lazy_legality: legality_is_royal_safety(&rules),
             rules,
             eval,
             tt: Tt::new(mb),
+            eval_cache: EvalCache::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; (cells + 1) * (cells + 1)],
             cells,
@@ -567,17 +576,51 @@ impl Searcher {
             return Some(self.terminal(pos, ply));
         }
         if counted && let Some(o) = self.ends.counted_result(pos, true) {
+            // Pseudo-legal moves may all be illegal: no legal move decides first.
+            if self.lazy_legality && !moves.iter().any(|&m| pos.is_legal(m)) {
+                return Some(self.terminal(pos, ply));
+            }
             return Some(Self::outcome_score(o, ply));
         }
         None
+    }
+
+    /// The moves an inner node tries: the legal ones, or under plain royal-safety
+    /// legality the pseudo-legal ones (none once a rule has decided the game), each
+    /// tested as it is played ([`Self::plays_legally`]).
+    #[inline]
+    fn node_moves(&self, pos: &mut Position, moves: &mut Vec<Move>) {
+        if !self.lazy_legality {
+            pos.legal_moves_into(moves);
+            return;
+        }
+        moves.clear();
+        if !pos.is_decided() {
+            pos.pseudo_moves(moves);
+        }
+    }
+
+    /// Plays `m` if it is legal (for a node whose moves came from
+    /// [`Self::node_moves`]); `in_check`: the side to move is in check.
+    #[inline]
+    fn plays_legally(&self, pos: &mut Position, m: Move, in_check: bool) -> bool {
+        let us = pos.side_to_move();
+        let test = self.lazy_legality && (in_check || !pos.surely_safe(m));
+        pos.make(m);
+        if test && pos.royal_left_attacked(us) {
+            pos.unmake();
+            return false;
+        }
+        true
     }
 
     /// The static evaluation plus mobility: the side to move's number of moves two
     /// plies earlier against the opponent's a ply earlier (so that standing pat needs
     /// no move generation).
     #[inline]
-    fn static_eval(&self, pos: &Position, ply: usize) -> i32 {
-        let mut s = self.eval.evaluate(pos);
+    fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {
+        let eval = &self.eval;
+        let mut s = self.eval_cache.get_or(pos.hash(), || eval.evaluate(pos));
         if ply >= 2 {
             s += eval::MOBILITY * (self.mobility[ply - 2] - self.mobility[ply - 1]);
         }
@@ -681,7 +724,7 @@ impl Searcher {
             return 0;
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        pos.legal_moves_into(&mut moves);
+        self.node_moves(pos, &mut moves);
         if let Some(s) = self.node_end(pos, &moves, ply, true) {
             self.lists[ply] = moves;
             return s;
@@ -722,20 +765,24 @@ impl Searcher {
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        // Legal moves searched so far (pseudo-legal ones that fail the test are not).
+        let mut searched = 0;
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let m = moves[i];
             let quiet = !Self::tactical(pos, m);
-            pos.make(m);
+            if !self.plays_legally(pos, m, in_check) {
+                continue;
+            }
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
             let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let d = depth - 1 + ext;
             let mut score;
-            if i == 0 {
+            if searched == 0 {
                 score = -self.negamax(pos, d, -beta, -alpha, ply + 1);
             } else {
-                let r = if depth >= 3 && i >= 3 && quiet && !in_check && !gives_check {
-                    if i >= 8 && depth >= 5 { 2 } else { 1 }
+                let r = if depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check {
+                    if searched >= 8 && depth >= 5 { 2 } else { 1 }
                 } else {
                     0
                 };
@@ -748,6 +795,7 @@ impl Searcher {
                 }
             }
             pos.unmake();
+            searched += 1;
             if self.stopped {
                 self.lists[ply] = moves;
                 self.order[ply] = scores;
@@ -775,6 +823,10 @@ impl Searcher {
         }
         self.lists[ply] = moves;
         self.order[ply] = scores;
+        if searched == 0 {
+            // Every pseudo-legal move was illegal.
+            return self.terminal(pos, ply);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha0 {
@@ -828,7 +880,8 @@ impl Searcher {
                 return self.terminal(pos, ply);
             }
         }
-        let evasions = self.has_royals && qply < QUIET_EVASIONS && pos.in_check(us);
+        let in_check = self.has_royals && pos.in_check(us);
+        let evasions = in_check && qply < QUIET_EVASIONS;
         let mut best = -INF;
         if evasions {
             if !legal {
@@ -859,8 +912,12 @@ impl Searcher {
         self.score_moves(pos, &moves, &mut scores, None, ply);
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
-            pos.make(moves[i]);
-            if !evasions && !legal && self.has_royals && pos.in_check(us) {
+            let m = moves[i];
+            // Outside check, the pseudo-legal moves are tested here (cheaply, when
+            // the move cannot uncover an attack on a royal piece).
+            let test = !evasions && !legal && self.has_royals && (in_check || !pos.surely_safe(m));
+            pos.make(m);
+            if test && pos.royal_left_attacked(us) {
                 pos.unmake();
                 continue;
             }
