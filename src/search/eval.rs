@@ -521,33 +521,43 @@ impl Eval {
     /// The goal term per side, in 1/16 centipawns: each non-target piece gains for
     /// standing near the nearest enemy target.
     fn goal(&self, board: &[Code], n: usize, pieces: &Pieces, targets: &Targets) -> [i32; 2] {
+        if let (Some(found), Some(rows)) = (pieces.kept(), self.single_target_rows(targets)) {
+            return self.goal_by_rows(found, rows);
+        }
         let mut goal = [0i32; 2];
-        let mut add = |cell: usize, c: Code| {
+        for (cell, &c) in board.iter().enumerate().take(n) {
             let w = self.goal_weight[c as usize];
-            if w == 0 {
-                return;
+            if c == EMPTY || w == 0 {
+                continue;
             }
             let side = side_of(c);
-            let enemy = side ^ 1;
-            // Most games have one target a side: its distance, without a search.
-            let nearest = match targets.len[enemy] {
-                0 => return,
-                1 => self.dist(cell, targets.cells[enemy][0]),
-                _ => match self.nearest(targets, enemy, cell) {
-                    Some(d) => d,
-                    None => return,
-                },
-            };
-            goal[side] += w * (self.max_dist - nearest);
-        };
-        match pieces.kept() {
-            Some(found) => found.iter().for_each(|&(cell, c)| add(cell as usize, c)),
-            None => board
-                .iter()
-                .enumerate()
-                .take(n)
-                .filter(|&(_, &c)| c != EMPTY)
-                .for_each(|(cell, &c)| add(cell, c)),
+            if let Some(d) = self.nearest(targets, side ^ 1, cell) {
+                goal[side] += w * (self.max_dist - d);
+            }
+        }
+        goal
+    }
+
+    /// With one target a side and the distance table: per side, the distances from
+    /// the enemy target to every cell.
+    #[inline]
+    fn single_target_rows<'a>(&'a self, targets: &Targets) -> Option<[&'a [u8]; 2]> {
+        if self.distances.is_empty() || targets.len != &[1, 1] {
+            return None;
+        }
+        let n = self.cells;
+        let row = |side: usize| &self.distances[targets.cells[side ^ 1][0] * n..][..n];
+        Some([row(0), row(1)])
+    }
+
+    /// The goal term from the pieces found and each side's distance row.
+    #[inline]
+    fn goal_by_rows(&self, found: &[(u16, Code)], rows: [&[u8]; 2]) -> [i32; 2] {
+        let mut goal = [0i32; 2];
+        for &(cell, c) in found {
+            let side = side_of(c);
+            let d = rows[side][cell as usize] as i32;
+            goal[side] += self.goal_weight[c as usize] * (self.max_dist - d);
         }
         goal
     }

@@ -460,7 +460,8 @@ impl Searcher {
         let mut out = Vec::with_capacity(moves.len());
         for m in moves {
             pos.make(m);
-            let s = -self.negamax(pos, depth.max(1) as i32 - 1, -INF, INF, 1);
+            let checked = self.has_royals && pos.in_check(pos.side_to_move());
+            let s = -self.negamax(pos, depth.max(1) as i32 - 1, -INF, INF, 1, checked);
             pos.unmake();
             out.push((m, s));
         }
@@ -477,11 +478,11 @@ impl Searcher {
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
             let d = depth - 1 + i32::from(gives_check);
             let score = if i == 0 {
-                -self.negamax(pos, d, -beta, -alpha, 1)
+                -self.negamax(pos, d, -beta, -alpha, 1, gives_check)
             } else {
-                let s = -self.negamax(pos, d, -alpha - 1, -alpha, 1);
+                let s = -self.negamax(pos, d, -alpha - 1, -alpha, 1, gives_check);
                 if s > alpha && !self.stopped {
-                    -self.negamax(pos, d, -beta, -alpha, 1)
+                    -self.negamax(pos, d, -beta, -alpha, 1, gives_check)
                 } else {
                     s
                 }
@@ -708,6 +709,8 @@ impl Searcher {
         scores.swap(i, b);
     }
 
+    /// `in_check`: whether the side to move is in check (the caller asked, to decide
+    /// the check extension).
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -715,9 +718,10 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        in_check: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0);
+            return self.qsearch(pos, alpha, beta, ply, 0, Some(in_check));
         }
         self.count_node(ply);
         if self.stopped {
@@ -758,8 +762,6 @@ impl Searcher {
                 }
             }
         }
-        let us = pos.side_to_move();
-        let in_check = self.has_royals && pos.in_check(us);
         let mut scores = std::mem::take(&mut self.order[ply]);
         self.score_moves(pos, &moves, &mut scores, hash_move, ply);
         let alpha0 = alpha;
@@ -779,19 +781,19 @@ impl Searcher {
             let d = depth - 1 + ext;
             let mut score;
             if searched == 0 {
-                score = -self.negamax(pos, d, -beta, -alpha, ply + 1);
+                score = -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
             } else {
                 let r = if depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check {
                     if searched >= 8 && depth >= 5 { 2 } else { 1 }
                 } else {
                     0
                 };
-                score = -self.negamax(pos, d - r, -alpha - 1, -alpha, ply + 1);
+                score = -self.negamax(pos, d - r, -alpha - 1, -alpha, ply + 1, gives_check);
                 if score > alpha && r > 0 && !self.stopped {
-                    score = -self.negamax(pos, d, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax(pos, d, -alpha - 1, -alpha, ply + 1, gives_check);
                 }
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(pos, d, -beta, -alpha, ply + 1);
+                    score = -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
                 }
             }
             pos.unmake();
@@ -843,7 +845,8 @@ impl Searcher {
     /// move while in check, for a few plies), standing pat on the evaluation. Outside
     /// check it stands pat before generating anything and then reads the pseudo-legal
     /// moves, testing only the tactical ones: a position without legal moves is only
-    /// seen as such by the main search (or here, in check).
+    /// seen as such by the main search (or here, in check). `checked`: whether the
+    /// side to move is in check, when the caller knows.
     fn qsearch(
         &mut self,
         pos: &mut Position,
@@ -851,6 +854,7 @@ impl Searcher {
         beta: i32,
         ply: usize,
         qply: usize,
+        checked: Option<bool>,
     ) -> i32 {
         self.count_node(ply);
         if self.stopped {
@@ -880,7 +884,7 @@ impl Searcher {
                 return self.terminal(pos, ply);
             }
         }
-        let in_check = self.has_royals && pos.in_check(us);
+        let in_check = checked.unwrap_or_else(|| self.has_royals && pos.in_check(us));
         let evasions = in_check && qply < QUIET_EVASIONS;
         let mut best = -INF;
         if evasions {
@@ -921,7 +925,7 @@ impl Searcher {
                 pos.unmake();
                 continue;
             }
-            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, None);
             pos.unmake();
             if self.stopped {
                 break;
