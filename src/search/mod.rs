@@ -887,9 +887,11 @@ impl Searcher {
         let in_check = checked.unwrap_or_else(|| self.has_royals && pos.in_check(us));
         let evasions = in_check && qply < QUIET_EVASIONS;
         let mut best = -INF;
+        // Moves not yet known legal: tested as they are played.
+        let pseudo = !legal && (!evasions || self.lazy_legality);
         if evasions {
             if !legal {
-                pos.legal_moves_into(&mut moves);
+                self.node_moves(pos, &mut moves);
             }
             if moves.is_empty() {
                 self.lists[ply] = moves;
@@ -914,12 +916,13 @@ impl Searcher {
         }
         let mut scores = std::mem::take(&mut self.order[ply]);
         self.score_moves(pos, &moves, &mut scores, None, ply);
+        let mut searched = 0;
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let m = moves[i];
-            // Outside check, the pseudo-legal moves are tested here (cheaply, when
-            // the move cannot uncover an attack on a royal piece).
-            let test = !evasions && !legal && self.has_royals && (in_check || !pos.surely_safe(m));
+            // Pseudo-legal moves are tested here (cheaply, outside check, when the
+            // move cannot uncover an attack on a royal piece).
+            let test = pseudo && self.has_royals && (in_check || !pos.surely_safe(m));
             pos.make(m);
             if test && pos.royal_left_attacked(us) {
                 pos.unmake();
@@ -927,6 +930,7 @@ impl Searcher {
             }
             let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, None);
             pos.unmake();
+            searched += 1;
             if self.stopped {
                 break;
             }
@@ -942,6 +946,10 @@ impl Searcher {
         }
         self.lists[ply] = moves;
         self.order[ply] = scores;
+        if evasions && searched == 0 && !self.stopped {
+            // In check with no legal move.
+            return self.terminal(pos, ply);
+        }
         best
     }
 }
