@@ -24,7 +24,6 @@
 //! far. With a depth limit and no time limit it is deterministic.
 
 pub mod eval;
-mod eval_cache;
 pub mod tt;
 
 use std::sync::Arc;
@@ -34,7 +33,6 @@ use crate::engine::search_support::legality_is_royal_safety;
 use crate::engine::{GameEnd, Move, Position};
 use crate::rules::{Code, EMPTY, EndRule, NO_CELL, Outcome, Rules, kind_of};
 pub use eval::Eval;
-use eval_cache::EvalCache;
 use tt::{Bound, Tt};
 
 /// The score of a won game at the root; a win in `p` plies scores `MATE − p`.
@@ -260,7 +258,6 @@ pub struct Searcher {
     eval: Arc<Eval>,
     ends: Ends,
     tt: Tt,
-    eval_cache: EvalCache,
     killers: Vec<[Option<Move>; 2]>,
     history: Vec<i32>,
     cells: usize,
@@ -305,7 +302,6 @@ impl Searcher {
             rules,
             eval,
             tt: Tt::new(mb),
-            eval_cache: EvalCache::new(),
             killers: vec![[None; 2]; MAX_PLY + 1],
             history: vec![0; (cells + 1) * (cells + 1)],
             cells,
@@ -619,9 +615,8 @@ impl Searcher {
     /// plies earlier against the opponent's a ply earlier (so that standing pat needs
     /// no move generation).
     #[inline]
-    fn static_eval(&mut self, pos: &Position, ply: usize) -> i32 {
-        let eval = &self.eval;
-        let mut s = self.eval_cache.get_or(pos.hash(), || eval.evaluate(pos));
+    fn static_eval(&self, pos: &Position, ply: usize) -> i32 {
+        let mut s = self.eval.evaluate(pos);
         if ply >= 2 {
             s += eval::MOBILITY * (self.mobility[ply - 2] - self.mobility[ply - 1]);
         }
