@@ -54,4 +54,17 @@ impl Position {
     pub(crate) fn royal_left_attacked(&self, side: usize) -> bool {
         self.royals.count(side) != 0 && self.in_check(side)
     }
+
+    /// How many times the current position has occurred, this time included, by its
+    /// hash alone: [`Position::repetitions`] without confirming a match on the
+    /// positions themselves (which copies the position).
+    pub(crate) fn repetitions_by_hash(&self) -> u32 {
+        let len = self.history.len();
+        // Only positions since the last irreversible move can repeat.
+        let back = (self.halfmove as usize).min(len);
+        1 + self.history[len - back..]
+            .iter()
+            .filter(|u| u.hash == self.hash)
+            .count() as u32
+    }
 }

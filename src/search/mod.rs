@@ -12,9 +12,17 @@
 //! always from the point of view of the player to move: after `swap` the same colour is
 //! to move but played by the other person, so negamax's sign flip stays right. A decided
 //! game is a terminal node: no legal move (a `captured` rule that took effect leaves
-//! none either) is scored by [`Position::outcome`]; repetition and move-limit rules are
-//! checked here from the position's counters (a repetition inside the search counts as
-//! the rule's draw at once). Wins and losses are `MATE − plies`, so shorter wins are
+//! none either) is scored from the end rules as [`Position::outcome`] scores it;
+//! repetition and move-limit rules are checked here from the position's counters (a
+//! repetition inside the search, found by its hash, counts as the rule's draw at once).
+//!
+//! Where leaving no royal piece attacked is the whole of legality, inner nodes take the
+//! pseudo-legal moves and test each only when they play it: most nodes stop after a
+//! move or two, so testing every move up front would be wasted. The mobility term then
+//! counts the pseudo-legal moves.
+//!
+//! Nodes: every call of the main search and of the quiescence search counts one node
+//! (the node entered), whatever it then finds (a table hit, a stand-pat cut, an end). Wins and losses are `MATE − plies`, so shorter wins are
 //! preferred. Any other end of the game is seen as an empty list of legal moves (the
 //! engine generates none once a game is decided); with end rules this module does not
 //! know, the quiescence search generates legal moves too, to see it.
@@ -114,6 +122,9 @@ pub struct Ends {
     pub other: bool,
     /// The plies of the first move-limit rule, if any.
     limit_plies: Option<u32>,
+    /// The result for a side left without a legal move, in check and not: the first
+    /// `checkmate`, `stalemate` or `no-moves` rule that applies, else a draw.
+    without_moves: [Outcome; 2],
 }
 
 impl Ends {
@@ -138,11 +149,30 @@ impl Ends {
             }
         }
         let limit_plies = counted.iter().find(|c| !c.0).map(|c| 2 * c.1);
+        let without_moves = [false, true].map(|check| {
+            rules
+                .end_rules
+                .iter()
+                .find_map(|r| match *r {
+                    EndRule::Checkmate(o) if check => Some(o),
+                    EndRule::Stalemate(o) if !check => Some(o),
+                    EndRule::NoMoves(o) => Some(o),
+                    _ => None,
+                })
+                .unwrap_or(Outcome::Draw)
+        });
         Self {
             counted,
             other,
             limit_plies,
+            without_moves,
         }
+    }
+
+    /// The result for the side to move when it has no legal move and no rule has
+    /// ended the game otherwise; `check`: it is in check.
+    pub fn without_moves(&self, check: bool) -> Outcome {
+        self.without_moves[usize::from(check)]
     }
 
     /// With legal moves to make, does a repetition, move-limit, `passes` or `facing`
@@ -159,7 +189,13 @@ impl Ends {
                 if pos.halfmove_clock() < 4 {
                     continue;
                 }
-                let r = pos.repetitions();
+                // Inside a search a hash match is taken for a repetition (no copy of the
+                // position to confirm it, and no reference count touched).
+                let r = if in_search {
+                    pos.repetitions_by_hash()
+                } else {
+                    pos.repetitions()
+                };
                 if r >= k || (in_search && r >= 2 && o == Outcome::Draw) {
                     return Some(o);
                 }
@@ -547,9 +583,15 @@ impl Searcher {
     }
 
     /// The score of a position with no legal move, or decided by a capture rule.
+    /// Read from the rules as [`Position::outcome`] reads them, without generating the
+    /// moves again (the caller found none).
     fn terminal(&self, pos: &mut Position, ply: usize) -> i32 {
         let us = pos.side_to_move();
-        pos.outcome().map_or(0, |e| end_score(&e, us, ply))
+        if let Some(e) = pos.decided() {
+            return end_score(&e, us, ply);
+        }
+        let check = self.has_royals && pos.in_check(us);
+        Self::outcome_score(self.ends.without_moves(check), ply)
     }
 
     fn outcome_score(o: Outcome, ply: usize) -> i32 {
@@ -855,10 +897,8 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
-        // A capture rule that took effect (read from the board, confirmed by the engine).
-        if pos.is_decided()
-            && let Some(e) = pos.outcome()
-        {
+        // A rule that ends the game at once (a capture, an exit, a zone reached).
+        if let Some(e) = pos.decided() {
             return end_score(&e, pos.side_to_move(), ply);
         }
         if qply == 0
