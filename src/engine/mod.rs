@@ -11,6 +11,7 @@ mod movegen;
 mod notation;
 mod outcome;
 mod position;
+pub(crate) mod search_support;
 
 pub use fen::FenError;
 pub use notation::{MoveText, read_move_text};

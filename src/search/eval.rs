@@ -36,7 +36,9 @@
 //! making while it counts), and optional seeded noise for self-play.
 
 use crate::engine::Position;
-use crate::rules::{Cell, Cond, EMPTY, Effect, EndRule, Outcome, Rules, code, kind_of, side_of};
+use crate::rules::{
+    Cell, Code, Cond, EMPTY, Effect, EndRule, Outcome, Rules, code, kind_of, side_of,
+};
 use crate::syntax::betza::{self, Hop};
 
 /// Centipawns per legal move of mobility (added by the search, which knows the counts).
@@ -94,8 +96,14 @@ pub struct Eval {
     coords: Vec<(u16, i16, i16)>,
     /// The longest Chebyshev distance on any board.
     max_dist: i32,
+    /// Per `a * cells + b`, the distance between two cells, on boards small enough
+    /// ([`DISTANCE_TABLE_CELLS`]); else empty, and distances are computed.
+    distances: Vec<u8>,
     cells: usize,
 }
+
+/// The most cells for which the distances between every two are kept (64 KB).
+const DISTANCE_TABLE_CELLS: usize = 256;
 
 /// The average-mobility estimate of each component, for one side, from one cell.
 fn reach(rules: &Rules, kind: usize, side: usize, cell: Cell) -> f64 {
@@ -277,6 +285,16 @@ fn coordinates(rules: &Rules) -> (Vec<(u16, i16, i16)>, i32) {
     (coords, max_dist)
 }
 
+/// Every distance between two cells, when there are few enough cells (else none).
+fn distance_table(n: usize, dist: &dyn Fn(usize, usize) -> i32) -> Vec<u8> {
+    if n > DISTANCE_TABLE_CELLS {
+        return Vec::new();
+    }
+    (0..n * n)
+        .map(|i| dist(i / n, i % n).clamp(0, 255) as u8)
+        .collect()
+}
+
 impl Eval {
     /// Builds the tables for a set of rules.
     pub fn new(rules: &Rules) -> Self {
@@ -399,6 +417,7 @@ impl Eval {
             targets,
             confine,
             start_material,
+            distances: distance_table(n, &dist),
             coords,
             max_dist,
             cells: n,
@@ -417,6 +436,9 @@ impl Eval {
 
     #[inline]
     fn dist(&self, a: usize, b: usize) -> i32 {
+        if !self.distances.is_empty() {
+            return self.distances[a * self.cells + b] as i32;
+        }
         let (ba, fa, ra) = self.coords[a];
         let (bb, fb, rb) = self.coords[b];
         if ba != bb {
@@ -427,7 +449,8 @@ impl Eval {
     }
 
     /// The static evaluation of a position, from the side to move's point of view, in
-    /// centipawns (mobility aside).
+    /// centipawns (mobility aside). One pass over the board finds the pieces; the
+    /// terms that need the targets' cells then read the pieces found.
     pub fn evaluate(&self, pos: &Position) -> i32 {
         let board = pos.board();
         let n = self.cells.min(board.len());
@@ -438,6 +461,7 @@ impl Eval {
         // Kept in an array; with more, they are read from the board (see `targets_of`).
         let mut target_cells: [[usize; TARGETS_KEPT]; 2] = [[0; TARGETS_KEPT]; 2];
         let mut target_len = [0usize; 2];
+        let mut pieces = Pieces::new();
         for (cell, &c) in board.iter().enumerate() {
             if c == EMPTY || kind_of(c) >= self.values.len() {
                 continue;
@@ -455,60 +479,32 @@ impl Eval {
                 }
                 continue;
             }
+            pieces.push(cell, c);
             let h = pos.height_at(cell as Cell) as i32;
             if h > 1 {
                 v += (h - 1) * self.height_bonus[kind];
             }
-            if !target {
-                material[side] += v;
-            }
-            score[side] += v + self.pst[c as usize * self.cells + cell];
-            if self.targets >> kind & 1 != 0 {
+            if target {
                 if target_len[side] < TARGETS_KEPT {
                     target_cells[side][target_len[side]] = cell;
                 }
                 target_len[side] += 1;
+            } else {
+                material[side] += v;
             }
+            score[side] += v + self.pst[c as usize * self.cells + cell];
         }
         if self.targets != 0 {
-            let mut goal = [0i32; 2];
-            for (cell, &c) in board.iter().enumerate().take(n) {
-                if c == EMPTY {
-                    continue;
-                }
-                let w = self.goal_weight[c as usize];
-                if w == 0 {
-                    continue;
-                }
-                let side = side_of(c);
-                let enemy = side ^ 1;
-                let mut nearest: Option<i32> = None;
-                self.targets_of(board, &target_cells, &target_len, enemy, |t| {
-                    let d = self.dist(cell, t);
-                    nearest = Some(nearest.map_or(d, |x| x.min(d)));
-                });
-                if let Some(d) = nearest {
-                    goal[side] += w * (self.max_dist - d);
-                }
-            }
+            let targets = Targets {
+                board,
+                cells: &target_cells,
+                len: &target_len,
+            };
+            let goal = self.goal(board, n, &pieces, &targets);
             score[0] += goal[0] / 16;
             score[1] += goal[1] / 16;
-            // The hunt: with a clear lead, and more so as material comes off, the
-            // stronger side corners the weaker side's targets and brings its own near.
-            let lead = material[0] - material[1];
-            if self.start_material > 0 && lead.abs() >= HUNT_LEAD {
-                let strong = usize::from(lead < 0);
-                let weak = strong ^ 1;
-                let left = material[0] + material[1];
-                let weight = (self.start_material - left).max(0) * 256 / self.start_material;
-                let mut hunt = 0;
-                self.targets_of(board, &target_cells, &target_len, weak, |t| {
-                    hunt += self.confine[board[t] as usize * self.cells + t];
-                    self.targets_of(board, &target_cells, &target_len, strong, |o| {
-                        hunt += HUNT_APPROACH * (self.max_dist - self.dist(o, t));
-                    });
-                });
-                score[strong] += hunt * weight / 256;
+            if let Some((strong, hunt)) = self.hunt(&material, &targets) {
+                score[strong] += hunt;
             }
         }
         // Pieces in hand count at their value: placing one loses nothing.
@@ -522,27 +518,147 @@ impl Eval {
         score[us] - score[us ^ 1]
     }
 
+    /// The goal term per side, in 1/16 centipawns: each non-target piece gains for
+    /// standing near the nearest enemy target.
+    fn goal(&self, board: &[Code], n: usize, pieces: &Pieces, targets: &Targets) -> [i32; 2] {
+        if let (Some(found), Some(rows)) = (pieces.kept(), self.single_target_rows(targets)) {
+            return self.goal_by_rows(found, rows);
+        }
+        let mut goal = [0i32; 2];
+        for (cell, &c) in board.iter().enumerate().take(n) {
+            let w = self.goal_weight[c as usize];
+            if c == EMPTY || w == 0 {
+                continue;
+            }
+            let side = side_of(c);
+            if let Some(d) = self.nearest(targets, side ^ 1, cell) {
+                goal[side] += w * (self.max_dist - d);
+            }
+        }
+        goal
+    }
+
+    /// With one target a side and the distance table: per side, the distances from
+    /// the enemy target to every cell.
+    #[inline]
+    fn single_target_rows<'a>(&'a self, targets: &Targets) -> Option<[&'a [u8]; 2]> {
+        if self.distances.is_empty() || targets.len != &[1, 1] {
+            return None;
+        }
+        let n = self.cells;
+        let row = |side: usize| &self.distances[targets.cells[side ^ 1][0] * n..][..n];
+        Some([row(0), row(1)])
+    }
+
+    /// The goal term from the pieces found and each side's distance row.
+    #[inline]
+    fn goal_by_rows(&self, found: &[(u16, Code)], rows: [&[u8]; 2]) -> [i32; 2] {
+        let mut goal = [0i32; 2];
+        for &(cell, c) in found {
+            let side = side_of(c);
+            let d = rows[side][cell as usize] as i32;
+            goal[side] += self.goal_weight[c as usize] * (self.max_dist - d);
+        }
+        goal
+    }
+
+    /// The distance from `cell` to the nearest target piece of `side`, if it has one.
+    #[inline]
+    fn nearest(&self, targets: &Targets, side: usize, cell: usize) -> Option<i32> {
+        let count = targets.len[side];
+        if count <= TARGETS_KEPT {
+            return targets.cells[side][..count]
+                .iter()
+                .map(|&t| self.dist(cell, t))
+                .min();
+        }
+        let mut nearest = None;
+        self.targets_of(targets, side, |t| {
+            let d = self.dist(cell, t);
+            nearest = Some(nearest.map_or(d, |x: i32| x.min(d)));
+        });
+        nearest
+    }
+
+    /// The hunt: with a clear lead, and more so as material comes off, the stronger
+    /// side corners the weaker side's targets and brings its own near. The stronger
+    /// side and its bonus, if one leads enough.
+    fn hunt(&self, material: &[i32; 2], targets: &Targets) -> Option<(usize, i32)> {
+        let lead = material[0] - material[1];
+        if self.start_material <= 0 || lead.abs() < HUNT_LEAD {
+            return None;
+        }
+        let strong = usize::from(lead < 0);
+        let weak = strong ^ 1;
+        let left = material[0] + material[1];
+        let weight = (self.start_material - left).max(0) * 256 / self.start_material;
+        let mut hunt = 0;
+        self.targets_of(targets, weak, |t| {
+            hunt += self.confine[targets.board[t] as usize * self.cells + t];
+            self.targets_of(targets, strong, |o| {
+                hunt += HUNT_APPROACH * (self.max_dist - self.dist(o, t));
+            });
+        });
+        Some((strong, hunt * weight / 256))
+    }
+
     /// Calls `f` with the cell of each target piece of `side`: from the array when
     /// they all fit in it, else from the board.
-    fn targets_of(
-        &self,
-        board: &[crate::rules::Code],
-        kept: &[[usize; TARGETS_KEPT]; 2],
-        count: &[usize; 2],
-        side: usize,
-        mut f: impl FnMut(usize),
-    ) {
-        if count[side] <= TARGETS_KEPT {
-            kept[side][..count[side]].iter().for_each(|&t| f(t));
+    fn targets_of(&self, targets: &Targets, side: usize, mut f: impl FnMut(usize)) {
+        let count = targets.len[side];
+        if count <= TARGETS_KEPT {
+            targets.cells[side][..count].iter().for_each(|&t| f(t));
             return;
         }
-        for (cell, &c) in board.iter().enumerate().take(self.cells) {
+        for (cell, &c) in targets.board.iter().enumerate().take(self.cells) {
             if c != EMPTY && side_of(c) == side && self.targets >> kind_of(c) & 1 != 0 {
                 f(cell);
             }
         }
     }
 }
+
+/// The target pieces found on the board, per side: their cells while they fit in
+/// the arrays, their count always.
+struct Targets<'a> {
+    board: &'a [Code],
+    cells: &'a [[usize; TARGETS_KEPT]; 2],
+    len: &'a [usize; 2],
+}
+
+/// The pieces on the boards met by the first pass, so that later terms need not
+/// read every empty square again; with more than the array holds, they do.
+struct Pieces {
+    found: [(u16, Code); PIECES_KEPT],
+    len: usize,
+}
+
+impl Pieces {
+    #[inline]
+    fn new() -> Self {
+        Self {
+            found: [(0, EMPTY); PIECES_KEPT],
+            len: 0,
+        }
+    }
+
+    #[inline]
+    fn push(&mut self, cell: usize, c: Code) {
+        if self.len < PIECES_KEPT {
+            self.found[self.len] = (cell as u16, c);
+        }
+        self.len += 1;
+    }
+
+    /// The pieces found, if they all fit in the array.
+    #[inline]
+    fn kept(&self) -> Option<&[(u16, Code)]> {
+        (self.len <= PIECES_KEPT).then(|| &self.found[..self.len])
+    }
+}
+
+/// Pieces kept in an array while evaluating (with more, the board is read again).
+const PIECES_KEPT: usize = 128;
 
 /// Target pieces per side kept in an array while evaluating (more are read from the
 /// board).

@@ -12,9 +12,17 @@
 //! always from the point of view of the player to move: after `swap` the same colour is
 //! to move but played by the other person, so negamax's sign flip stays right. A decided
 //! game is a terminal node: no legal move (a `captured` rule that took effect leaves
-//! none either) is scored by [`Position::outcome`]; repetition and move-limit rules are
-//! checked here from the position's counters (a repetition inside the search counts as
-//! the rule's draw at once). Wins and losses are `MATE − plies`, so shorter wins are
+//! none either) is scored from the end rules as [`Position::outcome`] scores it;
+//! repetition and move-limit rules are checked here from the position's counters (a
+//! repetition inside the search, found by its hash, counts as the rule's draw at once).
+//!
+//! Where leaving no royal piece attacked is the whole of legality, inner nodes take the
+//! pseudo-legal moves and test each only when they play it: most nodes stop after a
+//! move or two, so testing every move up front would be wasted. The mobility term then
+//! counts the pseudo-legal moves.
+//!
+//! Nodes: every call of the main search and of the quiescence search counts one node
+//! (the node entered), whatever it then finds (a table hit, a stand-pat cut, an end). Wins and losses are `MATE − plies`, so shorter wins are
 //! preferred. Any other end of the game is seen as an empty list of legal moves (the
 //! engine generates none once a game is decided); with end rules this module does not
 //! know, the quiescence search generates legal moves too, to see it.
@@ -32,6 +40,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
+use crate::engine::search_support::legality_is_royal_safety;
 use crate::engine::{GameEnd, Move, Position};
 use crate::rules::{Code, EMPTY, EndRule, NO_CELL, Outcome, Rules, kind_of};
 pub use eval::Eval;
@@ -116,6 +125,9 @@ pub struct Ends {
     pub other: bool,
     /// The plies of the first move-limit rule, if any.
     limit_plies: Option<u32>,
+    /// The result for a side left without a legal move, in check and not: the first
+    /// `checkmate`, `stalemate` or `no-moves` rule that applies, else a draw.
+    without_moves: [Outcome; 2],
 }
 
 impl Ends {
@@ -140,11 +152,30 @@ impl Ends {
             }
         }
         let limit_plies = counted.iter().find(|c| !c.0).map(|c| 2 * c.1);
+        let without_moves = [false, true].map(|check| {
+            rules
+                .end_rules
+                .iter()
+                .find_map(|r| match *r {
+                    EndRule::Checkmate(o) if check => Some(o),
+                    EndRule::Stalemate(o) if !check => Some(o),
+                    EndRule::NoMoves(o) => Some(o),
+                    _ => None,
+                })
+                .unwrap_or(Outcome::Draw)
+        });
         Self {
             counted,
             other,
             limit_plies,
+            without_moves,
         }
+    }
+
+    /// The result for the side to move when it has no legal move and no rule has
+    /// ended the game otherwise; `check`: it is in check.
+    pub fn without_moves(&self, check: bool) -> Outcome {
+        self.without_moves[usize::from(check)]
     }
 
     /// With legal moves to make, does a repetition, move-limit, `passes` or `facing`
@@ -161,7 +192,13 @@ impl Ends {
                 if pos.halfmove_clock() < 4 {
                     continue;
                 }
-                let r = pos.repetitions();
+                // Inside a search a hash match is taken for a repetition (no copy of the
+                // position to confirm it, and no reference count touched).
+                let r = if in_search {
+                    pos.repetitions_by_hash()
+                } else {
+                    pos.repetitions()
+                };
                 if r >= k || (in_search && r >= 2 && o == Outcome::Draw) {
                     return Some(o);
                 }
@@ -268,6 +305,9 @@ pub struct Searcher {
     /// The number of legal moves at each ply of the current line.
     mobility: Vec<i32>,
     has_royals: bool,
+    /// Royal safety is the whole of legality: inner nodes take the pseudo-legal
+    /// moves and test each as they play it (most nodes stop after one or two).
+    lazy_legality: bool,
     nodes: u64,
     seldepth: usize,
     start: Instant,
@@ -299,6 +339,7 @@ impl Searcher {
         Self {
             ends: Ends::new(&rules),
             has_royals: rules.pieces.iter().any(|p| p.royal),
+            lazy_legality: legality_is_royal_safety(&rules),
             rules,
             eval,
             tt: Tt::new(mb),
@@ -463,7 +504,8 @@ impl Searcher {
         let mut out = Vec::with_capacity(moves.len());
         for m in moves {
             pos.make(m);
-            let s = -self.negamax(pos, depth.max(1) as i32 - 1, -INF, INF, 1);
+            let checked = self.has_royals && pos.in_check(pos.side_to_move());
+            let s = -self.negamax(pos, depth.max(1) as i32 - 1, -INF, INF, 1, checked);
             pos.unmake();
             out.push((m, s));
         }
@@ -480,11 +522,11 @@ impl Searcher {
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
             let d = depth - 1 + i32::from(gives_check);
             let score = if i == 0 {
-                -self.negamax(pos, d, -beta, -alpha, 1)
+                -self.negamax(pos, d, -beta, -alpha, 1, gives_check)
             } else {
-                let s = -self.negamax(pos, d, -alpha - 1, -alpha, 1);
+                let s = -self.negamax(pos, d, -alpha - 1, -alpha, 1, gives_check);
                 if s > alpha && !self.stopped {
-                    -self.negamax(pos, d, -beta, -alpha, 1)
+                    -self.negamax(pos, d, -beta, -alpha, 1, gives_check)
                 } else {
                     s
                 }
@@ -557,9 +599,15 @@ impl Searcher {
     }
 
     /// The score of a position with no legal move, or decided by a capture rule.
+    /// Read from the rules as [`Position::outcome`] reads them, without generating the
+    /// moves again (the caller found none).
     fn terminal(&self, pos: &mut Position, ply: usize) -> i32 {
         let us = pos.side_to_move();
-        pos.outcome().map_or(0, |e| end_score(&e, us, ply))
+        if let Some(e) = pos.decided() {
+            return end_score(&e, us, ply);
+        }
+        let check = self.has_royals && pos.in_check(us);
+        Self::outcome_score(self.ends.without_moves(check), ply)
     }
 
     fn outcome_score(o: Outcome, ply: usize) -> i32 {
@@ -583,9 +631,42 @@ impl Searcher {
             return Some(self.terminal(pos, ply));
         }
         if counted && let Some(o) = self.ends.counted_result(pos, true) {
+            // Pseudo-legal moves may all be illegal: no legal move decides first.
+            if self.lazy_legality && !moves.iter().any(|&m| pos.is_legal(m)) {
+                return Some(self.terminal(pos, ply));
+            }
             return Some(Self::outcome_score(o, ply));
         }
         None
+    }
+
+    /// The moves an inner node tries: the legal ones, or under plain royal-safety
+    /// legality the pseudo-legal ones (none once a rule has decided the game), each
+    /// tested as it is played ([`Self::plays_legally`]).
+    #[inline]
+    fn node_moves(&self, pos: &mut Position, moves: &mut Vec<Move>) {
+        if !self.lazy_legality {
+            pos.legal_moves_into(moves);
+            return;
+        }
+        moves.clear();
+        if !pos.is_decided() {
+            pos.pseudo_moves(moves);
+        }
+    }
+
+    /// Plays `m` if it is legal (for a node whose moves came from
+    /// [`Self::node_moves`]); `in_check`: the side to move is in check.
+    #[inline]
+    fn plays_legally(&self, pos: &mut Position, m: Move, in_check: bool) -> bool {
+        let us = pos.side_to_move();
+        let test = self.lazy_legality && (in_check || !pos.surely_safe(m));
+        pos.make(m);
+        if test && pos.royal_left_attacked(us) {
+            pos.unmake();
+            return false;
+        }
+        true
     }
 
     /// The static evaluation plus mobility: the side to move's number of moves two
@@ -681,6 +762,8 @@ impl Searcher {
         scores.swap(i, b);
     }
 
+    /// `in_check`: whether the side to move is in check (the caller asked, to decide
+    /// the check extension).
     fn negamax(
         &mut self,
         pos: &mut Position,
@@ -688,16 +771,17 @@ impl Searcher {
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
+        in_check: bool,
     ) -> i32 {
         if depth <= 0 {
-            return self.qsearch(pos, alpha, beta, ply, 0);
+            return self.qsearch(pos, alpha, beta, ply, 0, Some(in_check));
         }
         self.count_node(ply);
         if self.stopped {
             return 0;
         }
         let mut moves = std::mem::take(&mut self.lists[ply]);
-        pos.legal_moves_into(&mut moves);
+        self.node_moves(pos, &mut moves);
         if let Some(s) = self.node_end(pos, &moves, ply, true) {
             self.lists[ply] = moves;
             return s;
@@ -731,39 +815,42 @@ impl Searcher {
                 }
             }
         }
-        let us = pos.side_to_move();
-        let in_check = self.has_royals && pos.in_check(us);
         let mut scores = std::mem::take(&mut self.order[ply]);
         self.score_moves(pos, &moves, &mut scores, hash_move, ply);
         let alpha0 = alpha;
         let mut best = -INF;
         let mut best_move = None;
+        // Legal moves searched so far (pseudo-legal ones that fail the test are not).
+        let mut searched = 0;
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let m = moves[i];
             let quiet = !Self::tactical(pos, m);
-            pos.make(m);
+            if !self.plays_legally(pos, m, in_check) {
+                continue;
+            }
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
             let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let d = depth - 1 + ext;
             let mut score;
-            if i == 0 {
-                score = -self.negamax(pos, d, -beta, -alpha, ply + 1);
+            if searched == 0 {
+                score = -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
             } else {
-                let r = if depth >= 3 && i >= 3 && quiet && !in_check && !gives_check {
-                    if i >= 8 && depth >= 5 { 2 } else { 1 }
+                let r = if depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check {
+                    if searched >= 8 && depth >= 5 { 2 } else { 1 }
                 } else {
                     0
                 };
-                score = -self.negamax(pos, d - r, -alpha - 1, -alpha, ply + 1);
+                score = -self.negamax(pos, d - r, -alpha - 1, -alpha, ply + 1, gives_check);
                 if score > alpha && r > 0 && !self.stopped {
-                    score = -self.negamax(pos, d, -alpha - 1, -alpha, ply + 1);
+                    score = -self.negamax(pos, d, -alpha - 1, -alpha, ply + 1, gives_check);
                 }
                 if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(pos, d, -beta, -alpha, ply + 1);
+                    score = -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
                 }
             }
             pos.unmake();
+            searched += 1;
             if self.stopped {
                 self.lists[ply] = moves;
                 self.order[ply] = scores;
@@ -791,6 +878,10 @@ impl Searcher {
         }
         self.lists[ply] = moves;
         self.order[ply] = scores;
+        if searched == 0 {
+            // Every pseudo-legal move was illegal.
+            return self.terminal(pos, ply);
+        }
         let bound = if best >= beta {
             Bound::Lower
         } else if best > alpha0 {
@@ -807,7 +898,8 @@ impl Searcher {
     /// move while in check, for a few plies), standing pat on the evaluation. Outside
     /// check it stands pat before generating anything and then reads the pseudo-legal
     /// moves, testing only the tactical ones: a position without legal moves is only
-    /// seen as such by the main search (or here, in check).
+    /// seen as such by the main search (or here, in check). `checked`: whether the
+    /// side to move is in check, when the caller knows.
     fn qsearch(
         &mut self,
         pos: &mut Position,
@@ -815,15 +907,14 @@ impl Searcher {
         beta: i32,
         ply: usize,
         qply: usize,
+        checked: Option<bool>,
     ) -> i32 {
         self.count_node(ply);
         if self.stopped {
             return 0;
         }
-        // A capture rule that took effect (read from the board, confirmed by the engine).
-        if pos.is_decided()
-            && let Some(e) = pos.outcome()
-        {
+        // A rule that ends the game at once (a capture, an exit, a zone reached).
+        if let Some(e) = pos.decided() {
             return end_score(&e, pos.side_to_move(), ply);
         }
         if qply == 0
@@ -844,11 +935,14 @@ impl Searcher {
                 return self.terminal(pos, ply);
             }
         }
-        let evasions = self.has_royals && qply < QUIET_EVASIONS && pos.in_check(us);
+        let in_check = checked.unwrap_or_else(|| self.has_royals && pos.in_check(us));
+        let evasions = in_check && qply < QUIET_EVASIONS;
         let mut best = -INF;
+        // Moves not yet known legal: tested as they are played.
+        let pseudo = !legal && (!evasions || self.lazy_legality);
         if evasions {
             if !legal {
-                pos.legal_moves_into(&mut moves);
+                self.node_moves(pos, &mut moves);
             }
             if moves.is_empty() {
                 self.lists[ply] = moves;
@@ -873,15 +967,21 @@ impl Searcher {
         }
         let mut scores = std::mem::take(&mut self.order[ply]);
         self.score_moves(pos, &moves, &mut scores, None, ply);
+        let mut searched = 0;
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
-            pos.make(moves[i]);
-            if !evasions && !legal && self.has_royals && pos.in_check(us) {
+            let m = moves[i];
+            // Pseudo-legal moves are tested here (cheaply, outside check, when the
+            // move cannot uncover an attack on a royal piece).
+            let test = pseudo && self.has_royals && (in_check || !pos.surely_safe(m));
+            pos.make(m);
+            if test && pos.royal_left_attacked(us) {
                 pos.unmake();
                 continue;
             }
-            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1);
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, qply + 1, None);
             pos.unmake();
+            searched += 1;
             if self.stopped {
                 break;
             }
@@ -897,6 +997,10 @@ impl Searcher {
         }
         self.lists[ply] = moves;
         self.order[ply] = scores;
+        if evasions && searched == 0 && !self.stopped {
+            // In check with no legal move.
+            return self.terminal(pos, ply);
+        }
         best
     }
 }
