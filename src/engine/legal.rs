@@ -10,6 +10,7 @@
 //! - a plain step of a lone royal piece is legal when its target is not attacked
 //!   with the piece moved there on the board alone (no hash, no history).
 
+use super::movegen::own_squares_in_word;
 use super::{Move, MoveKind, Position};
 use crate::rules::{Cell, Code, EMPTY, LeapAttack, NO_CELL, RayAttack, kind_of, side_of};
 use crate::syntax::betza::Hop;
@@ -33,8 +34,9 @@ impl Pins {
         Some(())
     }
 
+    #[inline]
     fn contains(&self, cell: Cell) -> bool {
-        self.cells[..self.len].contains(&cell)
+        self.cells[..self.len].iter().any(|&c| c == cell)
     }
 }
 
@@ -143,39 +145,63 @@ impl Position {
         // Whether the piece on the last square looked at is neither royal nor pinned:
         // its ordinary moves that make no royal piece are legal.
         let mut free: (Cell, bool) = (NO_CELL, false);
-        out.retain(|&m| {
+        // Kept moves are moved down over the dropped ones, as `retain` does; written
+        // out so that the common case (an ordinary move of a free piece) costs a few
+        // comparisons and no call.
+        let mut kept = 0;
+        for i in 0..out.len() {
+            let m = out[i];
             let ordinary = matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep);
-            if ordinary && pins.is_some() && (m.promo == EMPTY || !self.is_royal_move(m)) {
+            let keep = if let Some(pins) = &pins
+                && ordinary
+                && (m.promo == EMPTY || !self.is_royal_move(m))
+            {
                 if free.0 != m.from {
-                    let pinned = pins.as_ref().is_some_and(|p| p.contains(m.from));
-                    free = (m.from, !pinned && !self.is_royal_move(m));
+                    free = (m.from, !pins.contains(m.from) && !self.is_royal_move(m));
                 }
-                if free.1 {
-                    return true;
-                }
-            }
-            if !ordinary {
-                return self.cannot_expose(m) || self.is_legal(m);
-            }
-            if self.is_royal_move(m) {
-                return if lone_royal && self.is_plain_step(m) {
-                    self.royal_step_safe(m)
-                } else {
-                    self.is_legal(m)
-                };
-            }
-            let exposes = match &pins {
-                Some(pins) => pins.contains(m.from),
-                None => {
-                    if lifted.0 != m.from {
-                        let exposes = !self.cannot_expose(m) && self.lifting_exposes(m.from);
-                        lifted = (m.from, exposes);
-                    }
-                    lifted.1
-                }
+                free.1 || self.is_safe_unchecked(m, Some(pins), lone_royal, &mut lifted)
+            } else {
+                self.is_safe_unchecked(m, pins.as_ref(), lone_royal, &mut lifted)
             };
-            !exposes || self.is_legal(m)
-        });
+            if keep {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// With the side to move not in check, its pins known (or `None`): is `m`, which
+    /// is not an ordinary move of a free piece, legal?
+    #[inline(never)]
+    fn is_safe_unchecked(
+        &mut self,
+        m: Move,
+        pins: Option<&Pins>,
+        lone_royal: bool,
+        lifted: &mut (Cell, bool),
+    ) -> bool {
+        if !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep) {
+            return self.cannot_expose(m) || self.is_legal(m);
+        }
+        if self.is_royal_move(m) {
+            return if lone_royal && self.is_plain_step(m) {
+                self.royal_step_safe(m)
+            } else {
+                self.is_legal(m)
+            };
+        }
+        let exposes = match pins {
+            Some(pins) => pins.contains(m.from),
+            None => {
+                if lifted.0 != m.from {
+                    let exposes = !self.cannot_expose(m) && self.lifting_exposes(m.from);
+                    *lifted = (m.from, exposes);
+                }
+                lifted.1
+            }
+        };
+        !exposes || self.is_legal(m)
     }
 
     /// The pins of the side to move, if no more than [`MAX_PINS`]. Only where attacks
@@ -415,16 +441,17 @@ impl Position {
             return true;
         }
         let us = self.side;
-        for from in 0..self.board.len() {
-            let c = self.board[from];
-            if c == EMPTY || side_of(c) != us {
-                continue;
-            }
-            scratch.clear();
-            let g = super::movegen::Gen::new(self, &self.rules);
-            self.own_piece_moves(&g, from as Cell, c, scratch);
-            if scratch.iter().any(|&m| ok(self, m)) {
-                return true;
+        for w in 0..self.board.len().div_ceil(8) {
+            let mut ours = own_squares_in_word(&self.board, us, w);
+            while ours != 0 {
+                let from = w * 8 + ours.trailing_zeros() as usize / 8;
+                ours &= ours - 1;
+                scratch.clear();
+                let g = super::movegen::Gen::new(self, &self.rules);
+                self.own_piece_moves(&g, from as Cell, self.board[from], scratch);
+                if scratch.iter().any(|&m| ok(self, m)) {
+                    return true;
+                }
             }
         }
         scratch.clear();

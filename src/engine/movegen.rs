@@ -856,36 +856,45 @@ impl Position {
 }
 
 /// Calls `f` with each square of `board` that holds a piece of `side`, in square
-/// order. Eight squares are looked at in one word: a piece's code is `1 + 2 * kind +
-/// side` (odd for the first player, even and not zero for the second), so a byte's
-/// owner is read from its lowest bit and whether it is zero. Most squares of most
-/// boards are empty or the other side's, and a branch per square mispredicts often.
+/// order.
 #[inline]
 pub(crate) fn for_each_own_square(board: &[Code], side: usize, mut f: impl FnMut(usize)) {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let words = board.chunks_exact(8);
-    let tail = words.remainder();
-    for (w, chunk) in words.enumerate() {
-        let bytes = u64::from_le_bytes(chunk.try_into().expect("eight squares"));
-        // A byte's high bit: set when its lowest bit is (an odd code).
-        let odd = (bytes << 7) & HIGH;
-        let mut ours = if side == 0 {
-            odd
-        } else {
-            let nonzero = ((bytes & LOW7).wrapping_add(LOW7) | bytes) & HIGH;
-            nonzero & !odd
-        };
+    for w in 0..board.len().div_ceil(8) {
+        let mut ours = own_squares_in_word(board, side, w);
         while ours != 0 {
             f(w * 8 + ours.trailing_zeros() as usize / 8);
             ours &= ours - 1;
         }
     }
-    let base = board.len() - tail.len();
-    for (i, &c) in tail.iter().enumerate() {
-        if c != EMPTY && side_of(c) == side {
-            f(base + i);
+}
+
+/// The squares `8 * w .. 8 * w + 8` of `board` that hold a piece of `side`, as the
+/// high bit of each byte of a word (byte `i` for square `8 * w + i`). A piece's code
+/// is `1 + 2 * kind + side` (odd for the first player, even and not zero for the
+/// second), so eight squares are read at once from their lowest bits and whether
+/// they are zero: most squares of most boards are empty or the other side's, and a
+/// branch per square mispredicts often.
+#[inline]
+pub(crate) fn own_squares_in_word(board: &[Code], side: usize, w: usize) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let bytes = match board.get(w * 8..w * 8 + 8) {
+        Some(eight) => u64::from_le_bytes(eight.try_into().expect("eight squares")),
+        None => {
+            // The last, shorter word: the squares past the board read as empty.
+            let mut eight = [EMPTY; 8];
+            let rest = &board[w * 8..];
+            eight[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(eight)
         }
+    };
+    // A byte's high bit: set when its lowest bit is (an odd code).
+    let odd = (bytes << 7) & HIGH;
+    if side == 0 {
+        odd
+    } else {
+        let nonzero = ((bytes & LOW7).wrapping_add(LOW7) | bytes) & HIGH;
+        nonzero & !odd
     }
 }
 
