@@ -36,7 +36,7 @@ impl Pins {
 
     #[inline]
     fn contains(&self, cell: Cell) -> bool {
-        self.cells[..self.len].iter().any(|&c| c == cell)
+        self.cells[..self.len].contains(&cell)
     }
 }
 
