@@ -34,9 +34,16 @@ impl Pins {
         Some(())
     }
 
+    /// A loop rather than `slice::contains`, which is not inlined for `u16`: this
+    /// is asked once per piece per position.
     #[inline]
     fn contains(&self, cell: Cell) -> bool {
-        self.cells[..self.len].contains(&cell)
+        for &pinned in &self.cells[..self.len] {
+            if pinned == cell {
+                return true;
+            }
+        }
+        false
     }
 }
 
@@ -47,8 +54,16 @@ impl Position {
         if self.decided().is_some() {
             return;
         }
-        self.pseudo_moves(out);
-        self.keep_safe_moves(out);
+        // With one royal piece, the check test is whether its square is attacked,
+        // which castling asks too: it is answered once, before the moves are made.
+        let us = self.side;
+        let lone_royal = match self.royals.of(us) {
+            &[royal] if self.rules.tables.royal_kinds != 0 => Some(royal),
+            _ => None,
+        };
+        let known = lone_royal.map(|royal| (royal, self.attacked(royal, us ^ 1)));
+        self.pseudo_moves_knowing(known, out);
+        self.keep_safe_moves(out, known.map(|(_, attacked)| attacked));
         if self.rules.forbid_check {
             out.retain(|&m| !self.gives_check(m));
         }
@@ -69,7 +84,7 @@ impl Position {
 
     /// Keeps the pseudo-legal moves that leave no royal piece of the mover attacked
     /// (and, under a `facing` rule, that end a facing).
-    fn keep_safe_moves(&mut self, out: &mut Vec<Move>) {
+    fn keep_safe_moves(&mut self, out: &mut Vec<Move>, checked: Option<bool>) {
         let t = &self.rules.tables;
         if t.royal_kinds == 0 {
             if self.facing_now().is_some() {
@@ -78,7 +93,8 @@ impl Position {
             return;
         }
         let us = self.side;
-        if self.royals.count(us) == 0 || self.in_check(us) || self.facing_now().is_some() {
+        let checked = checked.unwrap_or_else(|| self.in_check(us));
+        if self.royals.count(us) == 0 || checked || self.facing_now().is_some() {
             out.retain(|&m| self.is_legal(m));
         } else if t.fast_legality {
             self.keep_safe_unchecked(out);

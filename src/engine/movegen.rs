@@ -50,6 +50,9 @@ pub(crate) struct Gen<'r> {
     /// on behalf of a piece not standing there (a royal piece crossing squares).
     /// [`EMPTY`]: what stands on the square.
     pub(crate) victim: Code,
+    /// A square of the mover's and whether it is attacked, when the caller knows it
+    /// already (its royal piece's square, from the check test): castling asks it.
+    known_attack: Option<(Cell, bool)>,
 }
 
 /// Where the pieces `closer-to` conditions measure from stand.
@@ -68,6 +71,7 @@ impl<'r> Gen<'r> {
                 rules,
                 located: None,
                 victim: EMPTY,
+                known_attack: None,
             };
         }
         let mut l = Located {
@@ -90,6 +94,7 @@ impl<'r> Gen<'r> {
             rules,
             located: Some(l),
             victim: EMPTY,
+            known_attack: None,
         }
     }
 }
@@ -142,10 +147,17 @@ impl Position {
 
     /// Every pseudo-legal move of the side to move (royal safety not yet checked).
     pub fn pseudo_moves(&self, out: &mut Vec<Move>) {
+        self.pseudo_moves_knowing(None, out);
+    }
+
+    /// [`Self::pseudo_moves`], told whether the square `known.0` of the mover's is
+    /// attacked (`known.1`), so that castling need not ask again.
+    pub(super) fn pseudo_moves_knowing(&self, known: Option<(Cell, bool)>, out: &mut Vec<Move>) {
         let rules = &*self.rules;
         let t = &rules.tables;
         let us = self.side;
-        let g = Gen::new(self, rules);
+        let mut g = Gen::new(self, rules);
+        g.known_attack = known;
         if !t.opening_moves.is_empty() {
             self.game_moves(&g, &t.opening_moves, out);
         }
@@ -208,7 +220,7 @@ impl Position {
                         out.push(m);
                     }
                 }
-                GenKind::Castle => self.castling(id, info, out),
+                GenKind::Castle => self.castling(g, id, info, out),
                 _ => {}
             }
         }
@@ -821,7 +833,7 @@ impl Position {
 
     /// Castling by one castling generator, if its right, its squares and (for a
     /// royal piece) the squares it crosses allow.
-    fn castling(&self, id: GenId, info: &GenInfo, out: &mut Vec<Move>) {
+    fn castling(&self, g: &Gen, id: GenId, info: &GenInfo, out: &mut Vec<Move>) {
         let rules = &*self.rules;
         let i = info.castling as usize;
         let c = &rules.castlings[i];
@@ -842,9 +854,10 @@ impl Position {
             return;
         }
         if rules.tables.royal_kinds >> kind_of(king) & 1 != 0
-            && c.king_path
-                .iter()
-                .any(|&s| super::attack::attacked_as(self, s, us ^ 1, king))
+            && c.king_path.iter().any(|&s| match g.known_attack {
+                Some((known, attacked)) if known == s => attacked,
+                _ => super::attack::attacked_as(self, s, us ^ 1, king),
+            })
         {
             return;
         }
