@@ -499,7 +499,11 @@ impl Position {
     fn forbid_stalemating(&mut self, moves: &mut Vec<Move>) {
         let mut reply = self.scratch.lend();
         let mut witness = None;
+        let sure = self.sure_reply();
         keep_in_place(moves, |m| {
+            if sure.is_some_and(|w| self.leaves_placement(m, w)) {
+                return true;
+            }
             self.make(m);
             let ok = self.decided().is_some()
                 || self.in_check(self.side)
@@ -527,6 +531,48 @@ impl Position {
             return true;
         }
         self.has_legal_move(scratch, false)
+    }
+
+    /// A placement the opponent could make after almost any move of ours, found
+    /// without making one: where the opponent has no royal piece on the board (so
+    /// none of its moves can be illegal) and no `facing` rule applies, a placement
+    /// that asks nothing but a piece in hand and a free square, and makes no royal
+    /// piece. See [`Self::leaves_placement`] for the moves it survives.
+    fn sure_reply(&self) -> Option<Move> {
+        let them = self.side ^ 1;
+        if self.royals.count(them) != 0 || self.facing_kind().is_some() {
+            return None;
+        }
+        let t = &self.rules.tables;
+        let kinds = self.rules.pieces.len();
+        (0..kinds)
+            .filter(|&k| self.hand[them * kinds + k] != 0 && t.royal_kinds >> k & 1 == 0)
+            .flat_map(|k| t.drop_gens[k].iter())
+            .map(|&id| (id, &t.gens[id as usize]))
+            .filter(|(_, info)| info.conds.1 == 0 && !info.counts && info.effects == 0)
+            .find_map(|(id, info)| {
+                t.targets(info, them, NO_CELL)
+                    .iter()
+                    .find(|&&to| self.board[to as usize] == EMPTY && self.terrain[to as usize] == 0)
+                    .map(|&to| Move {
+                        kind: MoveKind::Drop,
+                        ..Move::new(NO_CELL, to, id)
+                    })
+            })
+    }
+
+    /// Does the opponent's placement `w` (from [`Self::sure_reply`]) stay open after
+    /// our move `m`? A move that changes nothing but its own squares (no effects, no
+    /// counters, no second piece moved) and does not land on `w`'s square leaves the
+    /// opponent's hand, that square and the rest as they were.
+    fn leaves_placement(&self, m: Move, w: Move) -> bool {
+        let info = &self.rules.tables.gens[m.generator as usize];
+        matches!(
+            m.kind,
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Drop | MoveKind::Exit
+        ) && m.to != w.to
+            && info.effects == 0
+            && !info.counts
     }
 
     /// Is the placement `w`, found in a position a move ago, still pseudo-legal? Only
