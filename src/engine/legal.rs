@@ -432,7 +432,7 @@ impl Position {
     }
 
     /// Does the side to move, in check or not as `checked` says, have a legal move
-    /// (by every rule but Sittuyin's, which never leaves a side without one, `forbid
+    /// (by every rule but `stalemate illegal`, which never leaves a side without one, `forbid
     /// check` and `forbid mate-by-drop`)? Tries one placement from the hand first,
     /// which usually settles it at once, then the pieces one by one, and stops at the
     /// first legal move.
@@ -476,7 +476,7 @@ impl Position {
         scratch.iter().any(|&m| ok(self, m))
     }
 
-    /// Has the side to move a legal move, by every rule? (Sittuyin's rule never
+    /// Has the side to move a legal move, by every rule? (`stalemate illegal` never
     /// takes the last one away.) Without building the list of them.
     pub fn has_legal_moves(&mut self) -> bool {
         if self.decided().is_some() {
@@ -494,7 +494,7 @@ impl Position {
         any
     }
 
-    /// Sittuyin's rule: a move that leaves the opponent without a legal move while not
+    /// `stalemate illegal`: a move that leaves the opponent without a legal move while not
     /// in check is illegal, unless every move would; a move that ends the game stands.
     fn forbid_stalemating(&mut self, moves: &mut Vec<Move>) {
         let mut reply = self.scratch.lend();
