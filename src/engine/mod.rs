@@ -14,6 +14,7 @@ mod position;
 pub(crate) mod search_support;
 
 pub use fen::FenError;
+pub(crate) use movegen::for_each_occupied_square;
 pub use notation::{MoveText, read_move_text};
 pub use outcome::{EndReason, GameEnd, NoMove};
 pub use position::{Move, MoveKind, Position};

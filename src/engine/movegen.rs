@@ -53,6 +53,9 @@ pub(crate) struct Gen<'r> {
     /// A square of the mover's and whether it is attacked, when the caller knows it
     /// already (its royal piece's square, from the check test): castling asks it.
     known_attack: Option<(Cell, bool)>,
+    /// Only captures and promotions are wanted: the short path skips the quiet
+    /// moves it can tell apart (the caller drops any others).
+    tactical_only: bool,
 }
 
 /// Where the pieces `closer-to` conditions measure from stand.
@@ -72,6 +75,7 @@ impl<'r> Gen<'r> {
                 located: None,
                 victim: EMPTY,
                 known_attack: None,
+                tactical_only: false,
             };
         }
         let mut l = Located {
@@ -95,6 +99,7 @@ impl<'r> Gen<'r> {
             located: Some(l),
             victim: EMPTY,
             known_attack: None,
+            tactical_only: false,
         }
     }
 }
@@ -165,6 +170,35 @@ impl Position {
             self.own_piece_moves(&g, from as Cell, self.board[from], out);
         });
         self.placements_and_castling(&g, out);
+    }
+
+    /// The pseudo-legal moves of the side to move that capture or promote (or turn a
+    /// piece into another): the moves quiescence search looks at. The pieces' quiet
+    /// moves on the short path are never made; the game's own moves and placements
+    /// are never tactical.
+    pub fn tactical_moves(&self, out: &mut Vec<Move>) {
+        let rules = &*self.rules;
+        let mut g = Gen::new(self, rules);
+        g.tactical_only = true;
+        let first = out.len();
+        for_each_own_square(&self.board, self.side, |from| {
+            self.own_piece_moves(&g, from as Cell, self.board[from], out);
+        });
+        let mut kept = first;
+        for i in first..out.len() {
+            let m = out[i];
+            if self.is_tactical(m) {
+                out[kept] = m;
+                kept += 1;
+            }
+        }
+        out.truncate(kept);
+    }
+
+    /// Does `m` capture, promote or turn the piece into another?
+    #[inline]
+    pub fn is_tactical(&self, m: Move) -> bool {
+        m.promo != EMPTY || self.victim(m).is_some()
     }
 
     /// The moves of the side to move's piece `c` on `from`, each once.
@@ -514,18 +548,18 @@ impl Position {
                 Landing::Blocked => return false,
             }
         }
+        // An en-passant capture, or a square where the piece may promote or may not
+        // stay: the full rules.
+        let en_passant = || comp.takes_ep && to == self.ep;
+        let special = || en_passant() || w.watch.is_none_or(|w| w[to as usize]);
         let wanted = if occupant == EMPTY {
-            comp.can_move || (comp.takes_ep && to == self.ep)
+            (comp.can_move || en_passant()) && (!g.tactical_only || special())
         } else {
             comp.can_capture && side_of(occupant) != self.side
         };
         if wanted {
-            // An en-passant capture, or a square where the piece may promote or
-            // may not stay: the full rules.
-            let special =
-                (comp.takes_ep && to == self.ep) || w.watch.is_none_or(|w| w[to as usize]);
             let m = Move::new(w.from, to, w.id);
-            if special {
+            if special() {
                 self.land(g, comp, m, w.kind, w.path, out);
             } else if w.double_step {
                 out.push(Move {
@@ -881,6 +915,34 @@ pub(crate) fn for_each_own_square(board: &[Code], side: usize, mut f: impl FnMut
     }
 }
 
+/// Calls `f` with each square of `board` that holds a piece, in square order (eight
+/// squares read at once, as [`own_squares_in_word`] does).
+#[inline]
+pub(crate) fn for_each_occupied_square(board: &[Code], mut f: impl FnMut(usize)) {
+    for w in 0..board.len().div_ceil(8) {
+        let mut occupied = nonzero_bytes(word_of(board, w));
+        while occupied != 0 {
+            f(w * 8 + occupied.trailing_zeros() as usize / 8);
+            occupied &= occupied - 1;
+        }
+    }
+}
+
+/// The squares `8 * w .. 8 * w + 8` of `board` as the bytes of a word (byte `i` for
+/// square `8 * w + i`; the squares past the board's end read as empty).
+#[inline]
+fn word_of(board: &[Code], w: usize) -> u64 {
+    match board.get(w * 8..w * 8 + 8) {
+        Some(eight) => u64::from_le_bytes(eight.try_into().expect("eight squares")),
+        None => {
+            let mut eight = [EMPTY; 8];
+            let rest = &board[w * 8..];
+            eight[..rest.len()].copy_from_slice(rest);
+            u64::from_le_bytes(eight)
+        }
+    }
+}
+
 /// The squares `8 * w .. 8 * w + 8` of `board` that hold a piece of `side`, as the
 /// high bit of each byte of a word (byte `i` for square `8 * w + i`). A piece's code
 /// is `1 + 2 * kind + side` (odd for the first player, even and not zero for the
@@ -889,37 +951,35 @@ pub(crate) fn for_each_own_square(board: &[Code], side: usize, mut f: impl FnMut
 /// branch per square mispredicts often.
 #[inline]
 pub(crate) fn own_squares_in_word(board: &[Code], side: usize, w: usize) -> u64 {
-    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let bytes = match board.get(w * 8..w * 8 + 8) {
-        Some(eight) => u64::from_le_bytes(eight.try_into().expect("eight squares")),
-        None => {
-            // The last, shorter word: the squares past the board read as empty.
-            let mut eight = [EMPTY; 8];
-            let rest = &board[w * 8..];
-            eight[..rest.len()].copy_from_slice(rest);
-            u64::from_le_bytes(eight)
-        }
-    };
+    let bytes = word_of(board, w);
     // A byte's high bit: set when its lowest bit is (an odd code).
-    let odd = (bytes << 7) & HIGH;
+    let odd = (bytes << 7) & HIGH_BITS;
     if side == 0 {
         odd
     } else {
-        let nonzero = ((bytes & LOW7).wrapping_add(LOW7) | bytes) & HIGH;
-        nonzero & !odd
+        nonzero_bytes(bytes) & !odd
     }
+}
+
+/// The high bit of each byte of a word.
+const HIGH_BITS: u64 = 0x8080_8080_8080_8080;
+
+/// The bytes of `bytes` that are not zero, as the high bit of each.
+#[inline]
+fn nonzero_bytes(bytes: u64) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    ((bytes & LOW7).wrapping_add(LOW7) | bytes) & HIGH_BITS
 }
 
 #[cfg(test)]
 mod tests {
-    use super::for_each_own_square;
+    use super::{for_each_occupied_square, for_each_own_square};
     use crate::rules::{EMPTY, side_of};
 
-    /// The word-at-a-time scan finds the squares a square-by-square one does, for
-    /// boards of every length and pieces of every code.
+    /// The word-at-a-time scans find the squares a square-by-square one does (any
+    /// piece, and each side's), for boards of every length and pieces of every code.
     #[test]
-    fn the_word_scan_finds_each_own_square_in_order() {
+    fn the_word_scans_find_each_occupied_and_own_square_in_order() {
         let mut state = 0x9E37_79B9_7F4A_7C15_u64;
         for len in 0..70 {
             for _ in 0..20 {
@@ -936,6 +996,10 @@ mod tests {
                         }
                     })
                     .collect();
+                let mut occupied = Vec::new();
+                for_each_occupied_square(&board, |sq| occupied.push(sq));
+                let expected: Vec<usize> = (0..len).filter(|&sq| board[sq] != EMPTY).collect();
+                assert_eq!(occupied, expected, "board {board:?}");
                 for side in 0..2 {
                     let mut found = Vec::new();
                     for_each_own_square(&board, side, |sq| found.push(sq));

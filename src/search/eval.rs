@@ -36,6 +36,7 @@
 //! making while it counts), and optional seeded noise for self-play.
 
 use crate::engine::Position;
+use crate::engine::for_each_occupied_square;
 use crate::rules::{
     Cell, Code, Cond, EMPTY, Effect, EndRule, Outcome, Rules, code, kind_of, side_of,
 };
@@ -80,13 +81,21 @@ pub struct Eval {
     pub sources: Vec<Source>,
     /// Per piece kind, centipawns per stack level above 1.
     pub height_bonus: Vec<i32>,
-    /// Per `code * cells + cell`: the positional bonus in centipawns.
-    pst: Vec<i32>,
+    /// Per `code * cells + cell`: the piece's value plus its positional bonus there,
+    /// in centipawns, negated for the second player's pieces (one look-up per piece,
+    /// added to one sum: a sum per side, indexed by the side, makes each piece wait
+    /// for the last one's store).
+    worth: Vec<i32>,
+    /// Some piece kind gains by its stack's height (else heights are not read).
+    stacks_count: bool,
     /// Per `code`: the goal weight (value/200 per step) of that piece in 1/16 centipawns,
-    /// 0 for targets.
+    /// 0 for targets, negated for the second player's pieces.
     goal_weight: Vec<i32>,
     /// Piece kinds whose loss decides the game against their owner.
     targets: u64,
+    /// The targets are exactly the royal pieces, whose cells the position keeps:
+    /// with one a side, the goal term is added in the first pass.
+    royal_targets: bool,
     /// Per `code * cells + cell`, for target pieces: how cornered it is there (its
     /// average reach on an empty board minus its reach from the cell, half-scaled).
     confine: Vec<i32>,
@@ -327,7 +336,7 @@ impl Eval {
             }
         };
         let ncodes = 1 + 2 * kinds;
-        let mut pst = vec![0; ncodes * n];
+        let mut worth = vec![0; ncodes * n];
         for (k, p) in rules.pieces.iter().enumerate() {
             let avg = mean(k);
             let gain = best_promotion(rules, &values, k) - values[k];
@@ -375,7 +384,7 @@ impl Eval {
                         let near = 1.0 - d[cell] as f64 / exit_longest as f64;
                         bonus += EXIT * near.powi(2);
                     }
-                    pst[c * n + cell] = bonus.round() as i32;
+                    worth[c * n + cell] = signed(side, values[k] + bonus.round() as i32);
                 }
             }
         }
@@ -384,7 +393,7 @@ impl Eval {
         for k in 0..kinds {
             if targets >> k & 1 == 0 {
                 for side in 0..2 {
-                    goal_weight[code(k, side) as usize] = values[k].max(0) * 16 / 200;
+                    goal_weight[code(k, side) as usize] = signed(side, values[k].max(0) * 16 / 200);
                 }
             }
         }
@@ -411,9 +420,15 @@ impl Eval {
         Eval {
             values,
             sources,
+            stacks_count: height_bonus.iter().any(|&b| b != 0),
             height_bonus,
-            pst,
+            worth,
             goal_weight,
+            royal_targets: targets != 0
+                && targets
+                    == (0..kinds)
+                        .filter(|&k| rules.pieces[k].royal)
+                        .fold(0, |m, k| m | 1 << k),
             targets,
             confine,
             start_material,
@@ -449,92 +464,174 @@ impl Eval {
     }
 
     /// The static evaluation of a position, from the side to move's point of view, in
-    /// centipawns (mobility aside). One pass over the board finds the pieces; the
-    /// terms that need the targets' cells then read the pieces found.
+    /// centipawns (mobility aside). One pass over the pieces finds the targets; the
+    /// terms that need the targets' cells then read the pieces again. Sums are kept
+    /// from the first player's point of view.
     pub fn evaluate(&self, pos: &Position) -> i32 {
+        if let Some(royals) = self.lone_royal_targets(pos) {
+            return self.evaluate_toward(pos, royals);
+        }
         let board = pos.board();
         let n = self.cells.min(board.len());
-        let mut score = [0i32; 2];
-        // The material of the non-target pieces, per side.
-        let mut material = [0i32; 2];
+        let mut score = 0i32;
+        // The material of the non-target pieces: the first player's lead, and both.
+        let mut lead = 0i32;
+        let mut material = 0i32;
         // Enemy targets per side: cells of the opponent's target pieces.
         // Kept in an array; with more, they are read from the board (see `targets_of`).
         let mut target_cells: [[usize; TARGETS_KEPT]; 2] = [[0; TARGETS_KEPT]; 2];
         let mut target_len = [0usize; 2];
-        let mut pieces = Pieces::new();
-        for (cell, &c) in board.iter().enumerate() {
-            if c == EMPTY || kind_of(c) >= self.values.len() {
-                continue;
-            }
+        for_each_occupied_square(board, |cell| {
+            let c = board[cell];
             let kind = kind_of(c);
+            if kind >= self.values.len() {
+                return;
+            }
             let side = side_of(c);
-            let mut v = self.values[kind];
             let target = self.targets >> kind & 1 != 0;
+            let mut v = self.values[kind];
             if cell >= n {
                 // Off the boards (a piece in hand, should the engine keep such cells):
                 // its value only.
-                score[side] += v;
-                if !target {
-                    material[side] += v;
-                }
-                continue;
-            }
-            pieces.push(cell, c);
-            let h = pos.height_at(cell as Cell) as i32;
-            if h > 1 {
-                v += (h - 1) * self.height_bonus[kind];
-            }
-            if target {
-                if target_len[side] < TARGETS_KEPT {
-                    target_cells[side][target_len[side]] = cell;
-                }
-                target_len[side] += 1;
+                score += signed(side, v);
             } else {
-                material[side] += v;
+                if self.stacks_count {
+                    let h = pos.height_at(cell as Cell) as i32;
+                    if h > 1 {
+                        let bonus = (h - 1) * self.height_bonus[kind];
+                        v += bonus;
+                        score += signed(side, bonus);
+                    }
+                }
+                score += self.worth[c as usize * self.cells + cell];
+                if target {
+                    if target_len[side] < TARGETS_KEPT {
+                        target_cells[side][target_len[side]] = cell;
+                    }
+                    target_len[side] += 1;
+                }
             }
-            score[side] += v + self.pst[c as usize * self.cells + cell];
-        }
+            if !target {
+                lead += signed(side, v);
+                material += v;
+            }
+        });
         if self.targets != 0 {
             let targets = Targets {
                 board,
                 cells: &target_cells,
                 len: &target_len,
             };
-            let goal = self.goal(board, n, &pieces, &targets);
-            score[0] += goal[0] / 16;
-            score[1] += goal[1] / 16;
-            if let Some((strong, hunt)) = self.hunt(&material, &targets) {
-                score[strong] += hunt;
+            score += self.goal(&board[..n], &targets) / 16;
+            if let Some((strong, hunt)) = self.hunt(lead, material, &targets) {
+                score += signed(strong, hunt);
             }
         }
-        // Pieces in hand count at their value: placing one loses nothing.
-        let kinds = self.values.len();
-        for (side, s) in score.iter_mut().enumerate() {
-            for kind in 0..kinds {
-                *s += pos.in_hand(side, kind) as i32 * self.values[kind];
-            }
-        }
-        let us = pos.side_to_move();
-        score[us] - score[us ^ 1]
+        score += self.in_hand(pos);
+        signed(pos.side_to_move(), score)
     }
 
-    /// The goal term per side, in 1/16 centipawns: each non-target piece gains for
-    /// standing near the nearest enemy target.
-    fn goal(&self, board: &[Code], n: usize, pieces: &Pieces, targets: &Targets) -> [i32; 2] {
-        if let (Some(found), Some(rows)) = (pieces.kept(), self.single_target_rows(targets)) {
-            return self.goal_by_rows(found, rows);
-        }
-        let mut goal = [0i32; 2];
-        for (cell, &c) in board.iter().enumerate().take(n) {
-            let w = self.goal_weight[c as usize];
-            if c == EMPTY || w == 0 {
-                continue;
+    /// The cells of the two sides' targets, when they are their one royal piece each
+    /// on a board whose distances are tabled.
+    #[inline]
+    fn lone_royal_targets(&self, pos: &Position) -> Option<[usize; 2]> {
+        let royals = &pos.royals;
+        (self.royal_targets
+            && !self.distances.is_empty()
+            && royals.count(0) == 1
+            && royals.count(1) == 1)
+            .then(|| [royals.of(0)[0] as usize, royals.of(1)[0] as usize])
+            .filter(|r| r[0] < self.cells && r[1] < self.cells)
+    }
+
+    /// [`Self::evaluate`] with one target a side standing on `targets`: one pass over
+    /// the pieces adds the goal term as it goes.
+    fn evaluate_toward(&self, pos: &Position, targets: [usize; 2]) -> i32 {
+        let board = pos.board();
+        let n = self.cells.min(board.len());
+        let row = |side: usize| &self.distances[targets[side ^ 1] * self.cells..][..self.cells];
+        let rows = [row(0), row(1)];
+        let (mut score, mut goal, mut lead, mut material) = (0i32, 0i32, 0i32, 0i32);
+        for_each_occupied_square(board, |cell| {
+            let c = board[cell];
+            let kind = kind_of(c);
+            if kind >= self.values.len() {
+                return;
             }
             let side = side_of(c);
-            if let Some(d) = self.nearest(targets, side ^ 1, cell) {
-                goal[side] += w * (self.max_dist - d);
+            let mut v = self.values[kind];
+            if cell >= n {
+                score += signed(side, v);
+            } else {
+                if self.stacks_count {
+                    let h = pos.height_at(cell as Cell) as i32;
+                    if h > 1 {
+                        let bonus = (h - 1) * self.height_bonus[kind];
+                        v += bonus;
+                        score += signed(side, bonus);
+                    }
+                }
+                score += self.worth[c as usize * self.cells + cell];
+                goal += self.goal_weight[c as usize] * (self.max_dist - rows[side][cell] as i32);
+            }
+            if self.targets >> kind & 1 == 0 {
+                lead += signed(side, v);
+                material += v;
+            }
+        });
+        score += goal / 16;
+        let cells = [[targets[0]; TARGETS_KEPT], [targets[1]; TARGETS_KEPT]];
+        let found = Targets {
+            board,
+            cells: &cells,
+            len: &[1, 1],
+        };
+        if let Some((strong, hunt)) = self.hunt(lead, material, &found) {
+            score += signed(strong, hunt);
+        }
+        score += self.in_hand(pos);
+        signed(pos.side_to_move(), score)
+    }
+
+    /// The worth of the pieces in hand, from the first player's point of view: placing
+    /// one loses nothing.
+    #[inline]
+    fn in_hand(&self, pos: &Position) -> i32 {
+        let kinds = self.values.len();
+        let mut score = 0;
+        if kinds > 0 {
+            for (side, hand) in pos.hand.chunks_exact(kinds).take(2).enumerate() {
+                for (&count, &value) in hand.iter().zip(&self.values) {
+                    score += signed(side, i32::from(count) * value);
+                }
             }
         }
+        score
+    }
+
+    /// The goal term, in 1/16 centipawns, from the first player's point of view: each
+    /// non-target piece on `board` gains for standing near the nearest enemy target.
+    fn goal(&self, board: &[Code], targets: &Targets) -> i32 {
+        let mut goal = 0;
+        if let Some(rows) = self.single_target_rows(targets) {
+            for_each_occupied_square(board, |cell| {
+                let c = board[cell];
+                if let Some(&w) = self.goal_weight.get(c as usize) {
+                    goal += w * (self.max_dist - rows[side_of(c)][cell] as i32);
+                }
+            });
+            return goal;
+        }
+        for_each_occupied_square(board, |cell| {
+            let c = board[cell];
+            let w = self.goal_weight.get(c as usize).copied().unwrap_or(0);
+            if w == 0 {
+                return;
+            }
+            if let Some(d) = self.nearest(targets, side_of(c) ^ 1, cell) {
+                goal += w * (self.max_dist - d);
+            }
+        });
         goal
     }
 
@@ -548,18 +645,6 @@ impl Eval {
         let n = self.cells;
         let row = |side: usize| &self.distances[targets.cells[side ^ 1][0] * n..][..n];
         Some([row(0), row(1)])
-    }
-
-    /// The goal term from the pieces found and each side's distance row.
-    #[inline]
-    fn goal_by_rows(&self, found: &[(u16, Code)], rows: [&[u8]; 2]) -> [i32; 2] {
-        let mut goal = [0i32; 2];
-        for &(cell, c) in found {
-            let side = side_of(c);
-            let d = rows[side][cell as usize] as i32;
-            goal[side] += self.goal_weight[c as usize] * (self.max_dist - d);
-        }
-        goal
     }
 
     /// The distance from `cell` to the nearest target piece of `side`, if it has one.
@@ -583,14 +668,14 @@ impl Eval {
     /// The hunt: with a clear lead, and more so as material comes off, the stronger
     /// side corners the weaker side's targets and brings its own near. The stronger
     /// side and its bonus, if one leads enough.
-    fn hunt(&self, material: &[i32; 2], targets: &Targets) -> Option<(usize, i32)> {
-        let lead = material[0] - material[1];
+    /// `lead`: the first player's lead in the material of non-target pieces; `left`:
+    /// that material, both sides.
+    fn hunt(&self, lead: i32, left: i32, targets: &Targets) -> Option<(usize, i32)> {
         if self.start_material <= 0 || lead.abs() < HUNT_LEAD {
             return None;
         }
         let strong = usize::from(lead < 0);
         let weak = strong ^ 1;
-        let left = material[0] + material[1];
         let weight = (self.start_material - left).max(0) * 256 / self.start_material;
         let mut hunt = 0;
         self.targets_of(targets, weak, |t| {
@@ -626,39 +711,11 @@ struct Targets<'a> {
     len: &'a [usize; 2],
 }
 
-/// The pieces on the boards met by the first pass, so that later terms need not
-/// read every empty square again; with more than the array holds, they do.
-struct Pieces {
-    found: [(u16, Code); PIECES_KEPT],
-    len: usize,
+/// `x` from the first player's point of view, for a quantity of `side`'s.
+#[inline]
+fn signed(side: usize, x: i32) -> i32 {
+    if side == 0 { x } else { -x }
 }
-
-impl Pieces {
-    #[inline]
-    fn new() -> Self {
-        Self {
-            found: [(0, EMPTY); PIECES_KEPT],
-            len: 0,
-        }
-    }
-
-    #[inline]
-    fn push(&mut self, cell: usize, c: Code) {
-        if self.len < PIECES_KEPT {
-            self.found[self.len] = (cell as u16, c);
-        }
-        self.len += 1;
-    }
-
-    /// The pieces found, if they all fit in the array.
-    #[inline]
-    fn kept(&self) -> Option<&[(u16, Code)]> {
-        (self.len <= PIECES_KEPT).then(|| &self.found[..self.len])
-    }
-}
-
-/// Pieces kept in an array while evaluating (with more, the board is read again).
-const PIECES_KEPT: usize = 128;
 
 /// Target pieces per side kept in an array while evaluating (more are read from the
 /// board).

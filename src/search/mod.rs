@@ -698,11 +698,6 @@ impl Searcher {
     }
 
     #[inline]
-    fn tactical(pos: &Position, m: Move) -> bool {
-        m.promo != EMPTY || Self::victim(pos, m).is_some()
-    }
-
-    #[inline]
     fn history_index(&self, m: Move) -> usize {
         let n = self.cells;
         let f = (m.from as usize).min(n);
@@ -825,7 +820,7 @@ impl Searcher {
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let m = moves[i];
-            let quiet = !Self::tactical(pos, m);
+            let quiet = !pos.is_tactical(m);
             if !self.plays_legally(pos, m, in_check) {
                 continue;
             }
@@ -956,14 +951,18 @@ impl Searcher {
             }
             alpha = alpha.max(stand);
             best = stand;
-            if !legal {
-                moves.clear();
-                pos.pseudo_moves(&mut moves);
-            }
         }
-        self.mobility[ply] = moves.len() as i32;
-        if !evasions {
-            moves.retain(|&m| Self::tactical(pos, m));
+        if evasions {
+            self.mobility[ply] = moves.len() as i32;
+        } else if legal {
+            self.mobility[ply] = moves.len() as i32;
+            moves.retain(|&m| pos.is_tactical(m));
+        } else {
+            // Only the tactical moves are generated: the side's count of two plies
+            // up stands in for its mobility here.
+            self.mobility[ply] = if ply >= 2 { self.mobility[ply - 2] } else { 0 };
+            moves.clear();
+            pos.tactical_moves(&mut moves);
         }
         let mut scores = std::mem::take(&mut self.order[ply]);
         self.score_moves(pos, &moves, &mut scores, None, ply);
