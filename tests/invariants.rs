@@ -11,7 +11,8 @@
 //! see [`check_ply`]). The texts of the legal moves are distinct, ignoring case, and
 //! each reads back to its move against the move list in hand (what `parse_move` does);
 //! `parse_move` itself reads back the move played and a random move of each kind (kind
-//! and new face) present. A game stops at its outcome or after [`PLY_CAP`] plies.
+//! and new face) present. The tactical moves (`Position::tactical_moves`) are the
+//! pseudo-legal moves that capture or promote. A game stops at its outcome or after [`PLY_CAP`] plies.
 //!
 //! Why not `parse_move` for every move: it generates the legal moves and the text of
 //! each again, so it cost as much as all the other checks together. Callgrind, 3
@@ -213,6 +214,22 @@ fn check_ply(
     let before_fen = pos.fen();
     let before_hash = pos.hash();
     let mover = pos.side_to_move();
+
+    // The tactical moves (quiescence search's) are the pseudo-legal moves that
+    // capture or promote, in the same order.
+    let mut pseudo = Vec::new();
+    pos.pseudo_moves(&mut pseudo);
+    pseudo.retain(|&m| pos.is_tactical(m));
+    let mut tactical = Vec::new();
+    pos.tactical_moves(&mut tactical);
+    if tactical != pseudo {
+        return Err((
+            None,
+            format!(
+                "the tactical moves {tactical:?} are not the capturing and promoting ones {pseudo:?}"
+            ),
+        ));
+    }
 
     // Move texts: distinct (ignoring case, as `parse_move` does), and each reads back
     // to its move. `parse_move` regenerates the legal moves and the text of each, so

@@ -8,7 +8,8 @@
 use super::{Move, MoveKind, Position};
 use crate::model::MAX_COUNTER;
 use crate::rules::{
-    Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, GenKind, NO_CELL, code, kind_of, side_of,
+    ANY_REACH, Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, GenKind, NO_CELL, code, kind_of,
+    side_of,
 };
 use crate::syntax::betza::Hop;
 
@@ -181,8 +182,20 @@ impl Position {
         let mut g = Gen::new(self, rules);
         g.tactical_only = true;
         let first = out.len();
+        // Pieces that could only capture, with no enemy piece where they capture, are
+        // passed over (with an en-passant square open, none is).
+        let reach = &rules.tables.capture_reach;
+        let enemies = if reach.is_empty() || self.ep != NO_CELL {
+            ANY_REACH
+        } else {
+            squares_of(&self.board, self.side ^ 1)
+        };
+        let n = self.board.len();
         for_each_own_square(&self.board, self.side, |from| {
-            self.own_piece_moves(&g, from as Cell, self.board[from], out);
+            let c = self.board[from];
+            if enemies == ANY_REACH || reach[c as usize * n + from] & enemies != 0 {
+                self.own_piece_moves(&g, from as Cell, c, out);
+            }
         });
         let mut kept = first;
         for i in first..out.len() {
@@ -926,6 +939,19 @@ pub(crate) fn for_each_occupied_square(board: &[Code], mut f: impl FnMut(usize))
             occupied &= occupied - 1;
         }
     }
+}
+
+/// The squares of `board` (at most 128) that hold a piece of `side`, as bits.
+#[inline]
+pub(crate) fn squares_of(board: &[Code], side: usize) -> u128 {
+    // Gathers the high bit of each byte into one byte: bit `i` for byte `i`.
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut bits = 0u128;
+    for w in 0..board.len().div_ceil(8).min(16) {
+        let high = own_squares_in_word(board, side, w) >> 7;
+        bits |= (((high.wrapping_mul(GATHER)) >> 56) as u128 & 0xff) << (8 * w);
+    }
+    bits
 }
 
 /// The squares `8 * w .. 8 * w + 8` of `board` as the bytes of a word (byte `i` for

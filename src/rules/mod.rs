@@ -13,7 +13,9 @@ pub use crate::model::{
     MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Symbol, Terrain,
     Zone, ZoneId, code, file_letter, kind_of, side_of,
 };
-pub use tables::{GenInfo, GenKind, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist};
+pub use tables::{
+    ANY_REACH, GenInfo, GenKind, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist,
+};
 
 use indexmap::IndexMap;
 

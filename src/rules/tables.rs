@@ -166,6 +166,11 @@ pub struct Tables {
     /// Per `code * cells + cell`: a landing there takes the full rules (the piece may
     /// promote there, or may not stay there).
     pub watch_landing: Vec<bool>,
+    /// Per `code * cells + cell`, on boards of at most 128 cells (else empty): the
+    /// squares where an enemy piece gives the piece there a capture, as bits; its
+    /// only tactical moves are such captures and en-passant ones. [`ANY_REACH`]: it
+    /// may also promote or change face, so it is never passed over.
+    pub capture_reach: Vec<u128>,
     /// Per cell: (start, len) in `cells` of the squares on its file, on its board.
     pub file_cells: Vec<(u32, u16)>,
     /// Piece types whose drops may not checkmate.
@@ -180,6 +185,9 @@ pub struct Tables {
     /// The piece type of the game's `facing` rule, if it has one.
     pub facing: Option<crate::model::PieceKind>,
 }
+
+/// A piece whose tactical moves are not only captures (see `Tables::capture_reach`).
+pub const ANY_REACH: u128 = u128::MAX;
 
 /// Marks a piece type that leaves the game when captured (see `Tables::hand_kind`).
 pub const NO_HAND: u8 = u8::MAX;
@@ -278,6 +286,7 @@ pub(super) fn build(rules: &Rules) -> Tables {
     hands(rules, &mut t);
     ends(rules, &mut t);
     landings(rules, &mut t);
+    capture_reach(rules, &mut t);
     files(rules, &mut t);
     targets(rules, &mut t);
     t.castle_mask = vec![0; rules.cell_count()];
@@ -767,6 +776,44 @@ fn landings(rules: &Rules, t: &mut Tables) {
                     p.promotions.iter().any(|pr| pr.applies(in_zone(pr), false));
                 t.watch_landing[c * n + cell] = t.is_dead(c as Code, cell as Cell)
                     || p.promotions.iter().any(|pr| pr.applies(false, in_zone(pr)));
+            }
+        }
+    }
+}
+
+/// Where an enemy piece gives a piece a capture, per piece and square (see
+/// `Tables::capture_reach`): the landing squares of its capturing steps, which are
+/// where its captures take (a move's victim stands where it lands).
+fn capture_reach(rules: &Rules, t: &mut Tables) {
+    let n = rules.cell_count();
+    if n > 128 {
+        return;
+    }
+    let ncodes = 1 + 2 * rules.pieces.len();
+    t.capture_reach = vec![ANY_REACH; ncodes * n];
+    for kind in 0..rules.pieces.len() {
+        if t.extra_kinds >> kind & 1 != 0 {
+            continue;
+        }
+        for side in 0..2 {
+            let c = code(kind, side) as usize;
+            for from in 0..n {
+                let (start, len) = t.step_index[c * n + from];
+                let steps = &t.steps[start as usize..(start + len) as usize];
+                let line = |s: &Step| &t.cells[s.first as usize..s.first as usize + s.len as usize];
+                if t.promotes_from[c * n + from]
+                    || steps
+                        .iter()
+                        .flat_map(line)
+                        .any(|&to| t.watch_landing[c * n + to as usize])
+                {
+                    continue;
+                }
+                t.capture_reach[c * n + from] = steps
+                    .iter()
+                    .filter(|s| t.gens[s.generator as usize].can_capture)
+                    .flat_map(line)
+                    .fold(0, |reach, &to| reach | 1 << to);
             }
         }
     }
