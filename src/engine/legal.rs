@@ -464,7 +464,7 @@ impl Position {
                 ours &= ours - 1;
                 scratch.clear();
                 let g = super::movegen::Gen::new(self, &self.rules);
-                self.own_piece_moves(&g, from as Cell, self.board[from], scratch);
+                self.own_piece_moves::<false>(&g, from as Cell, self.board[from], scratch);
                 if scratch.iter().any(|&m| ok(self, m)) {
                     return true;
                 }

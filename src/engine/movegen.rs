@@ -54,9 +54,6 @@ pub(crate) struct Gen<'r> {
     /// A square of the mover's and whether it is attacked, when the caller knows it
     /// already (its royal piece's square, from the check test): castling asks it.
     known_attack: Option<(Cell, bool)>,
-    /// Only captures and promotions are wanted: the short path skips the quiet
-    /// moves it can tell apart (the caller drops any others).
-    tactical_only: bool,
 }
 
 /// Where the pieces `closer-to` conditions measure from stand.
@@ -76,7 +73,6 @@ impl<'r> Gen<'r> {
                 located: None,
                 victim: EMPTY,
                 known_attack: None,
-                tactical_only: false,
             };
         }
         let mut l = Located {
@@ -100,7 +96,6 @@ impl<'r> Gen<'r> {
             located: Some(l),
             victim: EMPTY,
             known_attack: None,
-            tactical_only: false,
         }
     }
 }
@@ -168,7 +163,7 @@ impl Position {
             self.game_moves(&g, &t.opening_moves, out);
         }
         for_each_own_square(&self.board, us, |from| {
-            self.own_piece_moves(&g, from as Cell, self.board[from], out);
+            self.own_piece_moves::<false>(&g, from as Cell, self.board[from], out);
         });
         self.placements_and_castling(&g, out);
     }
@@ -179,8 +174,7 @@ impl Position {
     /// are never tactical.
     pub fn tactical_moves(&self, out: &mut Vec<Move>) {
         let rules = &*self.rules;
-        let mut g = Gen::new(self, rules);
-        g.tactical_only = true;
+        let g = Gen::new(self, rules);
         let first = out.len();
         // Pieces that could only capture, with no enemy piece where they capture, are
         // passed over (with an en-passant square open, none is).
@@ -194,7 +188,7 @@ impl Position {
         for_each_own_square(&self.board, self.side, |from| {
             let c = self.board[from];
             if enemies == ANY_REACH || reach[c as usize * n + from] & enemies != 0 {
-                self.own_piece_moves(&g, from as Cell, c, out);
+                self.own_piece_moves::<true>(&g, from as Cell, c, out);
             }
         });
         let mut kept = first;
@@ -214,10 +208,19 @@ impl Position {
         m.promo != EMPTY || self.victim(m).is_some()
     }
 
-    /// The moves of the side to move's piece `c` on `from`, each once.
-    pub(super) fn own_piece_moves(&self, g: &Gen, from: Cell, c: Code, out: &mut Vec<Move>) {
+    /// The moves of the side to move's piece `c` on `from`, each once. `TACTICAL`:
+    /// only the captures and promotions are wanted, so the short path skips the quiet
+    /// moves it can tell apart (the caller drops any others). A constant, so that the
+    /// generator that wants every move tests nothing more.
+    pub(super) fn own_piece_moves<const TACTICAL: bool>(
+        &self,
+        g: &Gen,
+        from: Cell,
+        c: Code,
+        out: &mut Vec<Move>,
+    ) {
         let first_move = out.len();
-        self.piece_moves(g, from, c, EMPTY, out);
+        self.piece_moves::<TACTICAL>(g, from, c, EMPTY, out);
         if g.rules.tables.overlapping_kinds >> kind_of(c) & 1 != 0 {
             self.dedup_tail(out, first_move);
         }
@@ -315,8 +318,15 @@ impl Position {
 
     /// The moves of the piece on `from` as if it were `face`; a move that turns it
     /// into `face` (a flip) carries `becomes`, else `becomes` is [`EMPTY`].
-    fn piece_moves(&self, g: &Gen, from: Cell, face: Code, becomes: Code, out: &mut Vec<Move>) {
-        self.betza_moves(g, from, face, becomes, out);
+    fn piece_moves<const TACTICAL: bool>(
+        &self,
+        g: &Gen,
+        from: Cell,
+        face: Code,
+        becomes: Code,
+        out: &mut Vec<Move>,
+    ) {
+        self.betza_moves::<TACTICAL>(g, from, face, becomes, out);
         let t = &g.rules.tables;
         let kind = kind_of(face);
         if t.extra_kinds >> kind & 1 == 0 {
@@ -340,7 +350,7 @@ impl Position {
                         && self.conditions_hold(g, info, Move::new(from, NO_CELL, id)) =>
                 {
                     let other = code(info.face as usize, self.side);
-                    self.piece_moves(g, from, other, other, out);
+                    self.piece_moves::<TACTICAL>(g, from, other, other, out);
                 }
                 _ => {}
             }
@@ -393,7 +403,14 @@ impl Position {
     }
 
     /// The moves of the Betza generators of the piece on `from`, moving as `face`.
-    fn betza_moves(&self, g: &Gen, from: Cell, face: Code, becomes: Code, out: &mut Vec<Move>) {
+    fn betza_moves<const TACTICAL: bool>(
+        &self,
+        g: &Gen,
+        from: Cell,
+        face: Code,
+        becomes: Code,
+        out: &mut Vec<Move>,
+    ) {
         let rules = g.rules;
         let t = &rules.tables;
         let n = self.board.len();
@@ -418,7 +435,7 @@ impl Position {
                 continue;
             }
             if simple_piece && comp.plain {
-                self.plain_step(g, step, from, kind, watch, out);
+                self.plain_step::<TACTICAL>(g, step, from, kind, watch, out);
                 continue;
             }
             let new = |to: Cell| Move {
@@ -502,7 +519,7 @@ impl Position {
     /// not change face. Squares with terrain, en passant or promotion take the full
     /// rules: those `watch` marks, or all with `watch` `None`.
     #[inline]
-    fn plain_step(
+    fn plain_step<const TACTICAL: bool>(
         &self,
         g: &Gen,
         step: &crate::rules::Step,
@@ -530,7 +547,7 @@ impl Position {
         };
         for &to in line {
             // A line stops at its first obstacle; merged leaps go on to the next.
-            if !self.plain_target(g, &walk, to, out) && !step.leaps {
+            if !self.plain_target::<TACTICAL>(g, &walk, to, out) && !step.leaps {
                 break;
             }
         }
@@ -539,7 +556,13 @@ impl Position {
     /// One target square of the short path: adds its move, if any. Returns whether
     /// a line goes on past the square.
     #[inline(always)]
-    fn plain_target(&self, g: &Gen, w: &PlainWalk, to: Cell, out: &mut Vec<Move>) -> bool {
+    fn plain_target<const TACTICAL: bool>(
+        &self,
+        g: &Gen,
+        w: &PlainWalk,
+        to: Cell,
+        out: &mut Vec<Move>,
+    ) -> bool {
         let comp = w.comp;
         let occupant = self.board[to as usize];
         // Games without terrain skip the look at each square's.
@@ -561,18 +584,21 @@ impl Position {
                 Landing::Blocked => return false,
             }
         }
-        // An en-passant capture, or a square where the piece may promote or may not
-        // stay: the full rules.
-        let en_passant = || comp.takes_ep && to == self.ep;
-        let special = || en_passant() || w.watch.is_none_or(|w| w[to as usize]);
+        let en_passant = comp.takes_ep && to == self.ep;
         let wanted = if occupant == EMPTY {
-            (comp.can_move || en_passant()) && (!g.tactical_only || special())
+            comp.can_move || en_passant
         } else {
             comp.can_capture && side_of(occupant) != self.side
         };
         if wanted {
+            // An en-passant capture, or a square where the piece may promote or may
+            // not stay: the full rules.
+            let special = en_passant || w.watch.is_none_or(|w| w[to as usize]);
+            if TACTICAL && occupant == EMPTY && !special {
+                return true;
+            }
             let m = Move::new(w.from, to, w.id);
-            if special() {
+            if special {
                 self.land(g, comp, m, w.kind, w.path, out);
             } else if w.double_step {
                 out.push(Move {
