@@ -56,7 +56,7 @@ def main():
     ap.add_argument("--games", type=int)
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--depth", type=int)
-    a = ap.parse_args()
+    a = ap.parse_intermixed_args()
     games = a.games or (6 if a.depth else 2000)
     names = a.games_to_run or sorted(
         f[:-4] for f in os.listdir(os.path.join(HERE, "variants")) if f.endswith(".var"))
