@@ -546,8 +546,8 @@ impl Eval {
 
     /// [`Self::evaluate`] with one target a side standing on `targets`: one pass over
     /// the pieces adds the goal term as it goes. Its loop repeats `evaluate`'s on
-    /// purpose: this is the common case (chess-like games), and sharing one loop
-    /// cost 3 to 5% of the search's instructions (callgrind, chess `go depth 8`).
+    /// purpose: this is the common case (one royal piece a side), and sharing one loop
+    /// cost 3 to 5% of the search's instructions (callgrind, `go depth 8`).
     fn evaluate_toward(&self, pos: &Position, targets: [usize; 2]) -> i32 {
         let board = pos.board();
         let n = self.cells.min(board.len());
