@@ -87,6 +87,8 @@ pub enum ProblemCode {
     HeightChange,
     #[error("varsand::illegal-result")]
     IllegalResult,
+    #[error("varsand::impossible-setup")]
+    ImpossibleSetup,
     #[error("varsand::never-dropped")]
     NeverDropped,
     #[error("varsand::never-exits")]
@@ -151,6 +153,8 @@ pub enum ProblemCode {
     UnknownPromotion,
     #[error("varsand::unknown-zone")]
     UnknownZone,
+    #[error("varsand::value-range")]
+    ValueRange,
     #[error("varsand::zone-named-like-square")]
     ZoneNamedLikeSquare,
 }
@@ -196,6 +200,7 @@ impl ProblemCode {
         ProblemCode::FlipPair,
         ProblemCode::HeightChange,
         ProblemCode::IllegalResult,
+        ProblemCode::ImpossibleSetup,
         ProblemCode::NeverDropped,
         ProblemCode::NeverExits,
         ProblemCode::NoBoard,
@@ -228,6 +233,7 @@ impl ProblemCode {
         ProblemCode::UnknownPlayer,
         ProblemCode::UnknownPromotion,
         ProblemCode::UnknownZone,
+        ProblemCode::ValueRange,
         ProblemCode::ZoneNamedLikeSquare,
     ];
 

@@ -161,7 +161,7 @@ enum Command {
         /// Draw from the second player's side.
         #[arg(long)]
         flip: bool,
-        /// Write the picture to this file.
+        /// Write the picture to this file (`-` for standard output, as without it).
         #[arg(short, long, value_name = "OUT.svg")]
         output: Option<PathBuf>,
         /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).

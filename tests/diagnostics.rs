@@ -166,6 +166,9 @@ catalogue! {
     bad_en_passant_square: 1,
     bad_move_clock: 1,
     setup_too_many_fields: 1,
+    setup_side_not_to_move_in_check: 1,
+    setup_without_royal_piece: 1,
+    piece_value_out_of_range: 1,
 
     // ---- several mistakes: the checker reports them all at once ---------------------
     three_mistakes: 3,

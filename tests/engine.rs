@@ -12,7 +12,7 @@ piece King K { moves "K" royal }
 // Shoots along its file only as long as it has not moved.
 piece Archer A { moves "mW icR" }
 end { checkmate loss stalemate draw }
-setup "k3/4/4/A2K w - - 0 1"
+setup "k3/4/4/A2K b - - 0 1"
 "#;
 
 #[test]
@@ -93,7 +93,7 @@ fn every_royal_piece_counts_however_many() {
 board 9 x 3
 piece King K { moves "K" royal }
 piece Rook R { moves "R" }
-setup "KKKKKKKKK/9/8r w - - 0 1"
+setup "KKKKKKKKK/9/k7r w - - 0 1"
 "#;
     let moves = sorted_moves(source, "KKKKKKKKK/9/8r w - - 0 1");
     assert_eq!(moves, ["i3h2"], "{moves:?}");
@@ -275,7 +275,7 @@ board 12 x 3
 piece King K { moves "K" royal }
 piece Rook R { moves "R" }
 end { checkmate loss  stalemate draw }
-setup "kkkkkkkk3k/11R/K11 w - - 0 1"
+setup "kkkkkkkk3k/11R/K11 b - - 0 1"
 "#;
     let rules = load_rules(source).unwrap();
     let eval = varsand::search::Eval::new(&rules);

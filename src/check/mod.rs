@@ -38,6 +38,10 @@ use crate::syntax::{self, ast::*};
 
 pub(crate) use names::Scope;
 
+/// The largest piece `value`, in pawns (either sign): a hundred queens. Beyond it
+/// a sum of values would crowd the scores the search keeps for won and lost games.
+pub const MAX_PIECE_VALUE: i64 = 1000;
+
 /// Parameter overrides given by the user (`--set height=30`, `--set white.height=24`).
 pub type Overrides = IndexMap<String, i64>;
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Checker, Scope};
+use super::{Checker, MAX_PIECE_VALUE, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::Effect as RulesEffect;
 use crate::model::{
@@ -130,7 +130,7 @@ fn property(
         PieceProp::Royal => piece.royal = true,
         PieceProp::EnPassant => piece.en_passant = true,
         PieceProp::ResetsClock => piece.resets_clock = true,
-        PieceProp::Value(v) => piece.value = Some(v.node),
+        PieceProp::Value(v) => piece.value = Some(value(ck, v)),
         PieceProp::Flies => piece.flies = true,
         PieceProp::FlipsTo(other) => piece.flips_to = scope.resolve_piece(ck, other),
         PieceProp::ExitsFrom(z) => piece.exits_from = scope.resolve_zone(ck, z),
@@ -452,4 +452,25 @@ fn resolve_effect(ck: &mut Checker, scope: &Scope, e: &Spanned<Effect>) -> Optio
             RulesEffect::Height(*d)
         }
     })
+}
+
+/// A piece's `value`, which must lie within ±[`MAX_PIECE_VALUE`] pawns; out of range
+/// it is reported, and read as the nearest bound so that the other checks go on.
+fn value(ck: &mut Checker, v: &Spanned<i64>) -> i64 {
+    let bounded = v.node.clamp(-MAX_PIECE_VALUE, MAX_PIECE_VALUE);
+    if bounded != v.node {
+        ck.report(
+            Problem::new(
+                ProblemCode::ValueRange,
+                v.span,
+                format!(
+                    "a value of {} pawns is out of range: values lie within ±{MAX_PIECE_VALUE}",
+                    v.node
+                ),
+            )
+            .label("out of range")
+            .help("a value is in pawns (a chess queen is 9); a royal piece needs none, since it is never traded"),
+        );
+    }
+    bounded
 }

@@ -163,6 +163,21 @@ pub(crate) fn compile(mut ck: Checker, game: Game, setup: Option<&Spanned<String
     let mut rules = Rules::compile(game);
     match Position::from_fen_with(Arc::new(rules.clone()), &setup.node, true) {
         Ok(pos) => {
+            // The same test `play --fen` applies to a typed position: a start that
+            // no game could reach would let the first move take a royal piece.
+            let wrong = pos.impossibilities();
+            if !wrong.is_empty() {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::ImpossibleSetup,
+                        setup.span,
+                        format!("impossible setup: {}", wrong.join("; ")),
+                    )
+                    .label("no game reaches this position")
+                    .help("give each side the royal pieces its rules name, and leave the side not to move out of check"),
+                );
+                return ck.finish(None);
+            }
             rules.set_home(pos.board());
             ck.finish(Some(rules))
         }

@@ -10,6 +10,9 @@ use crate::syntax::betza::Hop;
 impl Position {
     /// Explains why `text` is not a legal move here.
     pub fn why_illegal(&mut self, text: &str) -> String {
+        if let Some(why) = super::notation::too_long(text) {
+            return why;
+        }
         let rules = self.rules.clone();
         match read_move_text(&rules, text) {
             Some(MoveText::Swap) => {

@@ -15,6 +15,6 @@ pub(crate) mod search_support;
 
 pub use fen::FenError;
 pub(crate) use movegen::for_each_occupied_square;
-pub use notation::{MoveText, read_move_text};
+pub use notation::{MAX_MOVE_TEXT_BYTES, MoveText, read_move_text};
 pub use outcome::{EndReason, GameEnd, NoMove};
 pub use position::{Move, MoveKind, Position};

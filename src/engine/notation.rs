@@ -74,6 +74,9 @@ impl Position {
 
     /// Finds the legal move a user typed.
     pub fn parse_move(&mut self, text: &str) -> Result<Move, NoMove> {
+        if let Some(message) = too_long(text) {
+            return Err(NoMove { message });
+        }
         let moves = self.legal_moves();
         if let Some(typed) = read_move_text(&self.rules, text) {
             if let MoveText::Drop { letter, .. } = &typed
@@ -268,6 +271,9 @@ impl MoveText {
 /// Whitespace is ignored, squares are read in any case, and a `-` or `x` between the
 /// digit ending one square and the letter starting the next is a separator.
 pub fn read_move_text(rules: &Rules, text: &str) -> Option<MoveText> {
+    if too_long(text).is_some() {
+        return None;
+    }
     let t = normalise(text);
     let geo = &rules.geometry;
     match t.as_str() {
@@ -290,6 +296,23 @@ pub fn read_move_text(rules: &Rules, text: &str) -> Option<MoveText> {
         return Some(exit);
     }
     read_squares(rules, &t).or(exit)
+}
+
+/// The longest move text read, in bytes. The longest move any game writes is a few
+/// dozen characters (`P@c12`, `f12xg12!`, `c12off`, with spaces): a longer text is a
+/// mistake, and refusing it up front keeps the reading, which tries every split of
+/// the text into squares, from growing with the square of the text's length.
+pub const MAX_MOVE_TEXT_BYTES: usize = 64;
+
+/// Why `text` is too long to be a move, if it is.
+pub fn too_long(text: &str) -> Option<String> {
+    (text.len() > MAX_MOVE_TEXT_BYTES).then(|| {
+        let start: String = text.chars().take(16).collect();
+        format!(
+            "`{start}…` ({} bytes) is not a move: a move text is at most {MAX_MOVE_TEXT_BYTES} bytes",
+            text.len()
+        )
+    })
 }
 
 /// Reads `FROM TO [letter] [!]`: the longest square names that leave a valid rest

@@ -191,8 +191,12 @@ impl Xboard {
         match name {
             // Nothing to do: acknowledgements, and what this engine does not use.
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "draw" | "hint" | "bk" | "cores" | "egtpath" | "option" | "hard" | "easy"
-            | "." => {}
+            | "ics" | "draw" | "hint" | "bk" | "cores" | "egtpath" | "hard" | "easy" | "." => {}
+            // The engine declares no `feature option`, so any option is unknown to it.
+            "option" => self.error(
+                "this engine has no options: the hash size is set by `memory MB`",
+                line,
+            ),
             "quit" => return Flow::Quit,
             "protover" => self.features(),
             "sd" | "st" | "level" | "time" | "otim" | "nps" | "memory" => {
@@ -222,7 +226,15 @@ impl Xboard {
                 c.level = Some(read_level(value)?);
                 c.move_time = None;
             }
-            "time" => c.own_time = Some(read_centiseconds(value)?),
+            "time" => {
+                c.own_time = Some(read_centiseconds(value)?);
+                if value.starts_with('-') {
+                    // Legal (the flag fell and nobody claimed it), but worth a word.
+                    self.out.line(&format!(
+                        "# time {value}: the clock has run out, moving at once"
+                    ));
+                }
+            }
             // The opponent's clock does not change the engine's share of its own.
             "otim" => _ = read_centiseconds(value)?,
             "nps" => c.nps = Some(read_whole(value, 0, MAX_NPS)?).filter(|&n| n > 0),

@@ -33,7 +33,8 @@ pub fn position_from_args(
     Ok(pos)
 }
 
-/// Draws the position; writes it to `output`, or returns it for standard output.
+/// Draws the position; writes it to `output`, or returns it for standard output
+/// (no `output`, or `-`).
 pub fn render(
     file: &Path,
     overrides: &Overrides,
@@ -49,6 +50,8 @@ pub fn render(
     };
     let svg = super::svg::position(&pos, &opts);
     match output {
+        // `-o -` is standard output, as for most tools that write files.
+        Some(path) if path == Path::new("-") => Ok(Some(svg)),
         Some(path) => {
             std::fs::write(path, svg)
                 .map_err(|e| format!("error: cannot write {}: {e}\n", path.display()))?;

@@ -182,10 +182,15 @@ pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
 /// Reads a text file of at most [`MAX_FILE_BYTES`]. Only regular files are read: a
 /// named pipe would block, a device may never end. The error is a sentence naming the
 /// file, without a final newline.
+///
+/// What is tested is the opened file, not the path: a file swapped for a named pipe
+/// between a test of the path and the opening would otherwise block for good. The
+/// opening itself does not block (`O_NONBLOCK`, which a regular file ignores).
 pub fn read_text(path: &Path) -> Result<String, String> {
     use std::io::Read;
     let cannot = |why: &dyn std::fmt::Display| format!("cannot read {}: {why}", path.display());
-    let meta = std::fs::metadata(path).map_err(|e| cannot(&e))?;
+    let file = open_without_blocking(path).map_err(|e| cannot(&e))?;
+    let meta = file.metadata().map_err(|e| cannot(&e))?;
     if !meta.is_file() {
         return Err(cannot(&"not a regular file"));
     }
@@ -193,7 +198,6 @@ pub fn read_text(path: &Path) -> Result<String, String> {
     if meta.len() > MAX_FILE_BYTES {
         return Err(too_big());
     }
-    let file = std::fs::File::open(path).map_err(|e| cannot(&e))?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES + 1)
         .read_to_end(&mut bytes)
@@ -207,6 +211,18 @@ pub fn read_text(path: &Path) -> Result<String, String> {
             e.utf8_error().valid_up_to()
         ))
     })
+}
+
+/// Opens a file for reading without waiting for a writer, where the system allows.
+fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
+    let mut options = std::fs::OpenOptions::new();
+    options.read(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt;
+        options.custom_flags(libc::O_NONBLOCK);
+    }
+    options.open(path)
 }
 
 /// Reads and checks a rule file; the rendered diagnostics on failure.
@@ -935,7 +951,13 @@ impl Session {
             self.fail("load FILE [N], such as load game.pgn");
             return;
         }
-        let (file, number) = load_argument(arg);
+        let (file, number) = match load_argument(arg) {
+            Ok(parts) => parts,
+            Err(e) => {
+                self.fail(e);
+                return;
+            }
+        };
         let text = match read_text(Path::new(file)) {
             Ok(t) => t,
             Err(e) => {
@@ -1034,14 +1056,22 @@ impl Session {
 
 /// `load`'s argument: the file, and the number of the game in it (1 unless the last
 /// word is a number and the whole argument names no file).
-fn load_argument(arg: &str) -> (&str, usize) {
+fn load_argument(arg: &str) -> Result<(&str, usize), String> {
     if let Some((file, n)) = arg.rsplit_once(char::is_whitespace)
         && !Path::new(arg).exists()
-        && let Ok(n) = n.parse::<usize>()
+        && !n.is_empty()
+        && n.bytes().all(|b| b.is_ascii_digit())
     {
-        return (file.trim_end(), n);
+        // A last word of digits is the game's number, however large: never part of
+        // the file's name.
+        return match n.parse::<usize>() {
+            Ok(number) if number >= 1 => Ok((file.trim_end(), number)),
+            _ => Err(format!(
+                "load FILE N: `{n}` is not a game number (games are numbered from 1)"
+            )),
+        };
     }
-    (arg, 1)
+    Ok((arg, 1))
 }
 
 impl Session {
@@ -1064,10 +1094,36 @@ impl Session {
         };
         let dir = file.parent().unwrap_or(Path::new(""));
         let recorded = PathBuf::from(recorded);
-        Ok([dir.join(&recorded), recorded.clone()]
+        let Some((found, canonical)) = [dir.join(&recorded), recorded.clone()]
             .into_iter()
-            .find(|p| p.is_file())
-            .unwrap_or(recorded))
+            .find_map(|p| Some((p.clone(), std::fs::canonicalize(&p).ok()?)))
+        else {
+            return Err(format!(
+                "the game's rule file {} cannot be found",
+                recorded.display()
+            ));
+        };
+        // A saved game is data from anywhere: it may open rule files beside it, but
+        // not any file on the machine (whose first lines a failed check would show).
+        // A file outside the game's folder is read only when it is the one the user
+        // named, the session's own.
+        let inside = std::fs::canonicalize(if dir.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            dir
+        })
+        .is_ok_and(|d| canonical.starts_with(d));
+        let named = std::fs::canonicalize(&self.path).is_ok_and(|own| own == canonical);
+        if inside || named {
+            Ok(found)
+        } else {
+            Err(format!(
+                "the game names the rule file {}, outside the folder of {}: it is not opened (if you trust it, start `varsand play {}` and load the game again)",
+                recorded.display(),
+                file.display(),
+                found.display()
+            ))
+        }
     }
 }
 
@@ -1172,11 +1228,17 @@ pub fn run(
     session.greet();
     crate::interrupt::install();
     if !tty {
-        let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            let Ok(line) = line else { break };
-            if let Flow::Quit = session.execute(&line) {
-                break;
+        let mut stdin = std::io::stdin().lock();
+        let mut number = 0;
+        while let Some(line) = read_script_line(&mut stdin) {
+            number += 1;
+            match line {
+                Ok(line) => {
+                    if let Flow::Quit = session.execute(&line) {
+                        break;
+                    }
+                }
+                Err(why) => session.fail(format!("line {number} ignored: {why}")),
             }
         }
         return Ok(!session.failed());
@@ -1211,13 +1273,79 @@ pub fn run(
             Err(rustyline::error::ReadlineError::Interrupted) => {
                 session.say("(Ctrl-C: type `quit` or press Ctrl-D to leave)");
             }
-            Err(_) => break,
+            // A byte that is not UTF-8 (a paste in another encoding) loses that line
+            // only: the game and the session go on.
+            Err(rustyline::error::ReadlineError::Io(e))
+                if e.kind() == std::io::ErrorKind::InvalidData =>
+            {
+                session.say("(that line was not UTF-8 text and was ignored: type it again)");
+            }
+            Err(rustyline::error::ReadlineError::Eof) => break,
+            Err(e) => {
+                session.say(format!("(cannot read the terminal: {e}; leaving)"));
+                break;
+            }
         }
     }
     if let Some(h) = &history {
         let _ = editor.save_history(h);
     }
     Ok(true)
+}
+
+/// The longest line a script may send: a command is a few words, a position string a
+/// few hundred bytes; a longer line is read to its end and refused.
+pub const MAX_LINE_BYTES: usize = 1024 * 1024;
+
+/// The next line of a script (without its line end), `None` at the end of the input.
+/// A line that is not UTF-8 text or is longer than [`MAX_LINE_BYTES`] is an error
+/// that names why, so that the session says so and goes on with the next line
+/// instead of ending (and losing the game).
+fn read_script_line(input: &mut impl BufRead) -> Option<Result<String, String>> {
+    let mut bytes = Vec::new();
+    let mut too_long = false;
+    loop {
+        let chunk = match input.fill_buf() {
+            Ok(chunk) => chunk,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return (!bytes.is_empty() || too_long).then(|| Err(e.to_string())),
+        };
+        if chunk.is_empty() {
+            break;
+        }
+        let (part, done) = match chunk.iter().position(|&b| b == b'\n') {
+            Some(i) => (&chunk[..i], Some(i + 1)),
+            None => (chunk, None),
+        };
+        if bytes.len() + part.len() > MAX_LINE_BYTES {
+            too_long = true;
+            bytes.clear();
+        } else if !too_long {
+            bytes.extend_from_slice(part);
+        }
+        let used = done.unwrap_or(chunk.len());
+        input.consume(used);
+        if done.is_some() {
+            return Some(script_line(bytes, too_long));
+        }
+    }
+    (!bytes.is_empty() || too_long).then(|| script_line(bytes, too_long))
+}
+
+/// A script line's bytes as text, or why they are not one.
+fn script_line(mut bytes: Vec<u8>, too_long: bool) -> Result<String, String> {
+    if too_long {
+        return Err(format!("longer than {} MiB", MAX_LINE_BYTES >> 20));
+    }
+    if bytes.last() == Some(&b'\r') {
+        bytes.pop();
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        format!(
+            "not UTF-8 text (byte {} is not)",
+            e.utf8_error().valid_up_to() + 1
+        )
+    })
 }
 
 /// Is a move text a square written twice (`e2e2`, a pass)?

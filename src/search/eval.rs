@@ -44,6 +44,11 @@ use crate::syntax::betza::{self, Hop};
 
 /// Centipawns per legal move of mobility (added by the search, which knows the counts).
 pub const MOBILITY: i32 = 3;
+
+/// The largest static evaluation, in centipawns: half the mate range, so that no sum
+/// of piece values (`check` bounds each by [`crate::check::MAX_PIECE_VALUE`] pawns) nor
+/// the search's additions to it reads as a mate.
+pub const MAX_EVAL: i32 = super::MATE_BOUND / 2;
 /// The worth of the (1,2) leaper, the unit the estimates are scaled to.
 const LEAPER_12: f64 = 300.0;
 /// How much of a rider's next square along a ray counts, relative to the last.
@@ -240,7 +245,8 @@ fn piece_values(rules: &Rules, mean: &dyn Fn(usize) -> f64, scale: f64) -> (Vec<
         .enumerate()
         .map(|(k, p)| match p.value {
             Some(v) => (
-                (v * 100).clamp(-1_000_000, 1_000_000) as i32,
+                v.saturating_mul(100)
+                    .clamp(-i64::from(MAX_EVAL), i64::from(MAX_EVAL)) as i32,
                 Source::Declared,
             ),
             None => ((mean(k) * scale).round() as i32, Source::Estimated),
@@ -464,10 +470,17 @@ impl Eval {
     }
 
     /// The static evaluation of a position, from the side to move's point of view, in
-    /// centipawns (mobility aside). One pass over the pieces finds the targets; the
+    /// centipawns (mobility aside), within ±[`MAX_EVAL`]: whatever the pieces are
+    /// worth, a position is never scored as a won or lost game.
+    #[inline]
+    pub fn evaluate(&self, pos: &Position) -> i32 {
+        self.material_and_more(pos).clamp(-MAX_EVAL, MAX_EVAL)
+    }
+
+    /// [`Eval::evaluate`], unbounded. One pass over the pieces finds the targets; the
     /// terms that need the targets' cells then read the pieces again. Sums are kept
     /// from the first player's point of view.
-    pub fn evaluate(&self, pos: &Position) -> i32 {
+    fn material_and_more(&self, pos: &Position) -> i32 {
         if let Some(royals) = self.lone_royal_targets(pos) {
             return self.evaluate_toward(pos, royals);
         }

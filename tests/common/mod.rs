@@ -6,6 +6,8 @@ use std::panic;
 use std::path::{Path, PathBuf};
 use std::sync::Once;
 
+pub mod process;
+
 /// SplitMix64: tiny, fast and good enough to pick moves and mutations.
 pub struct Rng(pub u64);
 
