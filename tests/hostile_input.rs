@@ -102,7 +102,11 @@ fn a_rule_file_swapped_for_a_named_pipe_never_blocks_the_reader() {
             while !done.load(Ordering::Relaxed) {
                 std::fs::write(&file, "game \"x\"\n").unwrap();
                 make_fifo(&fifo);
-                let from = if swaps.is_multiple_of(2) { &fifo } else { &file };
+                let from = if swaps.is_multiple_of(2) {
+                    &fifo
+                } else {
+                    &file
+                };
                 std::fs::rename(from, &path).unwrap();
                 let _ = std::fs::remove_file(&fifo);
                 let _ = std::fs::remove_file(&file);
@@ -453,7 +457,10 @@ fn a_line_that_is_not_utf8_on_a_terminal_does_not_end_the_session() {
         .unwrap();
     let start = Instant::now();
     while child.try_wait().unwrap().is_none() {
-        assert!(start.elapsed() < Duration::from_secs(20), "the REPL did not quit");
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "the REPL did not quit"
+        );
         std::thread::sleep(Duration::from_millis(20));
     }
     drop(master);

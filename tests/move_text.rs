@@ -22,7 +22,7 @@ players white black
 piece King K { moves "K" royal }
 piece Rook R { moves "R" }
 end { checkmate loss stalemate draw }
-setup "k11/12/12/12/12/12/12/12/12/12/12/R10K w - - 0 1"
+setup "k11/12/12/12/12/12/12/12/12/12/12/1R9K w - - 0 1"
 "#;
 
 fn squares(rules: &Rules, from: &str, to: &str, promo: Option<char>, rifle: bool) -> MoveText {

@@ -244,9 +244,10 @@ fn saves_of_the_older_format_still_load() {
         ),
     )
     .unwrap();
+    // The recorded rule file lies outside the save's folder: named by the user.
     let (out, err) = play(
         "variants/chess.var",
-        &format!("load {}\nfen\n", old.display()),
+        &format!("load {} under {}\nfen\n", old.display(), monkey.display()),
     );
     assert!(err.is_empty(), "{err}");
     assert!(out.contains("loaded 3 moves"), "{out}");
@@ -347,9 +348,16 @@ fn analyze_saves_every_game_and_the_repl_loads_them() {
             }
         }
     }
+    // A game's rule file outside its folder is opened only when the user names it.
+    let game = dir.join("game-2.pgn");
+    let (_, err) = play(
+        "variants/monkey_queen.var",
+        &format!("load {}\n", game.display()),
+    );
+    assert!(err.contains("outside the folder of"), "{err}");
     let (out, err) = play(
         "variants/monkey_queen.var",
-        &format!("load {}\nfen\n", dir.join("game-2.pgn").display()),
+        &format!("load {} under {}\nfen\n", game.display(), file.display()),
     );
     assert!(err.is_empty(), "{err}");
     assert!(out.contains("loaded "), "{out}");

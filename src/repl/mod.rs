@@ -107,8 +107,8 @@ const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
     (
         "load",
         &[],
-        "load FILE [N]",
-        "load a saved game (PGN; the Nth game of a file of many)",
+        "load FILE [N] [under RULES]",
+        "load a saved game (PGN; the Nth game of a file of many; under the rule file RULES)",
     ),
     ("quit", &["q", "exit"], "quit", "leave (Ctrl-D too)"),
 ];
@@ -948,9 +948,16 @@ impl Session {
 
     fn load(&mut self, arg: &str) {
         if arg.is_empty() {
-            self.fail("load FILE [N], such as load game.pgn");
+            self.fail("load FILE [N] [under RULES], such as load game.pgn");
             return;
         }
+        // `under RULES` names the rule file, whatever the game's tags say.
+        let (arg, named_rules) = match arg.rsplit_once(" under ") {
+            Some((game, rules)) if !Path::new(arg).exists() => {
+                (game.trim_end(), Some(rules.trim()))
+            }
+            _ => (arg, None),
+        };
         let (file, number) = match load_argument(arg) {
             Ok(parts) => parts,
             Err(e) => {
@@ -972,7 +979,11 @@ impl Session {
                 return;
             }
         };
-        let variant = match self.rule_file_of(&game, Path::new(file)) {
+        let found = match named_rules {
+            Some(rules) => Ok(PathBuf::from(rules)),
+            None => self.rule_file_of(&game, Path::new(file)),
+        };
+        let variant = match found {
             Ok(v) => v,
             Err(e) => {
                 self.fail(format!("{file}: {e}"));
@@ -1118,8 +1129,9 @@ impl Session {
             Ok(found)
         } else {
             Err(format!(
-                "the game names the rule file {}, outside the folder of {}: it is not opened (if you trust it, start `varsand play {}` and load the game again)",
+                "the game names the rule file {}, outside the folder of {}: it is not opened (if you trust it: load {} under {})",
                 recorded.display(),
+                file.display(),
                 file.display(),
                 found.display()
             ))
