@@ -3,90 +3,12 @@
 //! right range, fixes it and sees it cleared, asks for hover, completion, definition
 //! and references, and shuts the server down.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
+mod lsp_client;
 
+use std::time::{Duration, Instant};
+
+use lsp_client::{Client, error_of};
 use serde_json::{Value, json};
-
-struct Client {
-    child: Child,
-    stdin: ChildStdin,
-    stdout: BufReader<ChildStdout>,
-    next_id: i64,
-}
-
-impl Client {
-    fn start() -> Client {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_varsand"))
-            .arg("lsp")
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .spawn()
-            .expect("varsand lsp starts");
-        let stdin = child.stdin.take().unwrap();
-        let stdout = BufReader::new(child.stdout.take().unwrap());
-        Client {
-            child,
-            stdin,
-            stdout,
-            next_id: 1,
-        }
-    }
-
-    fn send(&mut self, msg: Value) {
-        let body = msg.to_string();
-        write!(self.stdin, "Content-Length: {}\r\n\r\n{body}", body.len()).unwrap();
-        self.stdin.flush().unwrap();
-    }
-
-    fn receive(&mut self) -> Value {
-        let mut len = 0;
-        loop {
-            let mut line = String::new();
-            assert!(
-                self.stdout.read_line(&mut line).unwrap() > 0,
-                "the server closed"
-            );
-            let line = line.trim_end();
-            if line.is_empty() {
-                break;
-            }
-            if let Some(n) = line.strip_prefix("Content-Length: ") {
-                len = n.parse().unwrap();
-            }
-        }
-        let mut body = vec![0; len];
-        self.stdout.read_exact(&mut body).unwrap();
-        serde_json::from_slice(&body).unwrap()
-    }
-
-    fn request(&mut self, method: &str, params: Value) -> Value {
-        let id = self.next_id;
-        self.next_id += 1;
-        self.send(json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}));
-        loop {
-            let msg = self.receive();
-            if msg["id"] == json!(id) {
-                assert!(msg.get("error").is_none(), "{method}: {msg}");
-                return msg["result"].clone();
-            }
-        }
-    }
-
-    fn notify(&mut self, method: &str, params: Value) {
-        self.send(json!({"jsonrpc": "2.0", "method": method, "params": params}));
-    }
-
-    /// The next diagnostics the server publishes.
-    fn diagnostics(&mut self) -> Vec<Value> {
-        loop {
-            let msg = self.receive();
-            if msg["method"] == "textDocument/publishDiagnostics" {
-                return msg["params"]["diagnostics"].as_array().unwrap().clone();
-            }
-        }
-    }
-}
 
 const URI: &str = "file:///tmp/game.var";
 
@@ -114,10 +36,7 @@ fn at(line: u32, character: u32) -> Value {
 
 #[test]
 fn an_editor_session() {
-    let mut c = Client::start();
-    let init = c.request("initialize", json!({"capabilities": {}}));
-    assert!(init["capabilities"]["hoverProvider"].as_bool().unwrap());
-    c.notify("initialized", json!({}));
+    let mut c = Client::initialized();
 
     // A mistake: the zone `farr` does not exist.
     c.notify(
@@ -212,8 +131,363 @@ fn an_editor_session() {
         .collect();
     assert_eq!(names, ["far", "King", "Pawn"]);
 
-    c.request("shutdown", Value::Null);
+    c.shut_down();
+}
+
+// ---- robustness: framing, lifecycle, parameters, size ---------------------------------
+
+/// A client with the small game open.
+fn session() -> Client {
+    let mut c = Client::initialized();
+    c.open(URI, &game("far"));
+    c
+}
+
+/// The server still answers a hover on `Pawn` rightly.
+fn assert_serves(c: &mut Client) {
+    let h = c.request("textDocument/hover", at(5, 7));
+    let text = h["contents"]["value"].as_str().unwrap_or_default();
+    assert!(text.contains("piece Pawn"), "{h}");
+}
+
+/// The next response has this id and is an error with this code; its message.
+fn expect_error(c: &mut Client, id: Value, code: i64) -> String {
+    let msg = c.response_to(&id);
+    let (got, message) = error_of(&msg);
+    assert_eq!(got, code, "{msg}");
+    assert!(!message.is_empty(), "{msg}");
+    message
+}
+
+/// A hover request on `Pawn` with this id, as a body.
+fn hover_body(id: i64) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "textDocument/hover", "params": at(5, 7)})
+        .to_string()
+}
+
+#[test]
+fn a_body_that_is_not_json_is_a_parse_error_and_the_server_goes_on() {
+    let mut c = session();
+    for body in [
+        &b"this is not json {"[..],
+        b"",
+        b"{\"jsonrpc\": \"2.0\", \"id\": 3,",
+        b"\xff\xfe",
+    ] {
+        c.send_body(body);
+        expect_error(&mut c, Value::Null, -32700);
+        assert_serves(&mut c);
+    }
+    c.shut_down();
+}
+
+#[test]
+fn a_json_array_body_is_an_invalid_request() {
+    let mut c = session();
+    c.send(json!([{"jsonrpc": "2.0", "id": 50, "method": "shutdown"}]));
+    expect_error(&mut c, Value::Null, -32600);
+    assert_serves(&mut c);
+    c.shut_down();
+}
+
+#[test]
+fn valid_json_that_is_no_message_is_an_invalid_request_answered_with_its_id() {
+    let mut c = session();
+    let cases = [
+        (json!(42), Value::Null),
+        (json!("shutdown"), Value::Null),
+        (json!({"jsonrpc": "2.0"}), Value::Null),
+        (json!({"jsonrpc": "2.0", "id": 7}), json!(7)),
+        (
+            json!({"jsonrpc": "2.0", "id": "x", "method": 3}),
+            json!("x"),
+        ),
+        (
+            json!({"jsonrpc": "1.0", "id": 8, "method": "shutdown"}),
+            json!(8),
+        ),
+        (json!({"id": 9, "method": "shutdown"}), json!(9)),
+        (
+            json!({"jsonrpc": "2.0", "id": {"a": 1}, "method": "shutdown"}),
+            Value::Null,
+        ),
+        (
+            json!({"jsonrpc": "2.0", "id": 1.5, "method": "shutdown"}),
+            Value::Null,
+        ),
+    ];
+    for (body, id) in cases {
+        c.send(body);
+        expect_error(&mut c, id, -32600);
+    }
+    assert_serves(&mut c);
+    c.shut_down();
+}
+
+#[test]
+fn a_header_block_without_content_length_is_skipped() {
+    let mut c = session();
+    c.send_raw(b"Content-Type: application/vscode-jsonrpc; charset=utf-8\r\n\r\n");
+    assert_serves(&mut c);
+    c.send_raw(b"garbage\r\nmore garbage\n\r\n\r\n\r\n");
+    assert_serves(&mut c);
+    // A long line without an end, then a frame right after it.
+    c.send_raw(&vec![b'x'; 100_000]);
+    assert_serves(&mut c);
+    c.shut_down();
+}
+
+#[test]
+fn a_content_length_that_is_no_number_is_skipped() {
+    let mut c = session();
+    for bad in ["abc", "-5", "", "1e3", "0x10", "18446744073709551616"] {
+        // The body of the skipped frame is never read as a message.
+        c.send_raw(format!("Content-Length: {bad}\r\n\r\n{}", hover_body(900)).as_bytes());
+        assert_serves(&mut c);
+    }
+    // The header's name in any case, its value with spaces, other headers beside it.
+    let body = hover_body(901);
+    c.send_raw(
+        format!(
+            "content-type: x\r\nCONTENT-LENGTH:  {} \r\n\r\n{body}",
+            body.len()
+        )
+        .as_bytes(),
+    );
+    let h = c.response_to(&json!(901));
+    assert!(h["result"]["contents"]["value"].is_string(), "{h}");
+    c.shut_down();
+}
+
+#[test]
+fn a_content_length_too_short_is_a_parse_error_and_the_server_resyncs() {
+    let mut c = session();
+    let body = hover_body(77);
+    c.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len() - 10).as_bytes());
+    expect_error(&mut c, Value::Null, -32700);
+    assert_serves(&mut c);
+    c.shut_down();
+}
+
+#[test]
+fn a_content_length_too_long_still_reads_the_message_and_the_next_one() {
+    let mut c = session();
+    let body = hover_body(78);
+    c.send_raw(format!("Content-Length: {}\r\n\r\n{body}", body.len() + 10).as_bytes());
+    c.send_raw(format!("Content-Length: {}\r\n\r\n{}", body.len(), hover_body(79)).as_bytes());
+    for id in [78, 79] {
+        let h = c.response_to(&json!(id));
+        assert!(h["result"]["contents"]["value"].is_string(), "{h}");
+    }
+    c.shut_down();
+}
+
+#[test]
+fn a_second_shutdown_is_refused_and_the_server_waits_for_exit() {
+    let mut c = session();
+    assert_eq!(c.request("shutdown", Value::Null), Value::Null);
+    let (code, _) = c.request_error("shutdown", Value::Null);
+    assert_eq!(code, -32600);
+    let (code, _) = c.request_error("textDocument/hover", at(5, 7));
+    assert_eq!(code, -32600);
+    assert!(c.is_running());
     c.notify("exit", Value::Null);
-    let status = c.child.wait().unwrap();
-    assert!(status.success());
+    let (status, stderr) = c.wait_exit();
+    assert!(status.success(), "{status}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn exit_without_shutdown_ends_with_status_1() {
+    let mut c = session();
+    c.notify("exit", Value::Null);
+    let (status, _) = c.wait_exit();
+    assert_eq!(status.code(), Some(1));
+}
+
+#[test]
+fn a_request_before_initialize_is_refused() {
+    let mut c = Client::start();
+    let (code, _) = c.request_error("textDocument/hover", at(5, 7));
+    assert_eq!(code, -32002);
+    c.request("initialize", json!({"capabilities": {}}));
+    let (code, _) = c.request_error("initialize", json!({"capabilities": {}}));
+    assert_eq!(code, -32600);
+    c.shut_down();
+}
+
+#[test]
+fn a_huge_content_length_does_not_abort_the_server() {
+    let mut c = session();
+    c.send_raw(b"Content-Length: 99999999999999\r\n\r\n{\"jsonrpc\": \"2.0\", \"id\": 5}");
+    std::thread::sleep(Duration::from_millis(300));
+    assert!(c.is_running(), "the server ended on a huge Content-Length");
+    // The body ends early: the end of the input ends the server, cleanly.
+    let (status, stderr) = c.wait_exit();
+    assert!(status.success(), "{status}; {stderr}");
+    assert_eq!(stderr, "");
+}
+
+#[test]
+fn a_body_over_the_limit_is_skipped_and_refused_with_its_id() {
+    let mut c = session();
+    let head =
+        r#"{"jsonrpc": "2.0", "id": 31, "method": "textDocument/hover", "params": {"pad": ""#;
+    let tail = r#""}}"#;
+    let mut body = head.as_bytes().to_vec();
+    body.resize(varsand::lsp::MAX_LSP_MESSAGE_BYTES + 1 - tail.len(), b'x');
+    body.extend_from_slice(tail.as_bytes());
+    c.send_body(&body);
+    let message = expect_error(&mut c, json!(31), -32600);
+    assert!(message.contains("limit"), "{message}");
+    assert_serves(&mut c);
+    c.shut_down();
+}
+
+/// The small game without its last line end, and a last line that ends with a name.
+fn game_ending_with_a_name() -> (String, u32, u32) {
+    let last = "piece Pawn2 Q { moves \"W\" promotes on far";
+    let text = format!("{}\n{last}", game("far").trim_end());
+    let line = text.lines().count() as u32 - 1;
+    (text, line, last.find("far").unwrap() as u32)
+}
+
+#[test]
+fn a_line_past_the_end_is_nothing() {
+    let (text, last_line, far) = game_ending_with_a_name();
+    let mut c = Client::initialized();
+    c.open(URI, &text);
+    // On the last line, `far` is found.
+    let def = c.request("textDocument/definition", at(last_line, far));
+    assert_eq!(def["range"]["start"], json!({"line": 3, "character": 5}));
+    for line in [last_line + 1, 999, u32::MAX] {
+        for character in [0, far, 999] {
+            let pos = at(line, character);
+            assert_eq!(c.request("textDocument/hover", pos.clone()), Value::Null);
+            assert_eq!(
+                c.request("textDocument/definition", pos.clone()),
+                Value::Null
+            );
+            let mut refs = pos.clone();
+            refs["context"] = json!({"includeDeclaration": true});
+            assert_eq!(c.request("textDocument/references", refs), json!([]));
+            let items = c.request("textDocument/completion", pos);
+            assert!(items.is_null() || items == json!([]), "{items}");
+        }
+    }
+    c.shut_down();
+}
+
+#[test]
+fn a_column_past_the_end_of_a_line_is_nothing() {
+    let (text, last_line, far) = game_ending_with_a_name();
+    let mut c = Client::initialized();
+    c.open(URI, &text);
+    let end = far + 3;
+    assert_ne!(
+        c.request("textDocument/hover", at(last_line, end)),
+        Value::Null
+    );
+    for character in [end + 1, 999, u32::MAX] {
+        let pos = at(last_line, character);
+        assert_eq!(c.request("textDocument/hover", pos.clone()), Value::Null);
+        assert_eq!(c.request("textDocument/definition", pos), Value::Null);
+    }
+    c.shut_down();
+}
+
+#[test]
+fn bad_parameters_are_invalid_params() {
+    let mut c = session();
+    let doc = json!({"uri": URI});
+    let bad = [
+        ("textDocument/hover", json!({"textDocument": doc})),
+        (
+            "textDocument/hover",
+            json!({"textDocument": doc, "position": "here"}),
+        ),
+        (
+            "textDocument/hover",
+            json!({"textDocument": doc, "position": {"line": -1, "character": 0}}),
+        ),
+        ("textDocument/hover", Value::Null),
+        ("textDocument/hover", json!([1, 2])),
+        (
+            "textDocument/definition",
+            json!({"position": {"line": 1, "character": 0}}),
+        ),
+        (
+            "textDocument/references",
+            json!({"textDocument": doc, "position": {"line": 1, "character": 0}}),
+        ),
+        ("textDocument/completion", json!({"textDocument": 5})),
+        ("textDocument/documentSymbol", json!({})),
+    ];
+    for (method, params) in bad {
+        let (code, message) = c.request_error(method, params.clone());
+        assert_eq!(code, -32602, "{method} {params}: {message}");
+        assert!(!message.is_empty());
+    }
+    assert_serves(&mut c);
+    c.shut_down();
+}
+
+#[test]
+fn an_unknown_method_is_method_not_found() {
+    let mut c = session();
+    for method in ["textDocument/rename", "$/unknown", ""] {
+        let (code, message) = c.request_error(method, json!({}));
+        assert_eq!(code, -32601, "{method}: {message}");
+    }
+    assert_serves(&mut c);
+    c.shut_down();
+}
+
+#[test]
+fn a_document_that_is_not_open_answers_null() {
+    let mut c = session();
+    let elsewhere = json!({"textDocument": {"uri": "file:///nowhere.var"}, "position": {"line": 0, "character": 0}});
+    assert_eq!(
+        c.request("textDocument/hover", elsewhere.clone()),
+        Value::Null
+    );
+    assert_eq!(c.request("textDocument/definition", elsewhere), Value::Null);
+    let outline = json!({"textDocument": {"uri": "file:///nowhere.var"}});
+    assert_eq!(
+        c.request("textDocument/documentSymbol", outline),
+        Value::Null
+    );
+    c.shut_down();
+}
+
+#[test]
+fn ten_thousand_pieces_answer_outline_hover_definition_and_references_quickly() {
+    let mut text = String::from("game \"Many\"\nboard 8 x 8\nplayers white black\n");
+    for i in 0..10_000 {
+        text += &format!("piece P{i} A {{ moves \"W\" }}\n");
+    }
+    text += "zone z = a1\n";
+    let mut c = Client::initialized();
+    c.open(URI, &text);
+    let p5000 = at(3 + 5000, 7);
+    let mut refs = p5000.clone();
+    refs["context"] = json!({"includeDeclaration": true});
+    let requests = [
+        (
+            "textDocument/documentSymbol",
+            json!({"textDocument": {"uri": URI}}),
+        ),
+        ("textDocument/hover", p5000.clone()),
+        ("textDocument/definition", p5000.clone()),
+        ("textDocument/references", refs),
+    ];
+    for (method, params) in requests {
+        let start = Instant::now();
+        let result = c.request(method, params);
+        let took = start.elapsed();
+        eprintln!("{method}: {took:?}");
+        assert!(!result.is_null(), "{method}");
+        assert!(took < Duration::from_secs(2), "{method} took {took:?}");
+    }
+    c.shut_down();
 }

@@ -1,0 +1,375 @@
+//! What the language server answers about a document: diagnostics, hover, completion,
+//! definition, references and the outline. Each works on a [`Document`] read once for
+//! the request, so that it costs about the text's length.
+
+use lsp_types::*;
+
+use super::document::{Declared, Document, Kind};
+use crate::check::{self, Overrides};
+use crate::diagnostic::{Problem, Severity};
+use crate::syntax::ast::Span;
+
+/// Every problem of the text, as the editor shows them.
+pub fn diagnostics(uri: &Uri, text: &str) -> Vec<Diagnostic> {
+    let checked = check::check_source(text, &Overrides::new());
+    let doc = Document::new(text);
+    checked
+        .problems
+        .iter()
+        .map(|p| diagnostic(uri, &doc, p))
+        .collect()
+}
+
+fn diagnostic(uri: &Uri, doc: &Document, p: &Problem) -> Diagnostic {
+    let message = match &p.help {
+        Some(h) => format!("{}\nhelp: {h}", p.message),
+        None => p.message.clone(),
+    };
+    let related: Vec<DiagnosticRelatedInformation> = p
+        .related
+        .iter()
+        .map(|(s, l)| DiagnosticRelatedInformation {
+            location: Location {
+                uri: uri.clone(),
+                range: doc.range(*s),
+            },
+            message: l.clone(),
+        })
+        .collect();
+    Diagnostic {
+        range: doc.range(p.span),
+        severity: Some(match p.severity {
+            Severity::Error => DiagnosticSeverity::ERROR,
+            Severity::Warning => DiagnosticSeverity::WARNING,
+        }),
+        code: Some(NumberOrString::String(p.code.to_string())),
+        source: Some("varsand".into()),
+        message,
+        related_information: (!related.is_empty()).then_some(related),
+        ..Diagnostic::default()
+    }
+}
+
+// ---- navigation ----------------------------------------------------------------------
+
+/// The declaration of the name at a position.
+pub fn definition(doc: &Document, uri: &Uri, pos: Position) -> Option<GotoDefinitionResponse> {
+    let w = doc.word_at(pos)?;
+    let d = doc.declaration(w.text)?;
+    Some(GotoDefinitionResponse::Scalar(Location {
+        uri: uri.clone(),
+        range: doc.range(d.name.span),
+    }))
+}
+
+/// Every use of the declared name at a position, its declaration included.
+pub fn references(doc: &Document, uri: &Uri, pos: Position) -> Vec<Location> {
+    let Some(w) = doc.word_at(pos) else {
+        return Vec::new();
+    };
+    if doc.declaration(w.text).is_none() {
+        return Vec::new();
+    }
+    doc.words
+        .iter()
+        .filter(|x| x.text == w.text)
+        .map(|x| Location {
+            uri: uri.clone(),
+            range: doc.range(x.span),
+        })
+        .collect()
+}
+
+/// The outline: every declaration, in the text's order.
+#[allow(deprecated)] // `DocumentSymbol::deprecated` must still be given
+pub fn symbols(doc: &Document) -> Vec<DocumentSymbol> {
+    doc.declared
+        .iter()
+        .map(|d| {
+            let kind = match d.kind {
+                Kind::Piece => SymbolKind::CLASS,
+                Kind::Zone => SymbolKind::NAMESPACE,
+                Kind::Terrain => SymbolKind::ENUM,
+                Kind::Counter => SymbolKind::VARIABLE,
+                Kind::Param => SymbolKind::CONSTANT,
+                Kind::Board => SymbolKind::STRUCT,
+            };
+            DocumentSymbol {
+                name: d.name.text.to_string(),
+                detail: Some(d.kind.word().to_string()),
+                kind,
+                tags: None,
+                deprecated: None,
+                range: doc.range(Span::new(d.keyword.start, d.name.span.end)),
+                selection_range: doc.range(d.name.span),
+                children: None,
+            }
+        })
+        .collect()
+}
+
+// ---- hover -----------------------------------------------------------------------------
+
+/// A declared name in words, or a keyword's meaning.
+pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
+    let w = doc.word_at(pos)?;
+    let words_of = match doc.declaration(w.text) {
+        Some(d) => describe_name(doc.text, d)?,
+        None => keyword_meaning(w.text)?.to_string(),
+    };
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value: words_of,
+        }),
+        range: Some(doc.range(w.span)),
+    })
+}
+
+/// A declared name in words: a piece's moves as the `rules` summary says them, a
+/// zone's squares. Needs a file that checks; otherwise only what the name is.
+fn describe_name(text: &str, d: &Declared) -> Option<String> {
+    let name = d.name.text;
+    let rules = match d.kind {
+        Kind::Piece | Kind::Zone => check::load(text, &Overrides::new()).ok(),
+        _ => None,
+    };
+    Some(match (d.kind, rules) {
+        (Kind::Piece, Some(rules)) => {
+            let p = rules.pieces().get(d.nth_of_kind)?;
+            let mut s = format!("**piece {name}** — {} `{}`\n", p.name, p.betza);
+            for (id, _) in rules.moves_of(d.nth_of_kind) {
+                s += &format!("\n- {}", crate::describe::describe_generator(&rules, id));
+            }
+            s
+        }
+        (Kind::Zone, Some(rules)) => describe_zone(&rules, name)?,
+        (kind, _) => format!("**{} {name}**", kind.word()),
+    })
+}
+
+/// A zone's squares, for both players or each.
+fn describe_zone(rules: &crate::Rules, name: &str) -> Option<String> {
+    let z = rules.zone(rules.zone_by_name(name)?);
+    let squares = |side: usize| -> String {
+        (0..rules.cell_count())
+            .filter(|&c| z.cells[side][c])
+            .map(|c| rules.geometry().name(c as u16).to_string())
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    let players = rules.players();
+    Some(if z.cells[0] == z.cells[1] {
+        format!("**zone {name}**: {}", squares(0))
+    } else {
+        format!(
+            "**zone {name}**\n\n- {}: {}\n- {}: {}",
+            players[0].name,
+            squares(0),
+            players[1].name,
+            squares(1)
+        )
+    })
+}
+
+/// What a keyword means, in a line.
+fn keyword_meaning(word: &str) -> Option<&'static str> {
+    Some(match word {
+        "game" => "`game \"Name\"`: the game's name.",
+        "board" => {
+            "`board [NAME] FILES x RANKS`: a rectangular board; the first is the main board."
+        }
+        "players" => {
+            "`players FIRST SECOND`: the two sides; the first plays the upper-case pieces and moves up."
+        }
+        "param" => "`param NAME = N [in LOW..HIGH]`: a number a user may change with `--set`.",
+        "zone" => {
+            "`zone NAME = SQUARES` or `zone NAME { PLAYER: SQUARES ... }`: a set of squares, per player."
+        }
+        "terrain" => {
+            "`terrain NAME LETTER { blocks ... cleared-by ... crossed-by ... }`: something standing on squares."
+        }
+        "piece" => {
+            "`piece NAME [\"Shown name\"] LETTER [for PLAYER] { PROPERTIES }`: a kind of piece."
+        }
+        "moves" => {
+            "`moves \"BETZA\" [if CONDITIONS] [then EFFECTS]`: how the piece moves, in Betza notation."
+        }
+        "royal" => "`royal`: may not be left attacked (check).",
+        "promotes" => "`promotes on|from|in ZONE to LETTERS [optional] [only-lost]`: promotion.",
+        "en-passant" => "`en-passant`: its double steps may be taken en passant.",
+        "castle" => "`castle PLAYER LETTER K-K' with R-R'`: castling.",
+        "end" => "`end { RULE RESULT ... }`: how the game ends.",
+        "setup" => "`setup \"POSITION\"`: the start position.",
+        "drop" => "`drop in ZONE`: pieces in hand may be placed on the zone's empty squares.",
+        "drops" => {
+            "`drops [in ZONE] [if CONDITIONS]`: this piece's own rule for placement from the hand."
+        }
+        "flight" => {
+            "`flight from SQUARES to SQUARES [same-colour]`: a move kind for pieces that fly."
+        }
+        "flip" => "`flip PLAYER in ZONE [if own PIECE in ZONE]`: when two-faced pieces may flip.",
+        "pass" => "`pass [if CONDITIONS]`: the side to move may pass.",
+        "forbid" => {
+            "`forbid dead-squares | mate-by-drop PIECE | check`: moves that break the rule are illegal."
+        }
+        "captures-to-hand" => "`captures-to-hand`: captured pieces go to the capturer's hand.",
+        "pie-rule" => "`pie-rule`: the second player may swap sides instead of the first move.",
+        "counter" => {
+            "`counter NAME`: a number per player, read by conditions and changed by effects."
+        }
+        "checkmate" => "`checkmate RESULT`: no legal move while a royal piece is attacked.",
+        "stalemate" => "`stalemate RESULT`: no legal move while not in check.",
+        "reached" => {
+            "`reached PIECE in ZONE [with-reply] RESULT`: a piece reaching a zone ends the game."
+        }
+        "bare-king" => "`bare-king RESULT`: a player left with only royal pieces.",
+        _ => return None,
+    })
+}
+
+// ---- completion --------------------------------------------------------------------
+
+/// What may be written at a position: Betza atoms in a move string, else the keywords
+/// of the enclosing block and the declared names. Nothing past the end of the text.
+pub fn completion(doc: &Document, pos: Position) -> Vec<CompletionItem> {
+    let Some(at) = doc.offset(pos) else {
+        return Vec::new();
+    };
+    let text = doc.text;
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let before = &text[line_start..at];
+    if before.matches('"').count() % 2 == 1 && before.contains("moves") {
+        return betza_items();
+    }
+    let keywords: Vec<String> = match enclosing_block(doc, at) {
+        Some("piece") => crate::syntax::first_words("piece_prop"),
+        Some("end") => {
+            let mut k = crate::syntax::first_words("end_condition");
+            k.extend(crate::syntax::first_words("result"));
+            k
+        }
+        Some("terrain") => crate::syntax::first_words("terrain_prop"),
+        Some(_) => Vec::new(),
+        None => crate::syntax::first_words("decl"),
+    };
+    let mut items: Vec<CompletionItem> = keywords
+        .into_iter()
+        .map(|k| CompletionItem {
+            label: k,
+            kind: Some(CompletionItemKind::KEYWORD),
+            ..CompletionItem::default()
+        })
+        .collect();
+    items.extend(doc.declared.iter().map(name_item));
+    items
+}
+
+/// A declared name as a completion.
+fn name_item(d: &Declared) -> CompletionItem {
+    let kind = match d.kind {
+        Kind::Piece => CompletionItemKind::CLASS,
+        Kind::Zone => CompletionItemKind::MODULE,
+        Kind::Terrain => CompletionItemKind::ENUM,
+        _ => CompletionItemKind::VARIABLE,
+    };
+    CompletionItem {
+        label: d.name.text.to_string(),
+        kind: Some(kind),
+        detail: Some(d.kind.word().to_string()),
+        ..CompletionItem::default()
+    }
+}
+
+/// The keyword of the declaration whose block is open at `at`, if one.
+fn enclosing_block(doc: &Document, at: usize) -> Option<&'static str> {
+    if doc.depth_at(at) == 0 {
+        return None;
+    }
+    doc.words
+        .iter()
+        .rev()
+        .filter(|w| w.span.start < at && w.depth == 0)
+        .find_map(|w| match w.text {
+            "piece" => Some("piece"),
+            "end" => Some("end"),
+            "terrain" => Some("terrain"),
+            "zone" => Some("zone"),
+            _ => None,
+        })
+}
+
+fn betza_items() -> Vec<CompletionItem> {
+    let atoms = [
+        ("W", "one step orthogonally"),
+        ("F", "one step diagonally"),
+        ("K", "king: W and F"),
+        ("D", "two steps orthogonally, leaping"),
+        ("A", "two steps diagonally, leaping"),
+        ("H", "three steps orthogonally, leaping"),
+        ("G", "three steps diagonally, leaping"),
+        ("N", "knight: the (1,2) leap"),
+        ("C", "camel: the (1,3) leap"),
+        ("Z", "zebra: the (2,3) leap"),
+        ("R", "rook: rides orthogonally"),
+        ("B", "bishop: rides diagonally"),
+        ("Q", "queen: rides both ways"),
+    ];
+    let modifiers = [
+        ("m", "moves only, no capture"),
+        ("c", "captures only"),
+        ("f", "forward"),
+        ("b", "backward"),
+        ("l", "left"),
+        ("r", "right"),
+        ("v", "vertical"),
+        ("s", "sideways"),
+        ("p", "hops over one piece (cannon)"),
+        ("g", "grasshopper: lands just beyond the piece it jumps"),
+        ("n", "lame: the squares on the way must be empty"),
+        ("i", "only as the piece's first move"),
+    ];
+    atoms
+        .iter()
+        .map(|(a, d)| (a, d, CompletionItemKind::CONSTANT))
+        .chain(
+            modifiers
+                .iter()
+                .map(|(a, d)| (a, d, CompletionItemKind::OPERATOR)),
+        )
+        .map(|(label, detail, kind)| CompletionItem {
+            label: label.to_string(),
+            kind: Some(kind),
+            detail: Some(detail.to_string()),
+            ..CompletionItem::default()
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::syntax::first_words;
+
+    /// The editors' highlighting grammar knows every keyword the language has.
+    #[test]
+    fn the_textmate_grammar_names_every_keyword() {
+        let grammar = include_str!("../../editors/vscode/syntaxes/var.tmLanguage.json");
+        for rule in [
+            "decl",
+            "piece_prop",
+            "terrain_prop",
+            "end_condition",
+            "result",
+            "forbid_item",
+        ] {
+            for word in first_words(rule) {
+                assert!(
+                    grammar.contains(&format!("|{word}|"))
+                        || grammar.contains(&format!("({word}|"))
+                        || grammar.contains(&format!("|{word})")),
+                    "`{word}` ({rule}) is not highlighted by editors/vscode/syntaxes/var.tmLanguage.json"
+                );
+            }
+        }
+    }
+}
