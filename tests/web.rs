@@ -102,8 +102,9 @@ fn the_api_refuses_bad_requests_and_other_addresses() {
         body.contains(r#"send {\"move\": \"TEXT\"} as JSON"#),
         "{body}"
     );
+    // Refused from its Content-Length, before it is read.
     let (status, body) = server.request("POST", "/move", &[], &"x".repeat(5000));
-    assert_eq!(status, 400);
+    assert_eq!(status, 413);
     assert!(body.contains("at most 4096 bytes"), "{body}");
     assert_eq!(server.get("/nothing").0, 404);
     assert_eq!(server.get("/undo").0, 405);
