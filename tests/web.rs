@@ -3,152 +3,20 @@
 //! `chromium` and `chromium-driver`) under selenium, by the scripts in `tests/web/`.
 //! The browser test fails, with an install hint, when one of them is missing.
 //!
-//! Every server plays on its own copy of a rule file (the tests rewrite it) on a port
-//! of its own (`--port 0`), and is killed when its test ends.
+//! The servers and the HTTP are in `common/server.rs`.
 
-use std::io::{BufRead, BufReader, Read, Write};
-use std::net::TcpStream;
+mod common;
+
+use std::io::Read;
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Stdio};
-use std::sync::mpsc::channel;
+use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
+use common::server::Server;
 use serde_json::Value;
 
 /// The longest a browser script may run before it is killed and the test fails.
 const SCRIPT_DEADLINE: Duration = Duration::from_secs(90);
-
-/// A `varsand serve` process and its address.
-struct Server {
-    child: Child,
-    /// `127.0.0.1:PORT`.
-    address: String,
-    url: String,
-    /// The rule file it follows (a copy the test may rewrite).
-    file: PathBuf,
-    folder: PathBuf,
-}
-
-impl Server {
-    /// Serves a copy of `variant` (in a folder of its own, named after `test`).
-    fn start(variant: &str, test: &str) -> Server {
-        let folder =
-            std::env::temp_dir().join(format!("varsand-web-{}-{test}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&folder);
-        std::fs::create_dir_all(&folder).unwrap();
-        let file = folder.join(Path::new(variant).file_name().unwrap());
-        std::fs::copy(variant, &file).unwrap();
-        Server::serve(file, folder)
-    }
-
-    /// Serves `file`; `folder`, unless empty, is removed when the server is dropped.
-    fn serve(file: PathBuf, folder: PathBuf) -> Server {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_varsand"))
-            .args(["serve", "--port", "0", "--movetime", "100"])
-            .arg(&file)
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("cannot start varsand serve");
-        let url = first_line(&mut child);
-        let address = url
-            .strip_prefix("http://")
-            .and_then(|a| a.strip_suffix('/'))
-            .unwrap_or_else(|| panic!("the first line is not the address: {url:?}"))
-            .to_string();
-        Server {
-            child,
-            address,
-            url,
-            file,
-            folder,
-        }
-    }
-
-    /// A request; the status and the body.
-    fn request(
-        &self,
-        method: &str,
-        path: &str,
-        headers: &[(&str, &str)],
-        body: &str,
-    ) -> (u16, String) {
-        let mut stream = TcpStream::connect(&self.address).unwrap();
-        stream
-            .set_read_timeout(Some(Duration::from_secs(30)))
-            .unwrap();
-        let mut head = format!(
-            "{method} {path} HTTP/1.0\r\nContent-Length: {}\r\nContent-Type: application/json\r\n",
-            body.len()
-        );
-        if !headers.iter().any(|(name, _)| *name == "Host") {
-            head += &format!("Host: {}\r\n", self.address);
-        }
-        for (name, value) in headers {
-            head += &format!("{name}: {value}\r\n");
-        }
-        stream
-            .write_all(format!("{head}\r\n{body}").as_bytes())
-            .unwrap();
-        let mut answer = String::new();
-        stream.read_to_string(&mut answer).unwrap();
-        let (head, body) = answer.split_once("\r\n\r\n").unwrap_or((&answer, ""));
-        let status = head
-            .split(' ')
-            .nth(1)
-            .and_then(|s| s.parse().ok())
-            .unwrap_or(0);
-        (status, body.to_string())
-    }
-
-    fn get(&self, path: &str) -> (u16, String) {
-        self.request("GET", path, &[], "")
-    }
-
-    /// A request that must succeed with a state; the state.
-    fn state_after(&self, method: &str, path: &str, body: &str) -> Value {
-        let (status, body) = self.request(method, path, &[], body);
-        assert_eq!(status, 200, "{method} {path}: {body}");
-        serde_json::from_str(&body).unwrap()
-    }
-
-    fn state(&self) -> Value {
-        self.state_after("GET", "/state", "")
-    }
-
-    fn play(&self, text: &str) -> Value {
-        self.state_after("POST", "/move", &format!(r#"{{"move": "{text}"}}"#))
-    }
-
-    fn rewrite(&self, text: &str) {
-        std::fs::write(&self.file, text).unwrap();
-    }
-}
-
-impl Drop for Server {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-        if self.folder != PathBuf::new() {
-            let _ = std::fs::remove_dir_all(&self.folder);
-        }
-    }
-}
-
-/// The first line a child prints, within ten seconds.
-fn first_line(child: &mut Child) -> String {
-    let out = child.stdout.take().unwrap();
-    let (tx, rx) = channel();
-    std::thread::spawn(move || {
-        let mut line = String::new();
-        let _ = BufReader::new(out).read_line(&mut line);
-        let _ = tx.send(line);
-    });
-    let line = rx.recv_timeout(Duration::from_secs(10));
-    line.expect("varsand serve printed no address")
-        .trim()
-        .to_string()
-}
 
 fn texts(value: &Value) -> Vec<&str> {
     value
@@ -234,8 +102,9 @@ fn the_api_refuses_bad_requests_and_other_addresses() {
         body.contains(r#"send {\"move\": \"TEXT\"} as JSON"#),
         "{body}"
     );
+    // Refused from its Content-Length, before it is read.
     let (status, body) = server.request("POST", "/move", &[], &"x".repeat(5000));
-    assert_eq!(status, 400);
+    assert_eq!(status, 413);
     assert!(body.contains("at most 4096 bytes"), "{body}");
     assert_eq!(server.get("/nothing").0, 404);
     assert_eq!(server.get("/undo").0, 405);

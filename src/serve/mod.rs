@@ -4,18 +4,23 @@
 //! disk the rules are reloaded and the game replayed under them, as the REPL's
 //! `reload` does, and when it no longer checks the page shows the diagnostics.
 //!
-//! One game per server, held by one thread that answers the requests in turn
-//! (`tiny_http`, synchronous). The page and its script and style are compiled in
-//! (`page/`): nothing is fetched from elsewhere.
+//! One game per server, held by one thread that answers the requests in turn. The
+//! connections are taken and read on other threads (`listen`, `http`), so that a client
+//! that stalls or floods cannot hold the game. The page and its script and style are
+//! compiled in (`page/`): nothing is fetched from elsewhere.
 
 mod board;
 mod game;
+mod http;
+mod listen;
 mod routes;
 mod state;
 mod watch;
 
 use std::io::Write;
+use std::net::TcpListener;
 use std::path::PathBuf;
+use std::sync::mpsc::channel;
 
 use game::Game;
 
@@ -33,20 +38,21 @@ pub struct Options {
 }
 
 /// Serves the game until the process is stopped. The first line on standard output
-/// is the page's address, so that a script can read which port was given.
+/// is the page's address, so that a script can read which port was given. It never
+/// returns but with an error: the loop over the requests ends only if the thread
+/// taking connections is gone.
 pub fn run(options: Options) -> Result<(), String> {
     let mut game = Game::open(options.file, options.movetime_ms)?;
-    let server = tiny_http::Server::http(("127.0.0.1", options.port)).map_err(|e| {
+    let listener = TcpListener::bind(("127.0.0.1", options.port)).map_err(|e| {
         format!(
             "error: cannot listen on 127.0.0.1:{}: {e} (`--port 0` takes any free port)\n",
             options.port
         )
     })?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map(|a| a.port())
-        .ok_or("error: the server has no TCP address\n")?;
+    let port = listener
+        .local_addr()
+        .map_err(|e| format!("error: the server has no address: {e}\n"))?
+        .port();
     let mut out = std::io::stdout().lock();
     writeln!(out, "http://127.0.0.1:{port}/")
         .and_then(|()| out.flush())
@@ -56,8 +62,14 @@ pub fn run(options: Options) -> Result<(), String> {
         "serving {} — the page follows the file as you edit it; Ctrl-C stops",
         game.path().display()
     );
-    for request in server.incoming_requests() {
-        routes::answer(&mut game, request, port);
+    let (jobs, requests) = channel();
+    listen::start(listener, jobs)
+        .map_err(|e| format!("error: cannot start taking connections: {e}\n"))?;
+    for job in requests {
+        // The connection may have gone; nobody is left to tell.
+        let _ = job
+            .answer
+            .send(routes::answer(&mut game, &job.request, port));
     }
-    Ok(())
+    Err("error: the server stopped taking connections\n".into())
 }

@@ -1,5 +1,8 @@
-//! Helpers shared by the test files that play or mutate at random.
+//! Helpers shared by the test files: a random generator for those that play or mutate
+//! at random, panics caught quietly, the game files, and a web board to talk to.
 #![allow(dead_code)] // each test file uses its own part
+
+pub mod server;
 
 use std::cell::RefCell;
 use std::panic;
