@@ -30,6 +30,7 @@ pub mod rules;
 pub mod search;
 #[cfg(feature = "cli")]
 pub mod serve;
+pub mod session;
 pub mod syntax;
 
 use std::sync::Arc;

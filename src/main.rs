@@ -8,10 +8,10 @@ use std::time::Instant;
 
 use clap::{Parser, Subcommand};
 
+use varsand::Rules;
 use varsand::check::Overrides;
 use varsand::perft::Perft;
-use varsand::repl::{MAX_MOVETIME_MS, MAX_PERFT_DEPTH};
-use varsand::{Position, Rules};
+use varsand::session::{MAX_MOVETIME_MS, MAX_PERFT_DEPTH, parse_overrides};
 
 /// The most games `analyze` plays in one run: a billion random games take days.
 const MAX_GAMES: u64 = 1_000_000_000;
@@ -388,9 +388,7 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
 
 /// Reads and checks a rule file; on failure, the rendered diagnostics.
 fn load(path: &Path, overrides: &Overrides) -> Result<Arc<Rules>, String> {
-    let color = std::env::var_os("NO_COLOR").is_none()
-        && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    varsand::repl::load_file(path, overrides, color)
+    varsand::session::load_file(path, overrides, varsand::session::stderr_color())
 }
 
 /// `uci`, `xboard`: the engine protocols on standard input and output.
@@ -421,7 +419,7 @@ fn check_files(files: &[PathBuf], deny_warnings: bool, format: Format) -> ExitCo
     let mut ok = true;
     let mut json = Vec::new();
     for f in files {
-        let source = match varsand::repl::read_text(f) {
+        let source = match varsand::session::read_text(f) {
             Ok(s) => s,
             Err(e) => {
                 emit_err(&format!("{e}\n"));
@@ -444,7 +442,7 @@ fn check_files(files: &[PathBuf], deny_warnings: bool, format: Format) -> ExitCo
             }
             Format::Human => {
                 if !checked.problems.is_empty() {
-                    emit_err(&varsand::repl::render_problems(
+                    emit_err(&varsand::session::render_problems(
                         &checked.problems,
                         f,
                         &source,
@@ -509,21 +507,6 @@ fn serve(file: PathBuf, port: u16, movetime_ms: u64) -> ExitCode {
     }
 }
 
-fn parse_overrides(set: &[String]) -> Result<Overrides, String> {
-    let mut o = Overrides::new();
-    for s in set {
-        let (k, v) = s
-            .split_once('=')
-            .ok_or_else(|| format!("error: --set wants NAME=VALUE, not `{s}`\n"))?;
-        let v: i64 = v
-            .trim()
-            .parse()
-            .map_err(|_| format!("error: --set {k}: `{v}` is not a whole number\n"))?;
-        o.insert(k.trim().to_string(), v);
-    }
-    Ok(o)
-}
-
 fn perft(
     file: &Path,
     depth: usize,
@@ -531,21 +514,9 @@ fn perft(
     moves: Option<String>,
     set: &[String],
 ) -> Result<(), String> {
-    let rules = load(file, &parse_overrides(set)?)?;
-    let mut pos = match &fen {
-        Some(f) => Position::from_fen(rules, f).map_err(|e| format!("error: bad --fen: {e}\n"))?,
-        None => Position::start(rules),
-    };
-    for m in moves.iter().flat_map(|m| m.split_whitespace()) {
-        if pos.play(m).is_err() {
-            // The reason the REPL gives for the same move.
-            return Err(format!(
-                "error: --moves: `{m}` is not legal: {} (position {})\n",
-                pos.why_illegal(m),
-                pos.fen()
-            ));
-        }
-    }
+    let overrides = parse_overrides(set)?;
+    let mut pos =
+        varsand::session::position_from_args(file, &overrides, fen.as_deref(), moves.as_deref())?;
     let start = Instant::now();
     let mut perft = Perft::new();
     let divide = perft.divide(&mut pos, depth);

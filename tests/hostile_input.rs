@@ -13,7 +13,7 @@ use common::process::{TempDir, assert_has, assert_no_panic, repo, run, run_with_
 use varsand::check::{self, MAX_PIECE_VALUE, Overrides};
 use varsand::engine::MAX_MOVE_TEXT_BYTES;
 use varsand::search::{Limits, MATE_BOUND, Searcher};
-use varsand::{Position, repl::read_text};
+use varsand::{Position, session::read_text};
 
 const CHESS: &str = "variants/chess.var";
 

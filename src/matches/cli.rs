@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use super::{GoLimits, Options, split_command};
 use crate::check::Overrides;
-use crate::repl::{MAX_MOVETIME_MS, MAX_PERFT_DEPTH};
+use crate::session::{MAX_MOVETIME_MS, MAX_PERFT_DEPTH};
 
 /// The most games of one match: at a few games a second, a month.
 const MAX_GAMES: u64 = 10_000_000;
@@ -117,7 +117,7 @@ fn options(args: MatchArgs) -> Result<Options, String> {
     let overrides: Overrides = args.set.iter().cloned().collect();
     let color = std::env::var_os("NO_COLOR").is_none()
         && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let (rules, rules_hash) = crate::repl::load_hashed(&args.file, &overrides, color)?;
+    let (rules, rules_hash) = crate::session::load_hashed(&args.file, &overrides, color)?;
     Ok(Options {
         file: args.file,
         rules,

@@ -167,7 +167,7 @@ impl Report {
 }
 
 /// The names an engine may know the game by, for `UCI_Variant`: the one `varsand uci`
-/// announces ([`crate::protocol::variant_name`]: `my_big_game` for "My Big Game"), the
+/// announces ([`crate::session::variant_name`]: `my_big_game` for "My Big Game"), the
 /// game's name in lower case without spaces or punctuation (`mybiggame`), then the
 /// same without its last word (`mybig`: Fairy-Stockfish names some variants so).
 pub fn variant_candidates(rules: &Rules) -> Vec<String> {
@@ -180,7 +180,7 @@ pub fn variant_candidates(rules: &Rules) -> Vec<String> {
             .collect()
     };
     let words: Vec<&str> = rules.name.split_whitespace().collect();
-    let mut out = vec![crate::protocol::variant_name(rules), squash(&words)];
+    let mut out = vec![crate::session::variant_name(rules), squash(&words)];
     if words.len() > 1 {
         out.push(squash(&words[..words.len() - 1]));
     }

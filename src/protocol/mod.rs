@@ -46,10 +46,10 @@ pub struct Session {
 impl Session {
     /// A session on `rules` from `file`, announced as `variant` if given (so that an
     /// interface that knows the game under another name finds it), else under the
-    /// game's own name ([`variant_name`]).
+    /// game's own name ([`crate::session::variant_name`]).
     pub fn new(rules: Arc<Rules>, file: &str, variant: Option<&str>) -> Result<Self, String> {
         let variant = match variant {
-            None => variant_name(&rules),
+            None => crate::session::variant_name(&rules),
             Some(v) if is_variant_name(v) => v.to_string(),
             Some(v) => {
                 return Err(format!(
@@ -83,28 +83,6 @@ fn is_variant_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
-}
-
-/// The game's name as the protocols announce it by default (`UCI_Variant`, XBoard's
-/// `variants`): lower case, each run of other characters than letters and digits
-/// turned into one `_` ("My Game (12x12)" is `my_game_12x12`), as interfaces expect
-/// identifiers there.
-pub fn variant_name(rules: &Rules) -> String {
-    let mut out = String::new();
-    for c in rules.name().chars() {
-        if c.is_ascii_alphanumeric() {
-            out.push(c.to_ascii_lowercase());
-        } else if !out.is_empty() && !out.ends_with('_') {
-            out.push('_');
-        }
-    }
-    while out.ends_with('_') {
-        out.pop();
-    }
-    if out.is_empty() {
-        out.push_str("game");
-    }
-    out
 }
 
 /// The engine's name in `id name` and `myname`: the program and the game it plays.

@@ -22,9 +22,9 @@ use super::clock::{Clock, DEFAULT_OVERHEAD_MS, MAX_OVERHEAD_MS, fixed_budget};
 use super::thinking::{Signals, Thinking};
 use super::{DEFAULT_HASH_MB, MAX_HASH_MB, Output, Session, engine_name, read_command};
 use crate::engine::{GameEnd, Move, Position};
-use crate::repl::MAX_MOVETIME_MS;
 use crate::rules::Rules;
 use crate::search::{Eval, Limits, MAX_DEPTH, SearchResult, Searcher};
+use crate::session::MAX_MOVETIME_MS;
 
 /// The longest clock a `go` may give, in milliseconds (a year); longer ones are read
 /// as this.

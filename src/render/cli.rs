@@ -2,36 +2,9 @@
 
 use std::path::Path;
 
-use crate::Position;
 use crate::check::Overrides;
 
 use super::BoardOptions;
-
-/// The position a command line names: the setup, or `--fen`, then `--moves`.
-pub fn position_from_args(
-    file: &Path,
-    overrides: &Overrides,
-    fen: Option<&str>,
-    moves: Option<&str>,
-) -> Result<Position, String> {
-    let color = std::env::var_os("NO_COLOR").is_none()
-        && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let rules = crate::repl::load_file(file, overrides, color)?;
-    let mut pos = match fen {
-        Some(f) => Position::from_fen(rules, f).map_err(|e| format!("error: bad --fen: {e}\n"))?,
-        None => Position::start(rules),
-    };
-    for m in moves.iter().flat_map(|m| m.split_whitespace()) {
-        if pos.play(m).is_err() {
-            return Err(format!(
-                "error: --moves: `{m}` is not legal: {} (position {})\n",
-                pos.why_illegal(m),
-                pos.fen()
-            ));
-        }
-    }
-    Ok(pos)
-}
 
 /// Draws the position; writes it to `output`, or returns it for standard output
 /// (no `output`, or `-`).
@@ -43,7 +16,7 @@ pub fn render(
     flipped: bool,
     output: Option<&Path>,
 ) -> Result<Option<String>, String> {
-    let pos = position_from_args(file, overrides, fen, moves)?;
+    let pos = crate::session::position_from_args(file, overrides, fen, moves)?;
     let opts = BoardOptions {
         flipped,
         ..BoardOptions::of(&pos)

@@ -4,7 +4,6 @@
 //! reads standard input line by line, so scripts and tests can drive it.
 
 pub mod display;
-pub mod game;
 mod record;
 
 use std::cell::RefCell;
@@ -13,14 +12,14 @@ use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
 
-use crate::check::{self, Overrides};
-use crate::diagnostic::Problem;
+use crate::check::Overrides;
 use crate::engine::{GameEnd, Position};
 use crate::perft::Perft;
-use crate::rules::Rules;
 use crate::search::{self, Limits, Rng, Searcher};
-
-use game::{Replay, Stop, replay};
+use crate::session::replay::{Stop, replay};
+use crate::session::{
+    Adopted, GameLine, Illegal, MAX_MOVETIME_MS, MAX_PERFT_DEPTH, load_hashed, read_text,
+};
 
 /// How many plies the computer plays in a row before it hands back the prompt.
 const MAX_AUTOPLAY: usize = 2000;
@@ -126,16 +125,9 @@ pub struct Session {
     /// The hash of the rule text the rules were read from, for saved games.
     rules_hash: String,
     overrides: Overrides,
-    rules: Arc<Rules>,
-    /// A start position other than the setup (`position`), if any.
-    start_fen: Option<String>,
-    pos: Position,
-    /// The moves played from the start, as typed.
-    record: Vec<String>,
-    redo: Vec<String>,
-    /// How many moves on top of `redo` were set aside by `reload`, `set` or `load`
-    /// because the rules refused them: the next `reload` tries them again.
-    held: usize,
+    /// The rules, the position, the moves played and taken back (a start position
+    /// given by `position` or `--fen` included).
+    game: GameLine,
     /// Are positions that cannot arise in a game accepted (`--any-position`)?
     any_position: bool,
     /// The width `moves` wraps its lists at: on a terminal only (a script gets one
@@ -162,92 +154,6 @@ const DEFAULT_MOVETIME_MS: u64 = 1000;
 /// exactly, on any machine.
 const SCRIPT_NODES: u64 = 50_000;
 
-/// Renders diagnostics (with [`crate::diagnostic::render`]) and a closing line
-/// counting them.
-pub fn render_problems(problems: &[Problem], path: &Path, source: &str, color: bool) -> String {
-    let mut out = crate::diagnostic::render(problems, &path.display().to_string(), source, color);
-    let n = problems.len();
-    out += &format!(
-        "{}: {n} problem{}\n",
-        path.display(),
-        if n == 1 { "" } else { "s" }
-    );
-    out
-}
-
-/// The largest file read: rule files and saved games are small texts, and a
-/// limit keeps `/dev/zero` or a huge file from filling the memory.
-pub const MAX_FILE_BYTES: u64 = 16 * 1024 * 1024;
-
-/// Reads a text file of at most [`MAX_FILE_BYTES`]. Only regular files are read: a
-/// named pipe would block, a device may never end. The error is a sentence naming the
-/// file, without a final newline.
-///
-/// What is tested is the opened file, not the path: a file swapped for a named pipe
-/// between a test of the path and the opening would otherwise block for good. The
-/// opening itself does not block (`O_NONBLOCK`, which a regular file ignores).
-pub fn read_text(path: &Path) -> Result<String, String> {
-    use std::io::Read;
-    let cannot = |why: &dyn std::fmt::Display| format!("cannot read {}: {why}", path.display());
-    let file = open_without_blocking(path).map_err(|e| cannot(&e))?;
-    let meta = file.metadata().map_err(|e| cannot(&e))?;
-    if !meta.is_file() {
-        return Err(cannot(&"not a regular file"));
-    }
-    let too_big = || cannot(&format_args!("larger than {} MiB", MAX_FILE_BYTES >> 20));
-    if meta.len() > MAX_FILE_BYTES {
-        return Err(too_big());
-    }
-    let mut bytes = Vec::new();
-    file.take(MAX_FILE_BYTES + 1)
-        .read_to_end(&mut bytes)
-        .map_err(|e| cannot(&e))?;
-    if bytes.len() as u64 > MAX_FILE_BYTES {
-        return Err(too_big());
-    }
-    String::from_utf8(bytes).map_err(|e| {
-        cannot(&format_args!(
-            "not UTF-8 text (byte {})",
-            e.utf8_error().valid_up_to()
-        ))
-    })
-}
-
-/// Opens a file for reading without waiting for a writer, where the system allows.
-fn open_without_blocking(path: &Path) -> std::io::Result<std::fs::File> {
-    let mut options = std::fs::OpenOptions::new();
-    options.read(true);
-    #[cfg(unix)]
-    {
-        use std::os::unix::fs::OpenOptionsExt;
-        options.custom_flags(libc::O_NONBLOCK);
-    }
-    options.open(path)
-}
-
-/// Reads and checks a rule file; the rendered diagnostics on failure.
-pub fn load_file(path: &Path, overrides: &Overrides, color: bool) -> Result<Arc<Rules>, String> {
-    load_hashed(path, overrides, color).map(|(rules, _)| rules)
-}
-
-/// [`load_file`], with the hash of the rule text ([`record::text_hash`]).
-pub fn load_hashed(
-    path: &Path,
-    overrides: &Overrides,
-    color: bool,
-) -> Result<(Arc<Rules>, String), String> {
-    let source = read_text(path).map_err(|e| e + "\n")?;
-    check::load(&source, overrides)
-        .map(|r| (Arc::new(r), record::text_hash(&source)))
-        .map_err(|p| render_problems(&p, path, &source, color))
-}
-
-/// The deepest `perft` the REPL and the command line run. Perft grows about
-/// 30-fold a ply in chess: depth 10 is already hours; past 64 a request is a typo.
-pub const MAX_PERFT_DEPTH: usize = crate::perft::MAX_DEPTH;
-/// The longest time per move the computer may be given: a day, in milliseconds.
-pub const MAX_MOVETIME_MS: u64 = 24 * 60 * 60 * 1000;
-
 enum Flow {
     Continue,
     Quit,
@@ -262,17 +168,11 @@ impl Session {
         out: Box<dyn Write>,
     ) -> Result<Self, String> {
         let (rules, rules_hash) = load_hashed(&path, &overrides, color)?;
-        let pos = Position::start(rules.clone());
         Ok(Self {
             rules_hash,
             path,
             overrides,
-            rules,
-            start_fen: None,
-            pos,
-            record: Vec::new(),
-            redo: Vec::new(),
-            held: 0,
+            game: GameLine::start(rules),
             any_position: false,
             width: color.then(terminal_width),
             computer: [false, false],
@@ -326,34 +226,37 @@ impl Session {
     }
 
     fn show(&mut self) {
-        let board = display::render(&self.pos, self.color);
-        let status = display::status(&self.pos);
+        let board = display::render(self.game.position(), self.color);
+        let status = display::status(self.game.position());
         let _ = write!(self.out, "{board}");
         self.say(status);
-        if let Some(end) = self.pos.outcome() {
+        if let Some(end) = self.game.position_mut().outcome() {
             self.announce(&end);
         }
     }
 
     fn announce(&mut self, end: &GameEnd) {
         let result = match end.winner {
-            Some(w) => format!("{} wins", self.rules.players[w].name),
+            Some(w) => format!("{} wins", self.game.rules().players[w].name),
             None => "draw".to_string(),
         };
         self.say(format!(
             "Game over: {result} ({}). `undo` or `new` to go on.",
-            end.describe(&self.rules)
+            end.describe(self.game.rules())
         ));
     }
 
     /// The legal moves as text, for completion.
     pub fn move_words(&mut self) -> Vec<String> {
-        let moves = self.pos.legal_moves();
-        moves.iter().map(|m| self.pos.move_text(*m)).collect()
+        let moves = self.game.position_mut().legal_moves();
+        moves
+            .iter()
+            .map(|m| self.game.position().move_text(*m))
+            .collect()
     }
 
     fn greet(&mut self) {
-        let r = self.rules.clone();
+        let r = self.game.rules().clone();
         // A move of a piece, rather than a pass or a swap, if there is one.
         let words = self.move_words();
         let example = words
@@ -391,52 +294,29 @@ impl Session {
             "help" => self.help(rest),
             "board" => self.show(),
             "moves" => self.list_moves(),
-            "undo" => match self.record.pop() {
-                Some(m) => {
-                    self.pos.unmake();
-                    self.redo.push(m);
-                    self.held = 0;
+            "undo" => match self.game.undo() {
+                Some(_) => {
                     // Against the computer, take back its reply too.
-                    if self.computer[self.pos.side_to_move()]
-                        && let Some(m) = self.record.pop()
-                    {
-                        self.pos.unmake();
-                        self.redo.push(m);
+                    if self.computer[self.game.position().side_to_move()] {
+                        self.game.undo();
                     }
                     self.show();
                 }
                 None => self.say("nothing to undo"),
             },
-            "redo" => match self.redo.pop() {
-                Some(m) => {
-                    let held = self.held;
-                    self.held = held.saturating_sub(1);
-                    match self.pos.play(&m) {
-                        Ok(_) => {
-                            self.record.push(m);
-                            self.show();
-                        }
-                        Err(_) => {
-                            let why = self.pos.why_illegal(&m);
-                            self.redo.push(m.clone());
-                            self.held = held;
-                            self.fail(format!("cannot redo {m}: {why}"));
-                        }
-                    }
-                }
-                None => self.say("nothing to redo"),
+            "redo" => match self.game.redo() {
+                Ok(Some(_)) => self.show(),
+                Ok(None) => self.say("nothing to redo"),
+                Err(e) => self.fail(e),
             },
-            "new" => {
-                self.start_fen = None;
-                self.restart();
-            }
+            "new" => self.restart(None),
             "fen" => {
-                let f = self.pos.fen();
+                let f = self.game.position().fen();
                 self.say(f);
             }
             "position" => self.position(rest),
             "rules" => {
-                let text = crate::describe::describe(&self.rules);
+                let text = crate::describe::describe(self.game.rules());
                 let _ = write!(self.out, "{text}");
             }
             "set" => self.set(rest),
@@ -489,12 +369,12 @@ impl Session {
     }
 
     fn list_moves(&mut self) {
-        let moves = self.pos.legal_moves();
+        let moves = self.game.position_mut().legal_moves();
         if moves.is_empty() {
             self.say("no legal moves");
             return;
         }
-        let rules = self.rules.clone();
+        let rules = self.game.rules().clone();
         let mut groups: Vec<(String, Vec<String>)> = Vec::new();
         for m in moves {
             let label = if m.from == crate::rules::NO_CELL {
@@ -504,14 +384,14 @@ impl Session {
                     _ => "the game".to_string(),
                 }
             } else {
-                let p = self.pos.piece_at(m.from);
+                let p = self.game.position().piece_at(m.from);
                 format!(
                     "{} {}",
                     rules.pieces[crate::rules::kind_of(p)].name,
                     rules.geometry.name(m.from)
                 )
             };
-            let text = self.pos.move_text(m);
+            let text = self.game.position().move_text(m);
             match groups.iter_mut().find(|g| g.0 == label) {
                 Some(g) => g.1.push(text),
                 None => groups.push((label, vec![text])),
@@ -530,31 +410,24 @@ impl Session {
     }
 
     fn ended(&mut self) -> Option<GameEnd> {
-        self.pos.outcome()
+        self.game.position_mut().outcome()
     }
 
     fn user_move(&mut self, text: &str) {
         if let Some(end) = self.ended() {
             self.fail(format!(
                 "the game is over ({}): `undo` or `new` to go on",
-                end.describe(&self.rules)
+                end.describe(self.game.rules())
             ));
             return;
         }
-        match self.pos.parse_move(text) {
-            Ok(m) => {
-                let text = self.pos.move_text(m);
-                self.pos.make(m);
-                self.record.push(text);
-                self.redo.clear();
-                self.held = 0;
+        match self.game.play(text) {
+            Ok(_) => {
                 self.show();
                 self.autoplay();
             }
-            Err(_) => {
-                let why = self.pos.why_illegal(text);
+            Err(Illegal { why, near }) => {
                 let mut message = format!("illegal: {why}");
-                let near = self.pos.suggestions(text);
                 if !near.is_empty() {
                     message += &format!("\nlegal moves nearby: {}", near.join(" "));
                 }
@@ -567,7 +440,10 @@ impl Session {
     fn autoplay(&mut self) {
         let mut n = 0;
         crate::interrupt::clear();
-        while self.computer[self.pos.side_to_move()] && self.ended().is_none() && n < MAX_AUTOPLAY {
+        while self.computer[self.game.position().side_to_move()]
+            && self.ended().is_none()
+            && n < MAX_AUTOPLAY
+        {
             if crate::interrupt::requested() {
                 self.say("interrupted");
                 break;
@@ -583,24 +459,21 @@ impl Session {
         if self.ended().is_some() {
             return false;
         }
+        let rules = self.game.rules().clone();
         let searcher = match &mut self.searcher {
-            Some(s) if Arc::ptr_eq(s.rules(), &self.rules) => s,
-            slot => slot.insert(Searcher::new(self.rules.clone())),
+            Some(s) if Arc::ptr_eq(s.rules(), &rules) => s,
+            slot => slot.insert(Searcher::new(rules.clone())),
         };
-        let r = searcher.search(&mut self.pos, &self.limits);
-        let Some(m) = r
-            .best
-            .or_else(|| search::random_move(&mut self.pos, &mut self.rng))
-        else {
+        let pos = self.game.position_mut();
+        let r = searcher.search(pos, &self.limits);
+        let Some(m) = r.best.or_else(|| search::random_move(pos, &mut self.rng)) else {
             return false;
         };
-        let text = self.pos.move_text(m);
         // The player who moves, named before the move (a swap changes who is who).
-        let side = self.rules.players[self.pos.side_to_move()].name.clone();
-        self.pos.make(m);
-        self.record.push(text.clone());
-        self.redo.clear();
-        self.held = 0;
+        let side = rules.players[self.game.position().side_to_move()]
+            .name
+            .clone();
+        let text = self.game.play_move(m);
         if self.color {
             // On a terminal, what the search saw; scripts get the move alone.
             let stopped = if crate::interrupt::requested() {
@@ -673,7 +546,7 @@ impl Session {
             "both" => [true, true],
             "none" => [false, false],
             other => {
-                let p = &self.rules.players;
+                let p = &self.game.rules().players;
                 if other == p[0].name {
                     [true, false]
                 } else if other == p[1].name {
@@ -690,22 +563,20 @@ impl Session {
         let who = match self.computer {
             [true, true] => "both sides".to_string(),
             [false, false] => "neither side".to_string(),
-            [w, _] => self.rules.players[usize::from(!w)].name.clone(),
+            [w, _] => self.game.rules().players[usize::from(!w)].name.clone(),
         };
         self.say(format!("the computer plays {who}"));
         self.autoplay();
     }
 
-    fn restart(&mut self) {
-        let pos = match &self.start_fen {
-            Some(f) => Position::from_fen(self.rules.clone(), f)
-                .unwrap_or_else(|_| Position::start(self.rules.clone())),
-            None => Position::start(self.rules.clone()),
-        };
-        self.pos = pos;
-        self.record.clear();
-        self.redo.clear();
-        self.held = 0;
+    /// A new game from `start_fen` (the setup when `None`).
+    fn restart(&mut self, start_fen: Option<String>) {
+        let rules = self.game.rules().clone();
+        let pos = start_fen
+            .as_deref()
+            .and_then(|f| Position::from_fen(rules.clone(), f).ok())
+            .unwrap_or_else(|| Position::start(rules));
+        self.game.restart(start_fen, pos);
         self.show();
         self.autoplay();
     }
@@ -715,14 +586,13 @@ impl Session {
             self.fail("position what? give a position string, such as the one `fen` prints");
             return;
         }
-        match Position::from_fen(self.rules.clone(), fen) {
+        match Position::from_fen(self.game.rules().clone(), fen) {
             Ok(p) => {
                 if let Err(e) = self.possible(&p) {
                     self.fail(format!("{e}\n  {fen}"));
                     return;
                 }
-                self.start_fen = Some(fen.to_string());
-                self.restart();
+                self.restart(Some(fen.to_string()));
             }
             Err(e) => {
                 self.fail(format!(
@@ -752,7 +622,7 @@ impl Session {
     fn set(&mut self, args: &str) {
         let mut parts = args.split_whitespace();
         let (Some(name), Some(value)) = (parts.next(), parts.next()) else {
-            let names: Vec<String> = self.rules.params.keys().cloned().collect();
+            let names: Vec<String> = self.game.rules().params.keys().cloned().collect();
             self.fail(if names.is_empty() {
                 "this variant declares no parameters".to_string()
             } else {
@@ -762,8 +632,8 @@ impl Session {
         };
         let name = name.trim_end_matches('=');
         let base = name.rsplit('.').next().unwrap_or(name);
-        if !self.rules.params.contains_key(base) {
-            let names: Vec<String> = self.rules.params.keys().cloned().collect();
+        if !self.game.rules().params.contains_key(base) {
+            let names: Vec<String> = self.game.rules().params.keys().cloned().collect();
             self.fail(if names.is_empty() {
                 format!("this variant declares no parameters, so there is no `{name}`")
             } else {
@@ -778,7 +648,7 @@ impl Session {
             self.fail(format!("`{value}` is not a whole number"));
             return;
         };
-        let p = &self.rules.params[base];
+        let p = &self.game.rules().params[base];
         if value < p.min || value > p.max {
             self.fail(format!("{name} must be in {}..{}", p.min, p.max));
             return;
@@ -790,20 +660,17 @@ impl Session {
         }
         overrides.insert(name.to_string(), value);
         match load_hashed(&self.path, &overrides, self.color) {
-            Ok((rules, hash)) => {
-                let line = self.whole_line();
-                match replay(&rules, self.start_fen.as_deref(), &line) {
-                    Ok(replay) => {
-                        self.overrides = overrides;
-                        self.rules_hash = hash;
-                        self.say(format!("{name} = {value}; the game is replayed under it"));
-                        self.adopt(rules, line, replay, "the new value");
-                        self.show();
-                        self.autoplay();
-                    }
-                    Err(e) => self.fail(format!("{e}; the parameter was not changed")),
+            Ok((rules, hash)) => match self.game.adopt(rules) {
+                Ok(adopted) => {
+                    self.overrides = overrides;
+                    self.rules_hash = hash;
+                    self.say(format!("{name} = {value}; the game is replayed under it"));
+                    self.tell_adopted(adopted, "the new value");
+                    self.show();
+                    self.autoplay();
                 }
-            }
+                Err(e) => self.fail(format!("{e}; the parameter was not changed")),
+            },
             Err(e) => self.fail(format!("{e}the parameter was not changed")),
         }
     }
@@ -819,9 +686,8 @@ impl Session {
                 return;
             }
         };
-        let line = self.whole_line();
-        let replay = match replay(&rules, self.start_fen.as_deref(), &line) {
-            Ok(r) => r,
+        let adopted = match self.game.adopt(rules) {
+            Ok(adopted) => adopted,
             Err(e) => {
                 self.fail(format!(
                     "reload failed: {e}; the old rules and game are kept"
@@ -831,31 +697,19 @@ impl Session {
         };
         self.rules_hash = hash;
         self.say(format!("reloaded {}", self.path.display()));
-        self.adopt(rules, line, replay, "the new rules");
+        self.tell_adopted(adopted, "the new rules");
         self.show();
     }
 
-    /// The moves of the game, and those `reload` set aside because the rules refused
-    /// them (the top `held` of the redo moves), in order.
-    fn whole_line(&self) -> Vec<String> {
-        let mut line = self.record.clone();
-        line.extend(self.redo.iter().rev().take(self.held).cloned());
-        line
-    }
-
-    /// Takes the rules and the replayed game: the moves that could not be played are
-    /// kept as redo moves (above those already there), and said so.
-    fn adopt(&mut self, rules: Arc<Rules>, mut line: Vec<String>, replay: Replay, what: &str) {
-        let Replay { pos, played, stop } = replay;
-        let total = line.len();
-        let rest = line.split_off(played);
-        let base = self.redo.len() - self.held.min(self.redo.len());
-        self.redo.truncate(base);
-        self.redo.extend(rest.iter().rev().cloned());
-        self.held = rest.len();
-        self.rules = rules;
-        self.pos = pos;
-        self.record = line;
+    /// Says what adopting new rules (`what`) did to the game: the moves they refused
+    /// are kept for `redo`.
+    fn tell_adopted(&mut self, adopted: Adopted, what: &str) {
+        let Adopted {
+            played,
+            total,
+            kept: rest,
+            stop,
+        } = adopted;
         let kept = rest.len();
         let kept_text = format!(
             "{kept} move{} kept for `redo` (a `reload` tries {} again)",
@@ -868,10 +722,12 @@ impl Session {
                 played + 1,
                 rest[0],
             )),
-            Some(Stop::Ended(end)) => self.say(format!(
-                "the game ended after move {played} ({}): {kept_text}",
-                end.describe(&self.rules)
-            )),
+            Some(Stop::Ended(end)) => {
+                let described = end.describe(self.game.rules());
+                self.say(format!(
+                    "the game ended after move {played} ({described}): {kept_text}"
+                ));
+            }
             None if total == 1 => self.say("the 1 move replayed"),
             None if total > 0 => self.say(format!("all {total} moves replayed")),
             None => {}
@@ -892,7 +748,7 @@ impl Session {
         crate::interrupt::clear();
         let start = std::time::Instant::now();
         let mut perft = Perft::new();
-        let divide = perft.divide(&mut self.pos, depth);
+        let divide = perft.divide(self.game.position_mut(), depth);
         if crate::interrupt::requested() {
             crate::interrupt::clear();
             self.say("perft interrupted");
@@ -929,14 +785,14 @@ impl Session {
             variant: &variant,
             rules_hash: &self.rules_hash,
             overrides: &self.overrides,
-            fen: self.start_fen.as_deref(),
-            moves: &self.record,
-            rules: &self.rules,
+            fen: self.game.start_fen(),
+            moves: self.game.record(),
+            rules: self.game.rules(),
             end: ended.as_ref(),
         });
         match write_atomically(Path::new(file), text.as_bytes()) {
             Ok(()) => {
-                let n = self.record.len();
+                let n = self.game.record().len();
                 self.say(format!(
                     "saved {n} move{} to {file}",
                     if n == 1 { "" } else { "s" }
@@ -1019,9 +875,6 @@ impl Session {
         self.path = variant;
         self.rules_hash = hash;
         self.overrides = game.overrides;
-        self.start_fen = game.fen;
-        self.redo.clear();
-        self.held = 0;
         let which = if game.games_in_file > 1 {
             format!(" (game {number} of {})", game.games_in_file)
         } else {
@@ -1029,37 +882,34 @@ impl Session {
         };
         self.say(format!("loaded {} moves from {file}{which}", replay.played));
         let mut moves = game.moves;
-        if let Some(Stop::Ended(end)) = &replay.stop {
+        let ended = match &replay.stop {
+            Some(Stop::Ended(end)) => Some(end.describe(&rules)),
+            _ => None,
+        };
+        let stopped = replay.stop.is_some();
+        if let Some(described) = ended {
             // A finished game takes no more moves: the record stops there.
             let (i, total) = (replay.played, moves.len());
             moves.truncate(i);
             self.say(format!(
-                "the game ended after move {i} ({}): the {} move{} after it are not played",
-                end.describe(&rules),
+                "the game ended after move {i} ({described}): the {} move{} after it are not played",
                 total - i,
                 if total - i == 1 { "" } else { "s" }
             ));
-            self.rules = rules;
-            self.pos = replay.pos;
-            self.record = moves;
+            self.game.take_loaded(rules, game.fen, moves, replay);
+        } else if changed {
+            self.say(format!(
+                "the rule file changed since this game was saved: {}",
+                if stopped {
+                    "the moves it still allows are replayed"
+                } else {
+                    "every move still fits"
+                }
+            ));
+            let adopted = self.game.take_loaded(rules, game.fen, moves, replay);
+            self.tell_adopted(adopted, "the changed rules");
         } else {
-            if changed {
-                self.say(format!(
-                    "the rule file changed since this game was saved: {}",
-                    if replay.stop.is_some() {
-                        "the moves it still allows are replayed"
-                    } else {
-                        "every move still fits"
-                    }
-                ));
-            }
-            if changed {
-                self.adopt(rules, moves, replay, "the changed rules");
-            } else {
-                self.rules = rules;
-                self.pos = replay.pos;
-                self.record = moves;
-            }
+            self.game.take_loaded(rules, game.fen, moves, replay);
         }
         self.show();
     }
@@ -1093,10 +943,12 @@ impl Session {
     fn rule_file_of(&self, game: &record::SavedGame, file: &Path) -> Result<PathBuf, String> {
         let Some(recorded) = &game.variant else {
             return match &game.name {
-                Some(name) if name.eq_ignore_ascii_case(&self.rules.name) => Ok(self.path.clone()),
+                Some(name) if name.eq_ignore_ascii_case(&self.game.rules().name) => {
+                    Ok(self.path.clone())
+                }
                 Some(name) => Err(format!(
                     "the game is of the variant `{name}`, not {}, and no [VariantFile \"FILE\"] tag names its rule file",
-                    self.rules.name
+                    self.game.rules().name
                 )),
                 None => {
                     Err("no [VariantFile \"FILE\"] tag: which rule file does the game use?".into())
@@ -1229,13 +1081,12 @@ pub fn run(
     }
     session.any_position = any_position;
     if let Some(f) = fen {
-        let pos = Position::from_fen(session.rules.clone(), &f)
+        let pos = Position::from_fen(session.game.rules().clone(), &f)
             .map_err(|e| format!("error: bad --fen: {e}\n"))?;
         session
             .possible(&pos)
             .map_err(|e| format!("error: --fen: {e}\n"))?;
-        session.start_fen = Some(f);
-        session.pos = pos;
+        session.game.restart(Some(f), pos);
     }
     session.greet();
     crate::interrupt::install();
@@ -1274,7 +1125,7 @@ pub fn run(
         *words.borrow_mut() = session.move_words();
         let prompt = format!(
             "{}> ",
-            session.rules.players[session.pos.side_to_move()].name
+            session.game.rules().players[session.game.position().side_to_move()].name
         );
         match editor.readline(&prompt) {
             Ok(line) => {

@@ -15,7 +15,7 @@ use crate::engine::{GameEnd, Position};
 use crate::pgn::{PgnGame, RuleSource, read_games};
 use crate::rules::Rules;
 
-pub use crate::pgn::{recorded_path as variant_path, text_hash};
+pub use crate::pgn::recorded_path as variant_path;
 
 pub struct SavedGame {
     /// The rule file as recorded; `None` when the tags name none (a game from another

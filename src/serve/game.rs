@@ -7,9 +7,10 @@ use std::sync::Arc;
 
 use crate::check::{self, Overrides};
 use crate::engine::{GameEnd, Position};
-use crate::repl::game::{Replay, Stop, replay};
 use crate::rules::Rules;
 use crate::search::{self, Limits, Rng, Searcher};
+use crate::session::replay::Stop;
+use crate::session::{Adopted, GameLine, Illegal, render_problems};
 
 use super::watch::{Change, Watch};
 
@@ -17,15 +18,9 @@ use super::watch::{Change, Watch};
 pub struct Game {
     path: PathBuf,
     watch: Watch,
-    rules: Arc<Rules>,
-    pos: Position,
-    /// The moves played from the start, as the engine writes them.
-    record: Vec<String>,
-    /// The moves taken back, the next one to redo last.
-    redo: Vec<String>,
-    /// How many moves on top of `redo` a reload set aside because the new rules refused
-    /// them: the next reload tries them again (as the REPL's `reload` does).
-    held: usize,
+    /// The rules, the position and the moves, as the REPL holds them: a reload
+    /// replays the game as the REPL's `reload` does.
+    line: GameLine,
     /// The rule file's diagnostics while it does not check (the game goes on under the
     /// last rules that did).
     problems: Option<String>,
@@ -47,15 +42,11 @@ impl Game {
         let (watch, text) = Watch::start(path.clone()).map_err(|e| e + "\n")?;
         let rules = check::load(&text, &Overrides::new())
             .map(Arc::new)
-            .map_err(|p| crate::repl::render_problems(&p, &path, &text, false))?;
+            .map_err(|p| render_problems(&p, &path, &text, false))?;
         Ok(Game {
-            pos: Position::start(rules.clone()),
             path,
             watch,
-            rules,
-            record: Vec::new(),
-            redo: Vec::new(),
-            held: 0,
+            line: GameLine::start(rules),
             problems: None,
             notice: None,
             version: first_version(),
@@ -69,17 +60,18 @@ impl Game {
         self.version
     }
     pub fn rules(&self) -> &Arc<Rules> {
-        &self.rules
+        self.line.rules()
     }
+    /// The position, for what reads it through `&mut` (move generation).
     pub fn position(&mut self) -> &mut Position {
-        &mut self.pos
+        self.line.position_mut()
     }
     pub fn record(&self) -> &[String] {
-        &self.record
+        self.line.record()
     }
     /// The moves `redo` would play, the next one first.
     pub fn redo_line(&self) -> impl Iterator<Item = &String> {
-        self.redo.iter().rev()
+        self.line.redo_line()
     }
     pub fn problems(&self) -> Option<&str> {
         self.problems.as_deref()
@@ -96,10 +88,10 @@ impl Game {
     }
 
     fn refuse_if_over(&mut self) -> Result<(), Refusal> {
-        match self.pos.outcome() {
+        match self.line.outcome() {
             Some(end) => Err(format!(
                 "the game is over ({}): undo or start a new game to go on",
-                end.describe(&self.rules)
+                end.describe(self.line.rules())
             )),
             None => Ok(()),
         }
@@ -109,19 +101,13 @@ impl Game {
     /// gives and the legal moves nearby.
     pub fn play(&mut self, text: &str) -> Result<(), Refusal> {
         self.refuse_if_over()?;
-        match self.pos.parse_move(text) {
-            Ok(m) => {
-                let text = self.pos.move_text(m);
-                self.pos.make(m);
-                self.record.push(text);
-                self.redo.clear();
-                self.held = 0;
+        match self.line.play(text) {
+            Ok(_) => {
                 self.changed();
                 Ok(())
             }
-            Err(_) => {
-                let mut why = format!("illegal: {}", self.pos.why_illegal(text));
-                let near = self.pos.suggestions(text);
+            Err(Illegal { why, near }) => {
+                let mut why = format!("illegal: {why}");
                 if !near.is_empty() {
                     why += &format!(" (legal moves nearby: {})", near.join(" "));
                 }
@@ -131,33 +117,21 @@ impl Game {
     }
 
     pub fn undo(&mut self) -> Result<(), Refusal> {
-        let m = self.record.pop().ok_or("nothing to undo")?;
-        self.pos.unmake();
-        self.redo.push(m);
-        self.held = 0;
+        self.line.undo().ok_or("nothing to undo")?;
         self.changed();
         Ok(())
     }
 
     pub fn redo(&mut self) -> Result<(), Refusal> {
-        let m = self.redo.pop().ok_or("nothing to redo")?;
-        if self.pos.play(&m).is_err() {
-            let why = self.pos.why_illegal(&m);
-            self.redo.push(m.clone());
-            return Err(format!("cannot redo {m}: {why}"));
-        }
-        self.held = self.held.saturating_sub(1);
-        self.record.push(m);
+        self.line.redo()?.ok_or("nothing to redo")?;
         self.changed();
         Ok(())
     }
 
     /// A new game from the setup, under the current rules.
     pub fn restart(&mut self) -> Result<(), Refusal> {
-        self.pos = Position::start(self.rules.clone());
-        self.record.clear();
-        self.redo.clear();
-        self.held = 0;
+        let start = Position::start(self.line.rules().clone());
+        self.line.restart(None, start);
         self.notice = None;
         self.changed();
         Ok(())
@@ -166,16 +140,19 @@ impl Game {
     /// The computer's move for the side to move, found within the time limit.
     pub fn computer(&mut self) -> Result<(), Refusal> {
         self.refuse_if_over()?;
+        let rules = self.line.rules().clone();
         let searcher = match &mut self.searcher {
-            Some(s) if Arc::ptr_eq(s.rules(), &self.rules) => s,
-            slot => slot.insert(Searcher::new(self.rules.clone())),
+            Some(s) if Arc::ptr_eq(s.rules(), &rules) => s,
+            slot => slot.insert(Searcher::new(rules)),
         };
-        let found = searcher.search(&mut self.pos, &self.limits).best;
+        let pos = self.line.position_mut();
+        let found = searcher.search(pos, &self.limits).best;
         let m = found
-            .or_else(|| search::random_move(&mut self.pos, &mut self.rng))
+            .or_else(|| search::random_move(pos, &mut self.rng))
             .ok_or("the computer finds no move")?;
-        let text = self.pos.move_text(m);
-        self.play(&text)
+        self.line.play_move(m);
+        self.changed();
+        Ok(())
     }
 
     /// Looks at the rule file: if its text changed, reloads the rules as the REPL's
@@ -187,7 +164,7 @@ impl Game {
             Change::Text(text) => match check::load(&text, &Overrides::new()) {
                 Ok(rules) => self.reload(Arc::new(rules)),
                 Err(p) => {
-                    let shown = crate::repl::render_problems(&p, &self.path, &text, false);
+                    let shown = render_problems(&p, &self.path, &text, false);
                     self.keep_old_rules(shown);
                 }
             },
@@ -204,50 +181,22 @@ impl Game {
     /// Replays the game (with the moves a former reload set aside) under new rules.
     fn reload(&mut self, rules: Arc<Rules>) {
         self.problems = None;
-        let line = self.whole_line();
-        match replay(&rules, None, &line) {
-            Ok(replayed) => self.adopt(rules, line, replayed),
-            Err(e) => {
-                self.notice = Some(format!(
-                    "reload failed: {e}; the old rules and game are kept"
-                ))
-            }
-        }
+        self.notice = Some(match self.line.adopt(rules) {
+            Ok(adopted) => reload_notice(self.line.rules(), adopted),
+            Err(e) => format!("reload failed: {e}; the old rules and game are kept"),
+        });
         self.changed();
-    }
-
-    /// The moves of the game, and those a reload set aside, in order.
-    fn whole_line(&self) -> Vec<String> {
-        let mut line = self.record.clone();
-        line.extend(self.redo.iter().rev().take(self.held).cloned());
-        line
-    }
-
-    /// Takes the new rules and the replayed game: the moves that could not be played
-    /// go on top of the redo moves (replacing those set aside before).
-    fn adopt(&mut self, rules: Arc<Rules>, mut line: Vec<String>, replayed: Replay) {
-        let Replay { pos, played, stop } = replayed;
-        let total = line.len();
-        let rest = line.split_off(played);
-        let base = self.redo.len() - self.held.min(self.redo.len());
-        self.redo.truncate(base);
-        self.redo.extend(rest.iter().rev().cloned());
-        self.held = rest.len();
-        self.rules = rules;
-        self.pos = pos;
-        self.record = line;
-        self.notice = Some(reload_notice(&self.rules, &rest, played, total, stop));
     }
 }
 
 /// What a reload did, in a sentence.
-fn reload_notice(
-    rules: &Rules,
-    rest: &[String],
-    played: usize,
-    total: usize,
-    stop: Option<Stop>,
-) -> String {
+fn reload_notice(rules: &Rules, adopted: Adopted) -> String {
+    let Adopted {
+        played,
+        total,
+        kept: rest,
+        stop,
+    } = adopted;
     let kept = match rest.len() {
         1 => "1 move kept for redo".to_string(),
         n => format!("{n} moves kept for redo"),

@@ -7,7 +7,7 @@
 use std::path::PathBuf;
 use std::time::{Duration, SystemTime};
 
-use crate::repl::read_text;
+use crate::session::read_text;
 
 /// A change younger than this is read again at each look: a file system whose clock
 /// ticks coarsely may give two quick saves the same modification time.

@@ -28,6 +28,7 @@ try:
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     from selenium.webdriver.common.by import By
+    from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
     from selenium.webdriver.support.ui import WebDriverWait
 except ImportError:
     missing("the python package selenium")
@@ -66,10 +67,15 @@ def stop(driver, profile):
 
 def wait_for(driver, what, condition, seconds=10):
     """Waits until `condition(driver)` is true; fails naming `what` and the page's text."""
+    # The page redraws the board twice a second: an element found a moment ago may be
+    # gone when it is read (stale). That is no failure, only a reason to look again.
     try:
-        return WebDriverWait(driver, seconds, poll_frequency=0.1).until(
-            lambda d: condition(d)
-        )
+        return WebDriverWait(
+            driver,
+            seconds,
+            poll_frequency=0.1,
+            ignored_exceptions=(NoSuchElementException, StaleElementReferenceException),
+        ).until(lambda d: condition(d))
     except Exception:
         text = driver.find_element(By.TAG_NAME, "body").text
         raise AssertionError(f"timed out waiting for {what}; the page says:\n{text}") from None
