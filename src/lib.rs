@@ -9,6 +9,8 @@
 
 pub mod analyze;
 pub mod check;
+#[cfg(feature = "cli")]
+pub mod cli;
 pub mod describe;
 pub mod diagnostic;
 pub mod engine;

@@ -19,7 +19,6 @@
 //! are drawn (seeded), and the pair plays them with each engine on each side. Colours
 //! alternate from game to game: engine 1 moves first in the odd-numbered games.
 
-pub mod cli;
 mod command;
 mod engine;
 mod score;

@@ -7,7 +7,6 @@
 
 pub mod chart;
 #[cfg(feature = "cli")]
-pub mod cli;
 pub mod palette;
 pub mod svg;
 
@@ -429,4 +428,11 @@ pub fn checked_royals(pos: &Position) -> Vec<Cell> {
             p != EMPTY && side_of(p) == side && royal >> kind_of(p) & 1 != 0
         })
         .collect()
+}
+
+/// `analyze --svg OUT.svg`: the report's charts, written to a file; the error is a
+/// line ready to print.
+pub fn write_chart(path: &std::path::Path, report: &crate::analyze::Report) -> Result<(), String> {
+    std::fs::write(path, chart::report(report))
+        .map_err(|e| format!("error: cannot write {}: {e}\n", path.display()))
 }

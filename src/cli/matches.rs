@@ -1,12 +1,13 @@
-//! The command line of `varsand match`: its arguments, checked, and the run.
+//! `varsand match FILE --engine CMD --engine CMD`: two UCI engines play under the
+//! file's rules; its arguments, checked, and the run.
 
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Duration;
 
-use super::{GoLimits, Options, split_command};
 use crate::check::Overrides;
+use crate::matches::{GoLimits, Options, split_command};
 use crate::session::{MAX_MOVETIME_MS, MAX_PERFT_DEPTH};
 
 /// The most games of one match: at a few games a second, a month.
@@ -19,7 +20,7 @@ const MAX_PLIES: u64 = 10_000_000;
 const MAX_NODES: u64 = 1_000_000_000_000;
 
 #[derive(clap::Args)]
-pub struct MatchArgs {
+pub struct Args {
     /// The rule file the games are played under (varsand keeps the rules).
     file: PathBuf,
     /// An engine's command line, split like a shell does (give it twice: engine 1,
@@ -73,7 +74,7 @@ pub struct MatchArgs {
 }
 
 /// `varsand match`: plays the match, prints the summary; progress on standard error.
-pub fn run(args: MatchArgs) -> ExitCode {
+pub fn run(args: Args) -> ExitCode {
     let json = args.json;
     let opts = match options(args) {
         Ok(o) => o,
@@ -82,7 +83,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    let report = match super::run(&opts, &mut std::io::stderr()) {
+    let report = match crate::matches::run(&opts, &mut std::io::stderr()) {
         Ok(r) => r,
         Err(e) => {
             let _ = writeln!(std::io::stderr(), "error: {e}");
@@ -104,7 +105,7 @@ pub fn run(args: MatchArgs) -> ExitCode {
 }
 
 /// The match's options from the arguments; `Err`: what to print (a whole message).
-fn options(args: MatchArgs) -> Result<Options, String> {
+fn options(args: Args) -> Result<Options, String> {
     let [a, b] = &args.engines[..] else {
         return Err(format!(
             "error: give two engines, --engine CMD --engine CMD (not {})\n",
@@ -115,9 +116,8 @@ fn options(args: MatchArgs) -> Result<Options, String> {
     let engines = [argv(a)?, argv(b)?];
     let limits = limits(&args).map_err(|e| format!("error: {e}\n"))?;
     let overrides: Overrides = args.set.iter().cloned().collect();
-    let color = std::env::var_os("NO_COLOR").is_none()
-        && std::io::IsTerminal::is_terminal(&std::io::stderr());
-    let (rules, rules_hash) = crate::session::load_hashed(&args.file, &overrides, color)?;
+    let (rules, rules_hash) =
+        crate::session::load_hashed(&args.file, &overrides, crate::session::stderr_color())?;
     Ok(Options {
         file: args.file,
         rules,
@@ -138,7 +138,7 @@ fn options(args: MatchArgs) -> Result<Options, String> {
 
 /// Each engine's limits: a limit given once is both engines', given twice the first
 /// engine's and then the second's. With none, 100 ms a move.
-fn limits(args: &MatchArgs) -> Result<[GoLimits; 2], String> {
+fn limits(args: &Args) -> Result<[GoLimits; 2], String> {
     if !args.go.is_empty() {
         return match &args.go[..] {
             [both] => parse_go(both).map(|l| [l.clone(), l]),
