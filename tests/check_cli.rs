@@ -1,17 +1,15 @@
 //! `varsand check` (warnings, `--deny-warnings`, `--format json`), `varsand explain`,
 //! and how fast a check is.
 
-use std::process::Command;
+mod common;
+
 use std::time::{Duration, Instant};
 
 use varsand::check::{Overrides, check_source};
 
+/// Runs `varsand ARGS...`: whether it succeeded, its output and its errors.
 fn varsand(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_varsand"))
-        .args(args)
-        .env("NO_COLOR", "1")
-        .output()
-        .unwrap();
+    let out = common::process::run(args, b"");
     (
         out.status.success(),
         String::from_utf8_lossy(&out.stdout).into(),

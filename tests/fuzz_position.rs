@@ -22,7 +22,6 @@ mod common;
 use common::{CAPTURE, Rng, game_files, install_hook};
 
 use std::panic::{self, AssertUnwindSafe};
-use std::path::Path;
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -802,9 +801,7 @@ fn mutated_position_strings_and_move_texts_never_panic() {
 // ---- reproducers of bugs found ----------------------------------------------------------
 
 fn rules_of(file: &str) -> Arc<Rules> {
-    let text = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(file))
-        .unwrap_or_else(|e| panic!("cannot read {file}: {e}"));
-    load_rules(&text).unwrap_or_else(|_| panic!("{file} does not load"))
+    common::rules(file)
 }
 
 /// Reads a position string that must be refused; checks the error's span and returns

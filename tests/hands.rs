@@ -6,12 +6,9 @@ use std::sync::Arc;
 
 mod common;
 
-use varsand::{Position, Rules, load_rules};
+use common::rules as rules_from;
 
-fn rules_from(path: &str) -> Arc<Rules> {
-    let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    load_rules(&src).unwrap_or_else(|problems| panic!("{path}: {problems:?}"))
-}
+use varsand::{Position, Rules};
 
 fn shogi(fen: &str) -> Position {
     at(rules_from("variants/shogi.var"), fen)

@@ -4,18 +4,17 @@
 //! The last tests load `examples/lava.var` and `examples/walls.var`, two other terrains
 //! written in the same language.
 
+mod common;
+
 use std::sync::Arc;
+
+use common::rules as rules_from;
 
 use varsand::perft::Perft;
 use varsand::rules::Cell;
-use varsand::{Position, Rules, load_rules};
+use varsand::{Position, Rules};
 
 // ---- helpers ----------------------------------------------------------------------
-
-fn rules_from(path: &str) -> Arc<Rules> {
-    let src = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    load_rules(&src).unwrap_or_else(|problems| panic!("{path}: {problems:?}"))
-}
 
 fn jm() -> Arc<Rules> {
     rules_from("variants/jungles_mountains.var")

@@ -3,10 +3,10 @@
 //! varsand and by python-chess, every move replayed) and the losses of an engine
 //! that plays an illegal move, no move, no move in time, or crashes.
 
-#[path = "match/helpers.rs"]
-mod helpers;
+mod common;
 
-use helpers::{BIN, TempDir, python_chess_read, repo, text, varsand};
+use common::process::{BIN, TempDir, repo, text, varsand};
+use common::python_chess::python_chess_read;
 use varsand::Position;
 use varsand::pgn::{GameResult, read_games};
 

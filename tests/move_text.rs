@@ -3,16 +3,14 @@
 //! never read it differently. Here: the reading of tricky texts, and for every legal
 //! move met in play of every shipped game, its text read back into its parts.
 
+mod common;
+
 use std::sync::Arc;
+
+use common::rules;
 
 use varsand::engine::{MoveText, read_move_text};
 use varsand::{Position, Rules, load_rules};
-
-fn rules(file: &str) -> Arc<Rules> {
-    let text = std::fs::read_to_string(format!("{}/{file}", env!("CARGO_MANIFEST_DIR")))
-        .unwrap_or_else(|e| panic!("{file}: {e}"));
-    load_rules(&text).unwrap_or_else(|_| panic!("{file} does not load"))
-}
 
 /// A 12 x 12 board, for squares with two-digit ranks.
 const WIDE: &str = r#"

@@ -4,9 +4,11 @@
 //! unmake that the position and its hash are restored; `cargo test --profile checked -- --ignored`
 //! runs the deep cases too.
 
+mod common;
+
 use std::sync::Arc;
 
-use varsand::check::{self, Overrides};
+use varsand::check::Overrides;
 use varsand::perft::Perft;
 use varsand::{Position, Rules};
 
@@ -66,8 +68,7 @@ fn cases(file: &str) -> Vec<Case> {
 }
 
 fn rules(variant: &str, set: &Overrides) -> Arc<Rules> {
-    let src = std::fs::read_to_string(format!("variants/{variant}.var")).unwrap();
-    Arc::new(check::load(&src, set).unwrap_or_else(|e| panic!("{variant}: {e:?}")))
+    common::rules_with(&format!("variants/{variant}.var"), set)
 }
 
 /// Runs the cases of `tests/perft/{name}.perft` on `variants/{variant}.var`.

@@ -3,20 +3,14 @@
 //! reported as truncated, other tools' PGN features are skipped, and python-chess
 //! reads varsand's chess games.
 
-#[path = "match/helpers.rs"]
-mod helpers;
+mod common;
 
-use std::sync::Arc;
-
-use helpers::{TempDir, python_chess_read, repo, text, varsand};
+use common::process::{TempDir, repo, text, varsand};
+use common::python_chess::python_chess_read;
+use common::rules_with as rules;
 use varsand::pgn::{GameResult, PgnGame, RuleSource, read_games};
 use varsand::search::Rng;
-use varsand::{Overrides, Position, Rules};
-
-fn rules(file: &str, overrides: &Overrides) -> Arc<Rules> {
-    let source = std::fs::read_to_string(repo(file)).unwrap();
-    Arc::new(varsand::check::load(&source, overrides).expect("rules"))
-}
+use varsand::{Overrides, Position};
 
 /// A game of `plies` moves from `pos`, preferring moves whose text contains one of
 /// `liked` (drops, promotions) so that the game has them.

@@ -7,12 +7,14 @@
 use std::io::{BufRead, BufReader, Write};
 use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Arc;
+mod common;
+
+use common::rules;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+use varsand::Position;
 use varsand::protocol::winboard::WinBoard;
-use varsand::{Position, Rules, load_rules};
 
 const BIN: &str = env!("CARGO_BIN_EXE_varsand");
 /// The longest a test waits for one answer: far more than any search here takes.
@@ -121,11 +123,6 @@ impl Drop for Engine {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
-}
-
-fn rules(file: &str) -> Arc<Rules> {
-    let source = std::fs::read_to_string(file).unwrap();
-    load_rules(&source).unwrap_or_else(|p| panic!("{file}: {p:?}"))
 }
 
 /// The move of a `bestmove M [ponder N]` line.

@@ -495,12 +495,7 @@ fn regenerate_readme_pictures() {
 // ---- the command line -----------------------------------------------------------------
 
 fn varsand(args: &[&str]) -> std::process::Output {
-    std::process::Command::new(env!("CARGO_BIN_EXE_varsand"))
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("NO_COLOR", "1")
-        .output()
-        .expect("run varsand")
+    common::process::run(args, b"")
 }
 
 #[test]

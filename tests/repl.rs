@@ -11,11 +11,15 @@
 //! checked through a pipe; tests/repl/TERMINAL_CHECK.md records a manual check of it
 //! in a real terminal (tmux), with the commands to repeat it.
 
+mod common;
+
 use std::io::{BufRead, BufReader, Write};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
+
+use common::process::{TempDir, repo as repo_file};
 
 /// The longest any one REPL process may run before it is killed and the test fails.
 const DEADLINE: Duration = Duration::from_secs(60);
@@ -309,33 +313,6 @@ fn fens(out: &str) -> Vec<String> {
 /// The lines of commands, one per move.
 fn script(moves: &[&str]) -> String {
     moves.iter().map(|m| format!("{m}\n")).collect()
-}
-
-/// A fresh folder under the system temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("varsand-repl-test-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create a temporary folder");
-        TempDir(dir)
-    }
-
-    fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-fn repo_file(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
 }
 
 fn path_str(p: &Path) -> &str {

@@ -5,115 +5,26 @@
 //! and names what it guards.
 
 use std::io::{Read, Write};
-use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
+mod common;
+
+use common::process::{BIN, TempDir, assert_has, assert_no_panic, repo, run_with_deadline, text};
 use varsand::diagnostic::{MAX_SHOWN, Problem, ProblemCode, list_candidates, render};
 use varsand::syntax::ast::Span;
 
-const BIN: &str = env!("CARGO_BIN_EXE_varsand");
 const CHESS: &str = "variants/chess.var";
 /// The longest a child process may run before the test fails.
 const DEADLINE: Duration = Duration::from_secs(60);
-
-/// A fresh folder under the system temporary directory, removed when dropped.
-struct TempDir(PathBuf);
-
-impl TempDir {
-    fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("varsand-robust-test-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create a temporary folder");
-        TempDir(dir)
-    }
-
-    fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
 
 fn chess_text() -> String {
     std::fs::read_to_string(repo(CHESS)).expect("chess.var")
 }
 
-fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// Runs `varsand ARGS...` with `input` on stdin, killing it at the deadline.
+/// Runs `varsand ARGS...` with `input` on standard input, killing it at the deadline.
 fn varsand(args: &[&str], input: &str) -> Output {
-    let mut child = Command::new(BIN)
-        .args(args)
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("start varsand");
-    let mut stdin = child.stdin.take().expect("stdin");
-    let input = input.to_string();
-    let writer = std::thread::spawn(move || {
-        let _ = stdin.write_all(input.as_bytes());
-    });
-    let mut stdout = child.stdout.take().expect("stdout");
-    let mut stderr = child.stderr.take().expect("stderr");
-    let out = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = stdout.read_to_end(&mut v);
-        v
-    });
-    let err = std::thread::spawn(move || {
-        let mut v = Vec::new();
-        let _ = stderr.read_to_end(&mut v);
-        v
-    });
-    let start = Instant::now();
-    let status = loop {
-        if let Some(s) = child.try_wait().expect("wait") {
-            break s;
-        }
-        if start.elapsed() > DEADLINE {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("varsand {args:?} did not finish within {DEADLINE:?}");
-        }
-        std::thread::sleep(Duration::from_millis(5));
-    };
-    let _ = writer.join();
-    Output {
-        status,
-        stdout: out.join().expect("stdout reader"),
-        stderr: err.join().expect("stderr reader"),
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
-#[track_caller]
-fn assert_has(haystack: &str, needle: &str) {
-    assert!(
-        haystack.contains(needle),
-        "expected to find:\n{needle}\n--- in:\n{}",
-        &haystack[..haystack.len().min(4000)]
-    );
-}
-
-/// Exit status 101 is a Rust panic: never acceptable.
-#[track_caller]
-fn assert_no_panic(out: &Output) {
-    let err = text(&out.stderr);
-    assert_ne!(out.status.code(), Some(101), "panicked:\n{err}");
-    assert!(!err.contains("panicked"), "panicked:\n{err}");
+    run_with_deadline(args, input.as_bytes(), DEADLINE).0
 }
 
 // 1. Rendering diagnostics.

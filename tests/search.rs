@@ -4,20 +4,17 @@
 //!
 //! `cargo test --profile checked --test search`; the long matches are `--ignored`.
 
+mod common;
+
 use std::sync::Arc;
+
+use common::variant as rules;
 use std::time::Duration;
 
 use varsand::analyze::{self, GameConfig, Options, Player};
-use varsand::check::{self, Overrides};
 use varsand::search::eval::Source;
 use varsand::search::{Eval, Limits, MATE, Searcher};
 use varsand::{Position, Rules};
-
-fn rules(variant: &str) -> Arc<Rules> {
-    let path = format!("{}/variants/{variant}.var", env!("CARGO_MANIFEST_DIR"));
-    let src = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
-    Arc::new(check::load(&src, &Overrides::new()).unwrap_or_else(|e| panic!("{path}: {e:?}")))
-}
 
 fn at(rules: &Arc<Rules>, fen: &str) -> Position {
     Position::from_fen(rules.clone(), fen).unwrap_or_else(|e| panic!("{fen}: {e:?}"))

@@ -4,22 +4,18 @@
 
 use std::io::Write;
 use std::process::{Command, Stdio};
-use std::sync::Arc;
+mod common;
+
+use common::variant as rules;
 use std::time::{Duration, Instant};
 
-use varsand::check::{self, Overrides};
+use varsand::Position;
 use varsand::search::{Limits, Searcher};
-use varsand::{Position, Rules};
 
 const BIN: &str = env!("CARGO_BIN_EXE_varsand");
 
 fn variant(name: &str) -> String {
     format!("{}/variants/{name}.var", env!("CARGO_MANIFEST_DIR"))
-}
-
-fn rules(name: &str) -> Arc<Rules> {
-    let src = std::fs::read_to_string(variant(name)).unwrap();
-    Arc::new(check::load(&src, &Overrides::new()).unwrap())
 }
 
 #[test]

@@ -10,6 +10,34 @@ use std::path::{Path, PathBuf};
 use std::sync::Once;
 
 pub mod process;
+pub mod python_chess;
+
+use std::sync::Arc;
+
+use varsand::{Overrides, Rules};
+
+// ---- rule files ---------------------------------------------------------------------
+
+/// The rules of a rule file of the repository (`variants/chess.var`), checked; the
+/// test fails with the problems if it does not load.
+pub fn rules(path: &str) -> Arc<Rules> {
+    rules_with(path, &Overrides::new())
+}
+
+/// [`rules`] with parameters set.
+pub fn rules_with(path: &str, overrides: &Overrides) -> Arc<Rules> {
+    let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let source =
+        std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
+    let rules = varsand::check::load(&source, overrides)
+        .unwrap_or_else(|problems| panic!("{path} does not load: {problems:?}"));
+    Arc::new(rules)
+}
+
+/// A shipped game's rules by its file's name: `variant("chess")` is variants/chess.var.
+pub fn variant(name: &str) -> Arc<Rules> {
+    rules(&format!("variants/{name}.var"))
+}
 
 /// SplitMix64: tiny, fast and good enough to pick moves and mutations.
 pub struct Rng(pub u64);

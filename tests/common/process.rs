@@ -90,6 +90,11 @@ pub fn run_with_deadline(args: &[&str], input: &[u8], deadline: Duration) -> (Ou
     (output, took)
 }
 
+/// Runs `varsand ARGS...` with `stdin` (or nothing) on standard input.
+pub fn varsand(args: &[&str], stdin: Option<&str>) -> Output {
+    run(args, stdin.unwrap_or("").as_bytes())
+}
+
 /// [`run_with_deadline`] with a minute's deadline.
 pub fn run(args: &[&str], input: &[u8]) -> Output {
     run_with_deadline(args, input, Duration::from_secs(60)).0

@@ -1,61 +1,10 @@
-//! Helpers of tests/match_cli.rs and tests/pgn.rs: a temporary folder, the binary, and
-//! python-chess as an independent reader of the PGN varsand writes.
-#![allow(dead_code)] // each test file uses its own part
+//! python-chess as an independent reader of the PGN varsand writes (tests/match_cli.rs,
+//! tests/pgn.rs).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::path::Path;
+use std::process::Command;
 
-pub const BIN: &str = env!("CARGO_BIN_EXE_varsand");
-
-/// A folder under the system's temporary folder, removed at the end of the test.
-pub struct TempDir(pub PathBuf);
-
-impl TempDir {
-    pub fn new(name: &str) -> TempDir {
-        let dir =
-            std::env::temp_dir().join(format!("varsand-pgn-test-{}-{name}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        std::fs::create_dir_all(&dir).expect("create a temporary folder");
-        TempDir(dir)
-    }
-
-    pub fn path(&self, file: &str) -> PathBuf {
-        self.0.join(file)
-    }
-}
-
-impl Drop for TempDir {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_dir_all(&self.0);
-    }
-}
-
-/// A file of the repository, by its path from the root.
-pub fn repo(path: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-/// Runs varsand with these arguments (and standard input, if any).
-pub fn varsand(args: &[&str], stdin: Option<&str>) -> Output {
-    use std::io::Write;
-    let mut child = Command::new(BIN)
-        .args(args)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .stderr(std::process::Stdio::piped())
-        .spawn()
-        .expect("run varsand");
-    let mut input = child.stdin.take().expect("stdin");
-    if let Some(text) = stdin {
-        input.write_all(text.as_bytes()).expect("write stdin");
-    }
-    drop(input);
-    child.wait_with_output().expect("varsand's output")
-}
-
-pub fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
+use super::process::text;
 
 /// One game as python-chess reads it: its parsing errors, its moves in UCI, the
 /// Result tag, and the outcome of the position its moves reach (`1-0`, `0-1`,
