@@ -273,7 +273,8 @@ impl PgnGame {
             let clean = text.replace(['{', '}'], "");
             let words: Vec<&str> = clean.split_whitespace().collect();
             if let Some((last, rest)) = words.split_last() {
-                let mut all: Vec<String> = rest.iter().map(|w| w.to_string()).collect();
+                let mut all: Vec<String> =
+                    rest.iter().map(std::string::ToString::to_string).collect();
                 all.push(format!("{last}}}"));
                 all[0] = format!("{{{}", all[0]);
                 tokens.extend(all);

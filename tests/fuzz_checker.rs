@@ -29,7 +29,7 @@ use varsand::diagnostic::render_plain;
 fn hash(s: &str) -> u64 {
     // FNV-1a: a stable seed per file name.
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
 }
 
@@ -91,7 +91,7 @@ fn grammar_words() -> &'static [String] {
 /// A random Betza string: mostly well formed, sometimes not.
 fn random_betza(rng: &mut Rng) -> String {
     let mut s = String::new();
-    for k in 0..1 + rng.below(3) {
+    for k in 0..=rng.below(3) {
         if k > 0 && rng.chance(60) {
             s.push(' ');
         }
@@ -655,7 +655,7 @@ fn fuzz_seed(
         } else {
             seed.text.clone()
         };
-        for _ in 0..1 + rng.below(4) {
+        for _ in 0..=rng.below(4) {
             mutate(&mut rng, &mut mutant);
         }
         let outcome = run(&mutant);
@@ -718,7 +718,7 @@ fn mutated_rule_files_never_panic() {
         })
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let started = Instant::now();
     let tallies: Vec<Tally> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)

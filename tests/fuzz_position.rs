@@ -33,7 +33,7 @@ use varsand::{Position, Rules, load_rules};
 /// FNV-1a: a stable seed per file name.
 fn name_hash(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
 }
 
@@ -112,7 +112,7 @@ fn random_field(rng: &mut Rng, rules: &Rules, alphabet: &[char], others: &[Strin
             fields[rng.below(fields.len())].to_string()
         }
         4 => rng.pick(NUMBERS).to_string(),
-        _ => (0..1 + rng.below(6))
+        _ => (0..=rng.below(6))
             .map(|_| rng.pick_char(alphabet))
             .collect(),
     }
@@ -237,7 +237,7 @@ fn mutate(rng: &mut Rng, text: &mut String, rules: &Rules, alphabet: &[char], ot
         // Insert characters.
         7 => {
             let at = boundary(rng, text);
-            let s: String = (0..1 + rng.below(3))
+            let s: String = (0..=rng.below(3))
                 .map(|_| rng.pick_char(alphabet))
                 .collect();
             text.insert_str(at, &s);
@@ -284,7 +284,7 @@ fn mutate(rng: &mut Rng, text: &mut String, rules: &Rules, alphabet: &[char], ot
             let sep = if rng.chance(80) { '/' } else { '|' };
             let mut parts: Vec<String> = f[0].split(sep).map(String::from).collect();
             let i = rng.below(parts.len());
-            parts[i] = (0..1 + rng.below(10))
+            parts[i] = (0..=rng.below(10))
                 .map(|_| {
                     if rng.chance(30) {
                         rng.pick(NUMBERS).to_string()
@@ -665,7 +665,7 @@ fn fuzz_game(
         let mut text = game.fens[rng.below(game.fens.len())].clone();
         // A few cases keep the text valid, so that move texts meet sound positions.
         if rng.chance(92) {
-            for _ in 0..1 + rng.below(3) {
+            for _ in 0..=rng.below(3) {
                 mutate(&mut rng, &mut text, &game.rules, &game.alphabet, &game.fens);
             }
         }
@@ -720,7 +720,7 @@ fn mutated_position_strings_and_move_texts_never_panic() {
         })
         .collect();
     let next = std::sync::atomic::AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let started = Instant::now();
     let tallies: Vec<Tally> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)

@@ -93,7 +93,7 @@ const LONG_GAMES: usize = 100_000;
 /// FNV-1a: a stable seed per file name.
 fn name_hash(s: &str) -> u64 {
     s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
-        (h ^ b as u64).wrapping_mul(0x100_0000_01b3)
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
     })
 }
 
@@ -192,7 +192,7 @@ fn normalised(text: &str) -> String {
     for (i, &c) in chars.iter().enumerate() {
         let between_squares = i > 0
             && chars[i - 1].is_ascii_digit()
-            && chars.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic());
+            && chars.get(i + 1).is_some_and(char::is_ascii_alphabetic);
         if (c == '-' || c == 'x') && between_squares {
             continue;
         }
@@ -460,7 +460,7 @@ fn play_game(
             Err(payload) => {
                 let msg = payload
                     .downcast_ref::<&str>()
-                    .map(|s| s.to_string())
+                    .map(std::string::ToString::to_string)
                     .or_else(|| payload.downcast_ref::<String>().cloned())
                     .unwrap_or_else(|| "<non-string panic>".into());
                 return Err(failure(ply, fen, None, format!("panic: {msg}")));
@@ -503,7 +503,7 @@ fn run(games: usize) {
         })
         .collect();
     let next = AtomicUsize::new(0);
-    let threads = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let threads = std::thread::available_parallelism().map_or(2, std::num::NonZero::get);
     let started = Instant::now();
     let results: Vec<(Vec<Stats>, Vec<Option<Failure>>)> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)

@@ -33,7 +33,7 @@ fn moves(fen: &str, square: Option<&str>) -> Vec<String> {
 }
 
 fn list(moves: &[&str]) -> Vec<String> {
-    moves.iter().map(|s| s.to_string()).collect()
+    moves.iter().map(std::string::ToString::to_string).collect()
 }
 
 const START: &str = "rnba1abnr/4k4/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/4K4/RNBA1ABNR w - - 0 1";

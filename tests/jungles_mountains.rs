@@ -61,7 +61,7 @@ fn moves_from(pos: &mut Position, square: &str) -> Vec<String> {
 }
 
 fn list(moves: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = moves.iter().map(|s| s.to_string()).collect();
+    let mut v: Vec<String> = moves.iter().map(std::string::ToString::to_string).collect();
     v.sort();
     v
 }

@@ -365,7 +365,7 @@ impl Fuzzer {
 
     /// Flips, inserts or deletes a few bytes.
     fn mutate_bytes(&mut self, mut body: Vec<u8>) -> Vec<u8> {
-        for _ in 0..1 + self.rng.below(4) {
+        for _ in 0..=self.rng.below(4) {
             let at = self.rng.below(body.len() + 1);
             match self.rng.below(3) {
                 0 if at < body.len() => body[at] = self.rng.next() as u8,
@@ -383,7 +383,7 @@ impl Fuzzer {
         let inserts = [
             "😀", "漢字", "\r\n", "\r", "\n", "é", "{", "}", "\"", "//", "\u{0}", "piece", " x ",
         ];
-        for _ in 0..1 + self.rng.below(8) {
+        for _ in 0..=self.rng.below(8) {
             let mut at = self.rng.below(text.len() + 1);
             while !text.is_char_boundary(at) {
                 at -= 1;

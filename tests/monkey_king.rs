@@ -163,7 +163,7 @@ fn drops_of(p: &mut Position, letter: char) -> Vec<String> {
 }
 
 fn list(v: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = v.iter().map(|s| s.to_string()).collect();
+    let mut v: Vec<String> = v.iter().map(std::string::ToString::to_string).collect();
     v.sort();
     v
 }

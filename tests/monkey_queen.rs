@@ -113,7 +113,7 @@ fn moves_from(pos: &mut Position, from: &str) -> Vec<String> {
 }
 
 fn sorted(list: &[&str]) -> Vec<String> {
-    let mut v: Vec<String> = list.iter().map(|s| s.to_string()).collect();
+    let mut v: Vec<String> = list.iter().map(std::string::ToString::to_string).collect();
     v.sort();
     v
 }
@@ -122,7 +122,7 @@ fn sorted(list: &[&str]) -> Vec<String> {
 fn d2(a: &str, b: &str) -> i64 {
     let xy = |s: &str| {
         (
-            (s.as_bytes()[0] - b'a') as i64,
+            i64::from(s.as_bytes()[0] - b'a'),
             s[1..].parse::<i64>().unwrap() - 1,
         )
     };

@@ -43,7 +43,7 @@ fn read(svg_text: &str) -> Read {
     let doc = roxmltree::Document::parse(svg_text).expect("the SVG parses as XML");
     assert_eq!(doc.root_element().tag_name().name(), "svg");
     let mut out = Read::default();
-    for node in doc.descendants().filter(|n| n.is_element()) {
+    for node in doc.descendants().filter(roxmltree::Node::is_element) {
         let square = node.attribute("data-square");
         match (
             node.attribute("data-piece"),

@@ -399,7 +399,7 @@ fn no_game_or_piece_names_in_the_search() {
             r.name()
                 .split_whitespace()
                 .filter(|w| w.len() > 3)
-                .map(|w| w.to_lowercase()),
+                .map(str::to_lowercase),
         );
     }
     let mut files = vec![format!("{root}/src/analyze.rs")];

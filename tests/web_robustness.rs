@@ -278,7 +278,7 @@ fn random_requests_never_stop_the_board_answering_valid_ones() {
 /// How many files the server has open, where `/proc` tells.
 fn open_files(server: &Server) -> Option<usize> {
     let dir = format!("/proc/{}/fd", server.child.id());
-    std::fs::read_dir(dir).ok().map(|d| d.count())
+    std::fs::read_dir(dir).ok().map(std::iter::Iterator::count)
 }
 
 /// Sends its share of random requests, checking the state every [`CHECK_EVERY`];
@@ -641,7 +641,7 @@ fn random_text(rng: &mut Rng, max: usize) -> String {
 
 /// Flips, drops or inserts a few random bytes.
 fn garble(rng: &mut Rng, bytes: &mut Vec<u8>) {
-    for _ in 0..1 + rng.below(4) {
+    for _ in 0..=rng.below(4) {
         if bytes.is_empty() {
             return;
         }

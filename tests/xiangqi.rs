@@ -31,7 +31,7 @@ fn moves(fen: &str, square: Option<&str>) -> Vec<String> {
 }
 
 fn list(moves: &[&str]) -> Vec<String> {
-    moves.iter().map(|s| s.to_string()).collect()
+    moves.iter().map(std::string::ToString::to_string).collect()
 }
 
 #[test]

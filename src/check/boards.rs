@@ -4,7 +4,7 @@ use super::Checker;
 use super::names::did_you_mean;
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{Geometry, Zone};
-use crate::syntax::ast::*;
+use crate::syntax::ast::{BoardDecl, Name, Region, RegionTerm, Span, Spanned};
 
 /// The most squares of all boards together: the engine's tables grow with the
 /// square of this number (a 26 x 99 board and side boards fit).
@@ -58,11 +58,10 @@ pub(crate) fn board(ck: &mut Checker, b: &BoardDecl, geometry: &mut Geometry, si
             ok = false;
         }
     }
-    let bname = b
-        .name
-        .as_ref()
-        .map(|n| n.node.clone())
-        .unwrap_or_else(|| format!("board{}", geometry.boards.len() + 1));
+    let bname = b.name.as_ref().map_or_else(
+        || format!("board{}", geometry.boards.len() + 1),
+        |n| n.node.clone(),
+    );
     if let Some(n) = &b.name
         && geometry.boards.iter().any(|x| x.name == n.node)
     {
@@ -259,7 +258,7 @@ pub(crate) fn region_cells(
             RegionTerm::Ranks(a, z) => add_rect(0, files - 1, a - 1, z - 1, &mut set),
             RegionTerm::File(f) => {
                 let f = *f as i64 - 'a' as i64;
-                add_rect(f, f, 0, ranks - 1, &mut set)
+                add_rect(f, f, 0, ranks - 1, &mut set);
             }
             RegionTerm::Files(a, z) => add_rect(
                 *a as i64 - 'a' as i64,
@@ -274,7 +273,7 @@ pub(crate) fn region_cells(
                 Some(c) => set[c as usize] = true,
                 // A zone may have a name shaped like a square (`z1`) that no square has.
                 None if zones.iter().any(|z| z.name == *s) => {
-                    zone_term(ck, term.span, s, geo, zones, side, &mut set)
+                    zone_term(ck, term.span, s, geo, zones, side, &mut set);
                 }
                 None => ck.report(off_board(&Spanned::new(s.clone(), term.span), geo)),
             },
@@ -340,7 +339,7 @@ fn zone_term(
                 )
                 .label("unknown zone")
                 .help(help),
-            )
+            );
         }
     }
 }

@@ -3,7 +3,7 @@
 use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{EndRule, Outcome, Piece};
-use crate::syntax::ast::*;
+use crate::syntax::ast::{Decl, EndCondition, EndRuleDecl, File, GameResult};
 
 /// The end rules, and whether a move that stalemates the opponent is illegal.
 pub(crate) struct Ends {

@@ -34,7 +34,10 @@ use indexmap::IndexMap;
 use crate::diagnostic::Problem;
 use crate::model::Game;
 use crate::rules::Rules;
-use crate::syntax::{self, ast::*};
+use crate::syntax::{
+    self,
+    ast::{Decl, File, Span},
+};
 
 pub(crate) use names::Scope;
 

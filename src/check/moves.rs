@@ -6,7 +6,9 @@ use super::pieces::{flips_to_span, resolve_condition};
 use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{Castling, Cond, Flight, FlipRule, Piece, PieceKind, ZoneId};
-use crate::syntax::ast::*;
+use crate::syntax::ast::{
+    CastleDecl, Condition, Decl, File, FlipDecl, Forbid, Name, Span, Spanned,
+};
 
 /// The most flight rules a game may declare (each becomes two zones).
 const MAX_FLIGHTS: usize = 256;

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 use super::{Checker, boards, moves, setup};
 use crate::diagnostic::{Problem, ProblemCode, closest};
 use crate::model::{CounterId, Geometry, MAX_PIECE_TYPES, Param, PieceKind, Player, Zone, ZoneId};
-use crate::syntax::ast::*;
+use crate::syntax::ast::{Decl, File, Name, PieceDecl, PlayersDecl, Spanned};
 
 /// What the first pass reads, in declaration order.
 pub(crate) struct Declarations<'a> {
@@ -255,7 +255,10 @@ impl Scope<'_> {
                 )
                 .label("unknown counter")
                 .help(
-                    match closest(&c.node, self.counters.iter().map(|s| s.as_str())) {
+                    match closest(
+                        &c.node,
+                        self.counters.iter().map(std::string::String::as_str),
+                    ) {
                         Some(x) => format!("did you mean `{x}`?"),
                         None => format!("declare it: `counter {}`", c.node),
                     },

@@ -9,7 +9,9 @@ use crate::model::Effect as RulesEffect;
 use crate::model::{
     Component, Cond, DropRule, MAX_COUNTER, Mark, Piece, PieceKind, Promotion, Symbol,
 };
-use crate::syntax::ast::*;
+use crate::syntax::ast::{
+    Condition, Decl, Effect, File, Name, PieceDecl, PieceProp, Span, Spanned,
+};
 use crate::syntax::betza;
 
 /// The piece letters taken, per player, with the piece that took each (a letter with
@@ -94,8 +96,7 @@ fn identity<'a>(
         name: p
             .title
             .as_ref()
-            .map(|t| t.node.clone())
-            .unwrap_or_else(|| p.name.node.clone()),
+            .map_or_else(|| p.name.node.clone(), |t| t.node.clone()),
         letter: up,
         mark,
         royal: false,

@@ -11,7 +11,7 @@ use crate::diagnostic::{Problem, ProblemCode};
 use crate::engine::Position;
 use crate::model::{Game, Param, Player};
 use crate::rules::Rules;
-use crate::syntax::ast::*;
+use crate::syntax::ast::{ParamDecl, Span, Spanned};
 
 /// One `param NAME = VALUE [in LOW..HIGH]` declaration.
 pub(crate) fn param(ck: &mut Checker, p: &ParamDecl, params: &mut IndexMap<String, Param>) {
@@ -29,14 +29,12 @@ pub(crate) fn param(ck: &mut Checker, p: &ParamDecl, params: &mut IndexMap<Strin
     let (min, max) = p
         .range
         .as_ref()
-        .map(|(a, b)| (a.node, b.node))
-        .unwrap_or((i64::MIN, i64::MAX));
+        .map_or((i64::MIN, i64::MAX), |(a, b)| (a.node, b.node));
     if min > max {
         let span = p
             .range
             .as_ref()
-            .map(|(a, b)| Span::new(a.span.start, b.span.end))
-            .unwrap_or(p.span);
+            .map_or(p.span, |(a, b)| Span::new(a.span.start, b.span.end));
         ck.report(
             Problem::new(
                 ProblemCode::ParamRange,
@@ -109,7 +107,7 @@ pub(crate) fn apply_overrides(
             )
             .help(did_you_mean(
                 base,
-                params.keys().map(|s| s.as_str()),
+                params.keys().map(std::string::String::as_str),
                 "parameter",
             )),
         };

@@ -6,7 +6,7 @@ use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::Mark;
 use crate::model::Terrain;
-use crate::syntax::ast::*;
+use crate::syntax::ast::{BlockKind, Decl, File, Name, TerrainDecl};
 
 /// Every terrain the file declares.
 pub(crate) fn terrains(

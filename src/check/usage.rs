@@ -6,7 +6,7 @@ use std::collections::HashMap;
 
 use super::Checker;
 use crate::diagnostic::{Problem, ProblemCode};
-use crate::syntax::ast::*;
+use crate::syntax::ast::{Decl, File, Name, PieceDecl, PieceProp, Span, Symbol};
 
 /// Every warning about use: unused declarations, repeated properties and moves.
 pub(crate) fn warnings(ck: &mut Checker, file: &File, source: &str) {

@@ -6,7 +6,7 @@ use super::boards::region_cells;
 use super::names::resolve_player;
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{Geometry, Player, Zone};
-use crate::syntax::ast::*;
+use crate::syntax::ast::{Decl, File, ZoneBody};
 
 /// The most zones a game may declare (the compiler adds two per flight).
 pub(crate) const MAX_ZONES: usize = 1024;

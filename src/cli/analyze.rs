@@ -111,7 +111,7 @@ pub fn run(args: Args) -> ExitCode {
         movetime: movetime.map(std::time::Duration::from_millis),
         nodes: None,
     });
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let most = cores.saturating_mul(4).min(MAX_THREADS);
     let threads = match threads {
         0 => cores.min(MAX_THREADS),

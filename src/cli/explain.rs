@@ -28,8 +28,10 @@ pub fn run(args: &Args) -> ExitCode {
         None => {
             let codes: Vec<&str> = crate::errors_index::codes().collect();
             let hint = crate::diagnostic::closest(code.trim_start_matches("varsand::"), codes)
-                .map(|c| format!(": did you mean `{c}`?"))
-                .unwrap_or_else(|| ": `varsand explain` lists the codes".into());
+                .map_or_else(
+                    || ": `varsand explain` lists the codes".into(),
+                    |c| format!(": did you mean `{c}`?"),
+                );
             emit_err(&format!("error: no diagnostic is called `{code}`{hint}\n"));
             ExitCode::FAILURE
         }

@@ -44,8 +44,7 @@ impl Position {
                 "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
                 self.legal_moves()
                     .first()
-                    .map(|m| self.move_text(*m))
-                    .unwrap_or_else(|| "e2e4".into())
+                    .map_or_else(|| "e2e4".into(), |m| self.move_text(*m))
             ),
         }
     }
@@ -155,7 +154,7 @@ impl Position {
         let list = || {
             promos
                 .iter()
-                .map(|c| c.to_string())
+                .map(std::string::ToString::to_string)
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -296,14 +295,16 @@ impl Position {
                 .legal_moves()
                 .into_iter()
                 .find(|m| m.kind == MoveKind::Drop)
-                .map(|m| self.move_text(m))
-                .unwrap_or_else(|| {
-                    let k = (0..rules.pieces.len())
-                        .find(|&k| !rules.tables.drop_gens[k].is_empty())
-                        .unwrap_or(0);
-                    let sq = rules.geometry.name(0);
-                    format!("{}@{sq}", rules.code_symbol(crate::rules::code(k, us)))
-                });
+                .map_or_else(
+                    || {
+                        let k = (0..rules.pieces.len())
+                            .find(|&k| !rules.tables.drop_gens[k].is_empty())
+                            .unwrap_or(0);
+                        let sq = rules.geometry.name(0);
+                        format!("{}@{sq}", rules.code_symbol(crate::rules::code(k, us)))
+                    },
+                    |m| self.move_text(m),
+                );
             return format!("`{letter}` is not a piece letter: write a placement as {example}");
         };
         // Where each player's pieces are their own, a letter's case names its player.
@@ -374,7 +375,7 @@ impl Position {
         let rules = &*self.rules;
         let us = self.side;
         let me = &rules.players[us].name;
-        let piece = cell.map(|c| self.board[c as usize]).unwrap_or(EMPTY);
+        let piece = cell.map_or(EMPTY, |c| self.board[c as usize]);
         if piece == EMPTY || side_of(piece) != us {
             return format!("no piece of {me} stands on {square} to leave the board");
         }

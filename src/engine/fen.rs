@@ -449,7 +449,7 @@ fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u16]) -> Result<(
     for (i, ch) in text.char_indices() {
         if ch.is_ascii_digit() && !plus {
             let start = count.map_or(i, |(s, _)| s);
-            count = Some((start, &text[start..i + 1]));
+            count = Some((start, &text[start..=i]));
             continue;
         }
         if ch == '+' && !plus {

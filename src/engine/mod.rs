@@ -17,4 +17,4 @@ pub use fen::FenError;
 pub(crate) use movegen::for_each_occupied_square;
 pub use notation::{MAX_MOVE_TEXT_BYTES, MoveText, read_move_text};
 pub use outcome::{EndReason, GameEnd, NoMove};
-pub use position::{Move, MoveKind, Position};
+pub use position::{Move, MoveKind, MoveShape, Position};

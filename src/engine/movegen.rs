@@ -790,9 +790,10 @@ impl Position {
         };
         match *cond {
             // A piece from the hand stands as high as a new piece.
-            Cond::Height(op, n) => {
-                op.holds(self.height.get(m.from as usize).map_or(1, |&h| h) as i64, n)
-            }
+            Cond::Height(op, n) => op.holds(
+                i64::from(self.height.get(m.from as usize).map_or(1, |&h| h)),
+                n,
+            ),
             Cond::From(z) => m.from != NO_CELL && g.rules.zone_contains(z, side, m.from),
             Cond::To(z) => m.to != NO_CELL && g.rules.zone_contains(z, side, m.to),
             Cond::Counter(i, op, n) => op.holds(self.counter(side, i.index()), n),
@@ -884,7 +885,7 @@ impl Position {
         let flip = if side == 0 { 1 } else { -1 };
         // The generator's step whose multiple leads from `from` to `to`.
         let step = b.vectors.iter().find_map(|&(vx, vy)| {
-            let (sx, sy) = (vx as i32 * flip, vy as i32 * flip);
+            let (sx, sy) = (i32::from(vx) * flip, i32::from(vy) * flip);
             let k = if sx != 0 { dx / sx } else { dy / sy };
             (k > 0 && sx * k == dx && sy * k == dy).then_some((sx, sy, k))
         });
@@ -975,7 +976,7 @@ pub(crate) fn squares_of(board: &[Code], side: usize) -> u128 {
     let mut bits = 0u128;
     for w in 0..board.len().div_ceil(8).min(16) {
         let high = own_squares_in_word(board, side, w) >> 7;
-        bits |= (((high.wrapping_mul(GATHER)) >> 56) as u128 & 0xff) << (8 * w);
+        bits |= (u128::from((high.wrapping_mul(GATHER)) >> 56) & 0xff) << (8 * w);
     }
     bits
 }

@@ -374,7 +374,7 @@ fn normalise(text: &str) -> String {
     for (i, &c) in bytes.iter().enumerate() {
         let between_squares = i > 0
             && bytes[i - 1].is_ascii_digit()
-            && bytes.get(i + 1).is_some_and(|n| n.is_ascii_alphabetic());
+            && bytes.get(i + 1).is_some_and(char::is_ascii_alphabetic);
         if (c == '-' || c == 'x') && between_squares {
             continue;
         }

@@ -68,6 +68,90 @@ impl Move {
     }
 }
 
+/// What a move does, said without sentinels or the generator table: what code outside
+/// the engine reads of a move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum MoveShape {
+    /// A piece goes from one square to another (a step, ride, hop, flight, double
+    /// step or en passant), turning into `becomes` if it promotes or flips.
+    Step {
+        from: Cell,
+        to: Cell,
+        becomes: Option<Code>,
+    },
+    /// Castling: the king-like piece from `from` to `to`, its partner with it;
+    /// `castling` is its index in the rules' castlings.
+    Castle {
+        from: Cell,
+        to: Cell,
+        castling: usize,
+    },
+    /// A piece of kind `piece` from the hand onto `to`.
+    Drop { piece: usize, to: Cell },
+    /// The piece on `from` leaves the board.
+    Exit { from: Cell },
+    /// The piece on `from` captures on `to` without moving.
+    Rifle { from: Cell, to: Cell },
+    /// Nothing moves.
+    Pass,
+    /// The pie rule: the second player takes over the first player's side.
+    Swap,
+}
+
+impl Move {
+    /// The square the moving piece starts from, if one does (not for drops, passes
+    /// and swaps).
+    pub fn origin(self) -> Option<Cell> {
+        (self.from != NO_CELL).then_some(self.from)
+    }
+
+    /// The square the move lands on or captures on, if any (not for exits, passes and
+    /// swaps).
+    pub fn target(self) -> Option<Cell> {
+        (self.to != NO_CELL).then_some(self.to)
+    }
+
+    /// Is it the pie rule's swap?
+    pub fn is_swap(self) -> bool {
+        self.kind == MoveKind::Swap
+    }
+
+    /// Does it move nothing on the board (a pass or a swap)?
+    pub fn moves_nothing(self) -> bool {
+        matches!(self.kind, MoveKind::Pass | MoveKind::Swap)
+    }
+}
+
+impl Position {
+    /// What `m` does, in terms of squares and pieces.
+    pub fn shape(&self, m: Move) -> MoveShape {
+        let info = &self.rules.tables.gens[m.generator as usize];
+        match m.kind {
+            MoveKind::Swap => MoveShape::Swap,
+            MoveKind::Pass => MoveShape::Pass,
+            MoveKind::Exit => MoveShape::Exit { from: m.from },
+            MoveKind::Drop => MoveShape::Drop {
+                piece: info.piece as usize,
+                to: m.to,
+            },
+            MoveKind::Castle => MoveShape::Castle {
+                from: m.from,
+                to: m.to,
+                castling: info.castling as usize,
+            },
+            MoveKind::Rifle => MoveShape::Rifle {
+                from: m.from,
+                to: m.to,
+            },
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => MoveShape::Step {
+                from: m.from,
+                to: m.to,
+                becomes: (m.promo != EMPTY).then_some(m.promo),
+            },
+        }
+    }
+}
+
 /// Where each side's royal pieces stand, kept up to date by make and unmake (each
 /// undoes exactly what the other did, so no copy is kept). Any number of royal
 /// pieces: the lists are reserved once, so make never allocates.
@@ -513,7 +597,7 @@ impl Position {
         if effects != 0 {
             for e in &t.effects[effects as usize - 1] {
                 match *e {
-                    Effect::Height(d) => height = (height as i64 + d).clamp(1, 255) as u8,
+                    Effect::Height(d) => height = (i64::from(height) + d).clamp(1, 255) as u8,
                     Effect::Leave(kind) => {
                         let left = code(kind.index(), us);
                         self.board[from] = left;

@@ -2,7 +2,11 @@
 //! definition, references and the outline. Each works on a [`Document`] read once for
 //! the request, so that it costs about the text's length.
 
-use lsp_types::*;
+use lsp_types::{
+    CompletionItem, CompletionItemKind, Diagnostic, DiagnosticRelatedInformation,
+    DiagnosticSeverity, DocumentSymbol, GotoDefinitionResponse, Hover, HoverContents, Location,
+    MarkupContent, MarkupKind, NumberOrString, Position, SymbolKind, Uri,
+};
 
 use super::document::{Declared, Document, Kind};
 use crate::check::{self, Overrides};

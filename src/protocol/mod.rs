@@ -119,7 +119,10 @@ impl Output {
             return;
         }
         // A thread that panicked while writing leaves the sink usable.
-        let mut sink = self.sink.lock().unwrap_or_else(|e| e.into_inner());
+        let mut sink = self
+            .sink
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         let written = sink
             .write_all(text.as_bytes())
             .and_then(|()| sink.write_all(b"\n"))

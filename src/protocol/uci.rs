@@ -488,7 +488,7 @@ fn read_go(args: &[&str]) -> (Go, Vec<String>) {
         match word {
             "infinite" => go.infinite = true,
             "ponder" => go.ponder = true,
-            "depth" => go.depth = number(MAX_DEPTH as u64).map(|d| d.max(1) as u32),
+            "depth" => go.depth = number(u64::from(MAX_DEPTH)).map(|d| d.max(1) as u32),
             "nodes" => go.nodes = number(u64::MAX),
             "movetime" => go.movetime = number(MAX_MOVETIME_MS).map(ms),
             "wtime" => go.time[0] = number(MAX_CLOCK_MS).map(ms),

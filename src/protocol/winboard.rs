@@ -344,7 +344,7 @@ fn hand_kinds(start: &Position) -> Vec<usize> {
     let mut kinds: Vec<usize> = rules
         .pieces()
         .iter()
-        .filter_map(|p| p.to_hand.map(|k| k.index()))
+        .filter_map(|p| p.to_hand.map(super::super::model::PieceKind::index))
         .chain(
             rules
                 .generators()

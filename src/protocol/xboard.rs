@@ -39,7 +39,7 @@ use super::winboard::WinBoard;
 use super::{
     DEFAULT_HASH_MB, MAX_HASH_MB, Output, Session, engine_name, read_command, without_double_quotes,
 };
-use crate::engine::{GameEnd, Move, MoveKind, Position};
+use crate::engine::{GameEnd, Move, Position};
 use crate::rules::Rules;
 use crate::search::{Eval, Limits, MAX_DEPTH, SearchResult, Searcher};
 
@@ -593,14 +593,14 @@ impl Task {
     ) -> Option<Move> {
         let result = self.search(searcher, pos, limits);
         let best = result.best?;
-        if best.kind != MoveKind::Swap {
+        if !best.is_swap() {
             return Some(best);
         }
         let depth = result.depth.clamp(1, SWAP_FALLBACK_DEPTH);
         searcher
             .score_all(pos, depth)
             .into_iter()
-            .filter(|(m, _)| m.kind != MoveKind::Swap)
+            .filter(|(m, _)| !m.is_swap())
             .max_by_key(|&(_, score)| score)
             .map(|(m, _)| m)
     }
@@ -655,7 +655,8 @@ impl Task {
 }
 
 fn lock(game: &Mutex<Game>) -> MutexGuard<'_, Game> {
-    game.lock().unwrap_or_else(|e| e.into_inner())
+    game.lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
 }
 
 /// `1-0 {black is checkmated}`: the result for the first player, and why.

@@ -10,9 +10,9 @@ pub mod chart;
 pub mod palette;
 pub mod svg;
 
-use crate::engine::{Move, MoveKind, Position};
+use crate::engine::{Move, Position};
 use crate::model::Terrain;
-use crate::rules::{Cell, Cond, EMPTY, NO_CELL, Rules, Source, ZoneId, kind_of, side_of};
+use crate::rules::{Cell, Cond, EMPTY, Rules, Source, ZoneId, kind_of, side_of};
 
 /// What a picture of a position marks besides the position itself.
 #[derive(Debug, Clone, Default)]
@@ -39,13 +39,10 @@ impl BoardOptions {
         let Some(m) = self.last_move else {
             return Vec::new();
         };
-        if matches!(m.kind, MoveKind::Pass | MoveKind::Swap) {
+        if m.moves_nothing() {
             return Vec::new();
         }
-        [m.from, m.to]
-            .into_iter()
-            .filter(|&c| c != NO_CELL)
-            .collect()
+        [m.origin(), m.target()].into_iter().flatten().collect()
     }
 }
 

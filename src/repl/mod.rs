@@ -13,7 +13,7 @@ use std::rc::Rc;
 use std::sync::Arc;
 
 use crate::check::Overrides;
-use crate::engine::{GameEnd, Position};
+use crate::engine::{GameEnd, MoveShape, Position};
 use crate::perft::Perft;
 use crate::search::{self, Limits, Rng, Searcher};
 use crate::session::replay::{Stop, replay};
@@ -284,8 +284,7 @@ impl Session {
         }
         let (word, rest) = line
             .split_once(char::is_whitespace)
-            .map(|(w, r)| (w, r.trim()))
-            .unwrap_or((line, ""));
+            .map_or((line, ""), |(w, r)| (w, r.trim()));
         let Some(cmd) = command_name(word) else {
             self.user_move(line);
             return Flow::Continue;
@@ -377,19 +376,18 @@ impl Session {
         let rules = self.game.rules().clone();
         let mut groups: Vec<(String, Vec<String>)> = Vec::new();
         for m in moves {
-            let label = if m.from == crate::rules::NO_CELL {
-                match m.kind {
-                    crate::engine::MoveKind::Drop => "in hand".to_string(),
-                    crate::engine::MoveKind::Swap => "pie rule".to_string(),
-                    _ => "the game".to_string(),
+            let label = match (m.origin(), self.game.position().shape(m)) {
+                (Some(from), _) => {
+                    let p = self.game.position().piece_at(from);
+                    format!(
+                        "{} {}",
+                        rules.pieces[crate::rules::kind_of(p)].name,
+                        rules.geometry.name(from)
+                    )
                 }
-            } else {
-                let p = self.game.position().piece_at(m.from);
-                format!(
-                    "{} {}",
-                    rules.pieces[crate::rules::kind_of(p)].name,
-                    rules.geometry.name(m.from)
-                )
+                (None, MoveShape::Drop { .. }) => "in hand".to_string(),
+                (None, MoveShape::Swap) => "pie rule".to_string(),
+                (None, _) => "the game".to_string(),
             };
             let text = self.game.position().move_text(m);
             match groups.iter_mut().find(|g| g.0 == label) {
@@ -796,7 +794,7 @@ impl Session {
                 self.say(format!(
                     "saved {n} move{} to {file}",
                     if n == 1 { "" } else { "s" }
-                ))
+                ));
             }
             Err(e) => self.fail(format!("cannot write {file}: {e}")),
         }
@@ -1011,7 +1009,7 @@ impl rustyline::completion::Completer for Helper {
         if head.starts_with("load ") || head.starts_with("save ") {
             return self.files.complete(line, pos, ctx);
         }
-        let start = head.rfind(' ').map(|i| i + 1).unwrap_or(0);
+        let start = head.rfind(' ').map_or(0, |i| i + 1);
         let prefix = &head[start..];
         let mut out: Vec<Self::Candidate> = Vec::new();
         if start == 0 {

@@ -239,7 +239,7 @@ impl Zobrist {
     /// The key of hand slot `slot` holding `count` pieces: exact for every count.
     #[inline]
     pub fn hand_key(&self, slot: usize, count: u16) -> u64 {
-        mix(self.hand[slot] ^ count as u64)
+        mix(self.hand[slot] ^ u64::from(count))
     }
 }
 
@@ -515,7 +515,7 @@ fn betza_steps(
     let geo = &rules.geometry;
     let flip = if o.side == 0 { 1 } else { -1 };
     for &(vx, vy) in &b.vectors {
-        let (dx, dy) = (vx as i32 * flip, vy as i32 * flip);
+        let (dx, dy) = (i32::from(vx) * flip, i32::from(vy) * flip);
         let first = t.cells.len() as u32;
         let max = if b.rider && b.max_steps == 0 {
             usize::MAX
@@ -540,7 +540,7 @@ fn betza_steps(
         if b.lame {
             for (px, py) in betza::lame_path(vx, vy) {
                 let cell = geo
-                    .offset(o.from, px as i32 * flip, py as i32 * flip)
+                    .offset(o.from, i32::from(px) * flip, i32::from(py) * flip)
                     .expect("a lame path lies inside the leap, on the board");
                 t.cells.push(cell);
                 path_len += 1;
@@ -598,7 +598,7 @@ impl Reverse {
         let max = if b.max_steps == 0 {
             u16::MAX
         } else {
-            b.max_steps as u16
+            u16::from(b.max_steps)
         };
         let mut cur = o.from;
         let mut k = 0u16;

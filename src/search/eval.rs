@@ -146,7 +146,7 @@ fn reach(rules: &Rules, kind: usize, side: usize, cell: Cell) -> f64 {
             w *= 0.5;
         }
         for &(vx, vy) in &b.vectors {
-            let (dx, dy) = (vx as i32 * flip, vy as i32 * flip);
+            let (dx, dy) = (i32::from(vx) * flip, i32::from(vy) * flip);
             let max = if !b.rider {
                 1
             } else if b.max_steps == 0 {
@@ -179,7 +179,7 @@ fn leaper_12_reach(rules: &Rules) -> f64 {
     let mut total = 0usize;
     for cell in 0..n as Cell {
         for (dx, dy) in betza::symmetric(1, 2) {
-            if geo.offset(cell, dx as i32, dy as i32).is_some() {
+            if geo.offset(cell, i32::from(dx), i32::from(dy)).is_some() {
                 total += 1;
             }
         }
@@ -253,7 +253,7 @@ fn piece_values(rules: &Rules, mean: &dyn Fn(usize) -> f64, scale: f64) -> (Vec<
         })
         .unzip();
     let potential: Vec<i32> = (0..values.len())
-        .map(|k| (best_promotion(rules, &values, k) as f64 * 0.02).round() as i32)
+        .map(|k| (f64::from(best_promotion(rules, &values, k)) * 0.02).round() as i32)
         .collect();
     let values = values
         .iter()
@@ -338,7 +338,7 @@ impl Eval {
             if ba != bb {
                 max_dist
             } else {
-                ((fa - fb).abs().max((ra - rb).abs())) as i32
+                i32::from((fa - fb).abs().max((ra - rb).abs()))
             }
         };
         let ncodes = 1 + 2 * kinds;
@@ -382,12 +382,12 @@ impl Eval {
                     if let Some(d) = &zone_dist
                         && gain > 0
                     {
-                        let near = 1.0 - d[cell] as f64 / longest as f64;
-                        bonus += gain as f64 * PROMOTION * near.powi(3);
+                        let near = 1.0 - f64::from(d[cell]) / f64::from(longest);
+                        bonus += f64::from(gain) * PROMOTION * near.powi(3);
                     }
                     // A piece whose leaving the board wins is drawn toward the exit.
                     if let Some(d) = &exit_dist {
-                        let near = 1.0 - d[cell] as f64 / exit_longest as f64;
+                        let near = 1.0 - f64::from(d[cell]) / f64::from(exit_longest);
                         bonus += EXIT * near.powi(2);
                     }
                     worth[c * n + cell] = signed(side, values[k] + bonus.round() as i32);
@@ -419,7 +419,7 @@ impl Eval {
         let start_material = (1..ncodes)
             .filter(|&c| targets >> kind_of(c as u8) & 1 == 0)
             .map(|c| {
-                let count = rules.tables.home_counts.get(c).copied().unwrap_or(0) as i32;
+                let count = i32::from(rules.tables.home_counts.get(c).copied().unwrap_or(0));
                 count * values[kind_of(c as u8)].max(0)
             })
             .sum();
@@ -458,14 +458,14 @@ impl Eval {
     #[inline]
     fn dist(&self, a: usize, b: usize) -> i32 {
         if !self.distances.is_empty() {
-            return self.distances[a * self.cells + b] as i32;
+            return i32::from(self.distances[a * self.cells + b]);
         }
         let (ba, fa, ra) = self.coords[a];
         let (bb, fb, rb) = self.coords[b];
         if ba != bb {
             self.max_dist
         } else {
-            ((fa - fb).abs().max((ra - rb).abs())) as i32
+            i32::from((fa - fb).abs().max((ra - rb).abs()))
         }
     }
 
@@ -509,7 +509,7 @@ impl Eval {
                 score += signed(side, v);
             } else {
                 if self.stacks_count {
-                    let h = pos.height_at(cell as Cell) as i32;
+                    let h = i32::from(pos.height_at(cell as Cell));
                     if h > 1 {
                         let bonus = (h - 1) * self.height_bonus[kind];
                         v += bonus;
@@ -579,7 +579,7 @@ impl Eval {
                 score += signed(side, v);
             } else {
                 if self.stacks_count {
-                    let h = pos.height_at(cell as Cell) as i32;
+                    let h = i32::from(pos.height_at(cell as Cell));
                     if h > 1 {
                         let bonus = (h - 1) * self.height_bonus[kind];
                         v += bonus;
@@ -587,7 +587,8 @@ impl Eval {
                     }
                 }
                 score += self.worth[c as usize * self.cells + cell];
-                goal += self.goal_weight[c as usize] * (self.max_dist - rows[side][cell] as i32);
+                goal +=
+                    self.goal_weight[c as usize] * (self.max_dist - i32::from(rows[side][cell]));
             }
             if self.targets >> kind & 1 == 0 {
                 lead += signed(side, v);
@@ -632,7 +633,7 @@ impl Eval {
             for_each_occupied_square(board, |cell| {
                 let c = board[cell];
                 if let Some(&w) = self.goal_weight.get(c as usize) {
-                    goal += w * (self.max_dist - rows[side_of(c)][cell] as i32);
+                    goal += w * (self.max_dist - i32::from(rows[side_of(c)][cell]));
                 }
             });
             return goal;

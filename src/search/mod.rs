@@ -42,7 +42,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::search_support::legality_is_royal_safety;
 use crate::engine::{GameEnd, Move, Position};
-use crate::rules::{Code, EMPTY, EndRule, NO_CELL, Outcome, Rules, kind_of};
+use crate::rules::{Code, EMPTY, EndRule, Outcome, Rules, kind_of};
 pub use eval::Eval;
 use tt::{Bound, Tt};
 
@@ -91,13 +91,7 @@ pub fn simple_move(pos: &mut Position, rng: &mut Rng) -> Option<Move> {
     if moves.is_empty() {
         return None;
     }
-    let gain = |m: &Move| {
-        if m.to == NO_CELL {
-            0
-        } else {
-            value(pos, pos.piece_at(m.to))
-        }
-    };
+    let gain = |m: &Move| m.target().map_or(0, |to| value(pos, pos.piece_at(to)));
     let best = moves.iter().map(gain).max().unwrap_or(0);
     let pool: Vec<Move> = if best > 0 {
         moves.iter().copied().filter(|m| gain(m) == best).collect()
@@ -147,7 +141,7 @@ impl Ends {
                             | EndRule::Captured(..)
                             | EndRule::Facing(..)
                             | EndRule::Passes(..)
-                    )
+                    );
                 }
             }
         }
@@ -281,7 +275,7 @@ impl SearchResult {
         match self.mate_in() {
             Some(n) if n > 0 => format!("win in {n}"),
             Some(n) => format!("loss in {}", -n),
-            None => format!("{:+.2}", self.score as f64 / 100.0),
+            None => format!("{:+.2}", f64::from(self.score) / 100.0),
         }
     }
 
@@ -681,8 +675,8 @@ impl Searcher {
         if let Some(limit) = self.ends.limit_plies {
             // Nearing a move limit, a lead is worth less: progress (a capture, a
             // clock-resetting move) is worth making while it counts.
-            let left = limit.saturating_sub(pos.halfmove_clock()) as i64;
-            s = (s as i64 * (limit as i64 + left) / (2 * limit as i64).max(1)) as i32;
+            let left = i64::from(limit.saturating_sub(pos.halfmove_clock()));
+            s = (i64::from(s) * (i64::from(limit) + left) / (2 * i64::from(limit)).max(1)) as i32;
         }
         if self.noise > 0 {
             let h = (pos.hash() ^ self.noise_seed).wrapping_mul(0x9E37_79B9_7F4A_7C15);
@@ -797,7 +791,7 @@ impl Searcher {
         let mut hash_move = None;
         if let Some(e) = self.tt.probe(key) {
             hash_move = e.mv;
-            if e.depth as i32 >= depth {
+            if i32::from(e.depth) >= depth {
                 let s = from_tt(e.score, ply);
                 let cut = match e.bound {
                     Bound::Exact => true,

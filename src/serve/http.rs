@@ -249,7 +249,7 @@ fn parse_request_line(line: &str) -> Result<(String, String), Reply> {
     else {
         return Err(bad());
     };
-    if !is_token(method) || target.is_empty() || target.chars().any(|c| c.is_control()) {
+    if !is_token(method) || target.is_empty() || target.chars().any(char::is_control) {
         return Err(bad());
     }
     match version {

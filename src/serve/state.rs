@@ -6,8 +6,8 @@
 use serde::Serialize;
 
 use crate::engine::explain::with_article;
-use crate::engine::{Move, MoveKind, Position};
-use crate::rules::{EMPTY, NO_CELL, code, kind_of};
+use crate::engine::{Move, MoveShape, Position};
+use crate::rules::{Cell, code, kind_of};
 
 use super::game::{Game, result_text};
 
@@ -95,36 +95,39 @@ impl State {
 /// A legal move with its squares and words.
 fn view(pos: &Position, m: Move) -> MoveView {
     let rules = pos.rules();
-    let square = |cell| (cell != NO_CELL).then(|| rules.geometry.name(cell).to_string());
-    let dropped =
-        (m.kind == MoveKind::Drop).then(|| rules.tables.gens[m.generator as usize].piece as usize);
+    let square = |cell: Option<Cell>| cell.map(|c| rules.geometry.name(c).to_string());
+    let shape = pos.shape(m);
+    let dropped = match shape {
+        MoveShape::Drop { piece, .. } => Some(piece),
+        _ => None,
+    };
     MoveView {
         text: pos.move_text(m),
-        from: square(m.from),
-        to: square(m.to),
+        from: square(m.origin()),
+        to: square(m.target()),
         drop: dropped.map(|kind| rules.code_symbol(code(kind, pos.side_to_move()))),
-        label: label(pos, m, dropped),
+        label: label(pos, shape),
     }
 }
 
 /// What a move does, in words: what tells apart moves between the same squares.
-fn label(pos: &Position, m: Move, dropped: Option<usize>) -> String {
+fn label(pos: &Position, shape: MoveShape) -> String {
     let rules = pos.rules();
     let name = |code| with_article(&rules.pieces[kind_of(code)].name);
-    match m.kind {
-        MoveKind::Swap => "swap: take over the first player's side".into(),
-        MoveKind::Pass => "pass".into(),
-        MoveKind::Exit => "leave the board".into(),
-        MoveKind::Castle => "castle".into(),
-        MoveKind::Drop => match dropped {
-            Some(kind) => format!(
-                "place {} from the hand",
-                with_article(&rules.pieces[kind].name)
-            ),
-            None => "place a piece from the hand".into(),
-        },
-        MoveKind::Rifle => "capture without moving".into(),
-        _ if m.promo != EMPTY => format!("become {}", name(m.promo)),
-        _ => format!("stay {}", name(pos.piece_at(m.from))),
+    match shape {
+        MoveShape::Swap => "swap: take over the first player's side".into(),
+        MoveShape::Pass => "pass".into(),
+        MoveShape::Exit { .. } => "leave the board".into(),
+        MoveShape::Castle { .. } => "castle".into(),
+        MoveShape::Drop { piece, .. } => format!(
+            "place {} from the hand",
+            with_article(&rules.pieces[piece].name)
+        ),
+        MoveShape::Rifle { .. } => "capture without moving".into(),
+        MoveShape::Step {
+            becomes: Some(face),
+            ..
+        } => format!("become {}", name(face)),
+        MoveShape::Step { from, .. } => format!("stay {}", name(pos.piece_at(from))),
     }
 }

@@ -101,9 +101,9 @@ pub fn lame_path(dx: i8, dy: i8) -> Vec<(i8, i8)> {
         let (mut x, mut y) = (0i8, 0i8);
         for _ in 0..(long - short) {
             if ax > ay {
-                x += sx
+                x += sx;
             } else {
-                y += sy
+                y += sy;
             }
             path.push((x, y));
         }
@@ -219,11 +219,11 @@ impl Reader<'_> {
                     } else {
                         Hop::Grasshopper
                     };
-                    m.hop_at = Some(at)
+                    m.hop_at = Some(at);
                 }
                 'n' => {
                     m.lame = true;
-                    m.lame_at = Some(at)
+                    m.lame_at = Some(at);
                 }
                 'i' => m.initial = true,
                 'f' | 'b' | 'l' | 'r' | 'v' | 's' | 'h' => m.dirs.push((at, c)),
@@ -345,7 +345,7 @@ fn component(r: &mut Reader, start: usize) -> Result<BetzaMove, BetzaError> {
         }
     }
     if vectors.is_empty() {
-        let first = m.dirs.first().map(|d| d.0).unwrap_or(start);
+        let first = m.dirs.first().map_or(start, |d| d.0);
         return Err(err(
             first,
             atom_at - first,

@@ -12,7 +12,12 @@ use pest::iterators::{Pair, Pairs};
 use pest_derive::Parser;
 
 use crate::diagnostic::{Problem, ProblemCode};
-use ast::*;
+use ast::{
+    BlockKind, BoardDecl, CastleDecl, Compare, Condition, Decl, DropDecl, Effect, EndCondition,
+    EndDecl, EndRuleDecl, File, FlightDecl, FlipDecl, Forbid, GameResult, Name, ParamDecl,
+    PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm, Span, Spanned, Symbol,
+    TerrainDecl, ZoneBody, ZoneDecl,
+};
 
 #[derive(Parser)]
 #[grammar = "../grammar/var.pest"]

@@ -89,7 +89,7 @@ pub fn install_hook() {
                         let msg = info
                             .payload()
                             .downcast_ref::<&str>()
-                            .map(|s| s.to_string())
+                            .map(std::string::ToString::to_string)
                             .or_else(|| info.payload().downcast_ref::<String>().cloned())
                             .unwrap_or_else(|| "<non-string panic>".into());
                         let loc = info
