@@ -5,7 +5,29 @@ use std::sync::Arc;
 
 use miette::{Diagnostic, LabeledSpan, NamedSource, SourceCode};
 
-use crate::syntax::ast::Span;
+/// A byte range in the source text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Span {
+    pub start: usize,
+    pub end: usize,
+}
+
+impl Span {
+    pub fn new(start: usize, end: usize) -> Self {
+        Self { start, end }
+    }
+    pub fn len(&self) -> usize {
+        self.end - self.start
+    }
+    pub fn is_empty(&self) -> bool {
+        self.start == self.end
+    }
+    /// A sub-range of this span, `offset` bytes in and `len` long.
+    pub fn sub(&self, offset: usize, len: usize) -> Self {
+        let start = (self.start + offset).min(self.end);
+        Self::new(start, (start + len).min(self.end.max(start + len)))
+    }
+}
 
 /// The kind of a problem: a stable name, shown as `varsand::NAME` (for tools, the
 /// snapshot tests and a future `varsand explain`).

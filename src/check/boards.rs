@@ -1,7 +1,7 @@
 //! Boards, square names, and regions (ranks, files, squares, zones) as sets of cells.
 
 use super::Checker;
-use super::names::did_you_mean;
+use super::suggest::did_you_mean;
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{Geometry, Zone};
 use crate::syntax::ast::{BoardDecl, Name, Region, RegionTerm, Span, Spanned};

@@ -25,6 +25,7 @@ mod moves;
 mod names;
 mod pieces;
 mod setup;
+mod suggest;
 mod terrain;
 mod usage;
 mod zones;

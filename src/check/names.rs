@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use indexmap::IndexMap;
 
+use super::suggest::{did_you_mean, player_names};
 use super::{Checker, boards, moves, setup};
 use crate::diagnostic::{Problem, ProblemCode, closest};
 use crate::model::{CounterId, Geometry, MAX_PIECE_TYPES, Param, PieceKind, Player, Zone, ZoneId};
@@ -284,25 +285,4 @@ pub(crate) fn resolve_player(ck: &mut Checker, players: &[Player; 2], n: &Name) 
         );
     }
     found
-}
-
-pub(crate) fn player_names(players: &[Player; 2]) -> Vec<&str> {
-    players.iter().map(|p| p.name.as_str()).collect()
-}
-
-/// The help line for an unknown name: the closest candidate, or the candidates.
-pub(crate) fn did_you_mean<'a>(
-    name: &str,
-    candidates: impl IntoIterator<Item = &'a str>,
-    what: &str,
-) -> String {
-    let candidates: Vec<&str> = candidates.into_iter().collect();
-    match closest(name, candidates.iter().copied()) {
-        Some(c) => format!("did you mean `{c}`?"),
-        None if candidates.is_empty() => format!("no {what} is declared yet"),
-        None => format!(
-            "declared {what}s: {}",
-            crate::diagnostic::list_candidates(candidates)
-        ),
-    }
 }

@@ -5,7 +5,7 @@ use std::sync::Arc;
 
 use indexmap::IndexMap;
 
-use super::names::{did_you_mean, player_names};
+use super::suggest::{did_you_mean, player_names};
 use super::{Checked, Checker, Overrides};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::engine::Position;

@@ -1,7 +1,7 @@
 //! "Is this square attacked?", answered from the reverse tables: from the target
 //! outward, along the leaps and lines by which a piece could capture on it.
 
-use super::movegen::Gen;
+use super::lookup::Gen;
 use super::{Move, Position};
 use crate::rules::{Cell, kind_of, side_of};
 use crate::syntax::betza::Hop;
@@ -156,4 +156,11 @@ fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell, victim: u8) -
         }
     }
     false
+}
+
+impl Position {
+    /// Is `cell` attacked by a piece of `by`?
+    pub fn attacked(&self, cell: Cell, by: usize) -> bool {
+        attacked(self, cell, by)
+    }
 }

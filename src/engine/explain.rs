@@ -1,7 +1,7 @@
 //! Why a move a user typed is not legal, in words: the REPL's answer to an illegal
 //! move, with the closest legal moves as suggestions.
 
-use super::movegen::Gen;
+use super::lookup::Gen;
 use super::notation::{MoveText, promo_char, read_move_text};
 use super::{Move, MoveKind, Position};
 use crate::rules::{Cell, Cond, EMPTY, Rules, kind_of, side_of};

@@ -18,7 +18,7 @@
 use std::sync::Arc;
 
 use super::Position;
-use super::position::Royals;
+use super::position::{MAX_CLOCK, Royals};
 use crate::rules::{Cell, Code, EMPTY, Mark, NO_CELL, Rules, Symbol, code, kind_of, side_of};
 
 /// A mistake in a position string, at a byte offset inside it.
@@ -44,8 +44,6 @@ fn fen_err(
     }
 }
 
-/// The largest halfmove clock or move number a position string may give.
-pub(crate) const MAX_CLOCK: u32 = 1_000_000;
 /// Counter values a position string may give: `-MAX_COUNTER..=MAX_COUNTER`.
 const MAX_COUNTER: u32 = crate::model::MAX_COUNTER as u32;
 /// The most pieces of one kind a hand holds.

@@ -463,7 +463,7 @@ impl Position {
                 let from = w * 8 + ours.trailing_zeros() as usize / 8;
                 ours &= ours - 1;
                 scratch.clear();
-                let g = super::movegen::Gen::new(self, &self.rules);
+                let g = super::lookup::Gen::new(self, &self.rules);
                 self.own_piece_moves::<false>(&g, from as Cell, self.board[from], scratch);
                 if scratch.iter().any(|&m| ok(self, m)) {
                     return true;
@@ -471,7 +471,7 @@ impl Position {
             }
         }
         scratch.clear();
-        let g = super::movegen::Gen::new(self, &self.rules);
+        let g = super::lookup::Gen::new(self, &self.rules);
         self.moves_off_the_board(&g, scratch);
         scratch.iter().any(|&m| ok(self, m))
     }
@@ -599,7 +599,7 @@ impl Position {
             (0..kinds).find(|&k| self.hand[us * kinds + k] != 0 && !t.drop_gens[k].is_empty())?;
         let id = t.drop_gens[kind][0];
         let info = &t.gens[id as usize];
-        let g = super::movegen::Gen::new(self, &self.rules);
+        let g = super::lookup::Gen::new(self, &self.rules);
         t.targets(info, us, NO_CELL)
             .iter()
             .map(|&to| Move {

@@ -7,6 +7,7 @@ mod attack;
 pub mod explain;
 mod fen;
 mod legal;
+mod lookup;
 mod movegen;
 mod notation;
 mod outcome;

@@ -2,8 +2,6 @@
 
 use std::sync::Arc;
 
-use super::fen::MAX_CLOCK;
-
 use crate::model::MAX_IN_HAND;
 use crate::rules::NO_HAND;
 use crate::rules::{Cell, Code, EMPTY, Effect, GenId, NO_CELL, Rules, code, kind_of, side_of};
@@ -67,6 +65,9 @@ impl Move {
             && effects(self) == effects(other)
     }
 }
+
+/// The largest halfmove clock or move number a position string may give.
+pub(crate) const MAX_CLOCK: u32 = 1_000_000;
 
 /// What a move does, said without sentinels or the generator table: what code outside
 /// the engine reads of a move.
@@ -859,11 +860,6 @@ impl Position {
             self.counts[u.captured as usize] += 1;
             self.unmoved[cc] = u.unmoved_aux;
         }
-    }
-
-    /// Is `cell` attacked by a piece of `by`?
-    pub fn attacked(&self, cell: Cell, by: usize) -> bool {
-        super::attack::attacked(self, cell, by)
     }
 
     /// The piece `m` captures, if any (asked before it is made): any move onto an

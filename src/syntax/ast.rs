@@ -1,29 +1,9 @@
 //! The abstract syntax tree of a `.var` file. Every node that a later stage can find
 //! fault with carries the [`Span`] of its text, so diagnostics point at it exactly.
 
-/// A byte range in the source text.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Self {
-        Self { start, end }
-    }
-    pub fn len(&self) -> usize {
-        self.end - self.start
-    }
-    pub fn is_empty(&self) -> bool {
-        self.start == self.end
-    }
-    /// A sub-range of this span, `offset` bytes in and `len` long.
-    pub fn sub(&self, offset: usize, len: usize) -> Self {
-        let start = (self.start + offset).min(self.end);
-        Self::new(start, (start + len).min(self.end.max(start + len)))
-    }
-}
+// A byte range of the source text: defined with the diagnostics, which point at it,
+// below the syntax tree (the one-way order diagnostic → syntax → model → rules).
+pub use crate::diagnostic::Span;
 
 /// A value with the span of the text it came from.
 #[derive(Debug, Clone, PartialEq, Eq)]

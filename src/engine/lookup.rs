@@ -1,0 +1,67 @@
+//! What one call of the move generator looks up once, shared by move generation
+//! (`movegen`) and attack detection (`attack`), which asks the generator on behalf of
+//! pieces whose captures depend on the position.
+
+use super::Position;
+use crate::rules::{Cell, Code, EMPTY, NO_CELL, kind_of};
+
+/// What one call of the generator looks up once: the rules, and where the pieces that
+/// `closer-to` conditions measure from stand.
+pub(crate) struct Gen<'r> {
+    pub(super) rules: &'r crate::rules::Rules,
+    /// Only for rules with `closer-to` conditions.
+    pub(super) located: Option<Located>,
+    /// The piece a capture onto an empty square would take: attack detection asks
+    /// on behalf of a piece not standing there (a royal piece crossing squares).
+    /// [`EMPTY`]: what stands on the square.
+    pub(crate) victim: Code,
+    /// A square of the mover's and whether it is attacked, when the caller knows it
+    /// already (its royal piece's square, from the check test): castling asks it.
+    pub(super) known_attack: Option<(Cell, bool)>,
+}
+
+/// Where the pieces `closer-to` conditions measure from stand.
+pub(super) struct Located {
+    pub(super) cells: [(Code, Cell); MAX_LOCATED],
+    pub(super) len: usize,
+    /// More stand than the array holds: measure on the board instead.
+    pub(super) overflow: bool,
+}
+
+impl<'r> Gen<'r> {
+    pub(crate) fn new(pos: &Position, rules: &'r crate::rules::Rules) -> Self {
+        let t = &rules.tables;
+        if t.located_kinds == 0 {
+            return Gen {
+                rules,
+                located: None,
+                victim: EMPTY,
+                known_attack: None,
+            };
+        }
+        let mut l = Located {
+            cells: [(EMPTY, NO_CELL); MAX_LOCATED],
+            len: 0,
+            overflow: false,
+        };
+        for (cell, &c) in pos.board.iter().enumerate() {
+            if c == EMPTY || t.located_kinds >> kind_of(c) & 1 == 0 {
+                continue;
+            }
+            if l.len == MAX_LOCATED {
+                l.overflow = true;
+                break;
+            }
+            l.cells[l.len] = (c, cell as Cell);
+            l.len += 1;
+        }
+        Gen {
+            rules,
+            located: Some(l),
+            victim: EMPTY,
+            known_attack: None,
+        }
+    }
+}
+
+const MAX_LOCATED: usize = 16;
