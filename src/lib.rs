@@ -31,6 +31,7 @@ pub mod search;
 #[cfg(feature = "cli")]
 pub mod serve;
 pub mod syntax;
+pub mod tune;
 
 use std::sync::Arc;
 

@@ -84,11 +84,19 @@ struct AnalyzeArgs {
     /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
+    /// The learned weights to evaluate with: a values file, or `none` for the
+    /// rules' own evaluation (default: GAME.values beside the rule file, if fresh).
+    #[arg(long, value_name = "FILE|none")]
+    values: Option<PathBuf>,
 }
 
 #[derive(clap::Args)]
 struct ProtocolArgs {
     file: PathBuf,
+    /// The learned weights to evaluate with: a values file, or `none` for the
+    /// rules' own evaluation (default: GAME.values beside the rule file, if fresh).
+    #[arg(long, value_name = "FILE|none")]
+    values: Option<PathBuf>,
     /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
@@ -149,6 +157,9 @@ enum Command {
     },
     /// Self-play analysis: many games by the computer (or random movers), summarised.
     Analyze(AnalyzeArgs),
+    /// Learn the evaluation's piece values, square bonuses and mobility weight from
+    /// self-play (or PGN) games; write them beside the rules as GAME.values.
+    Tune(varsand::tune::cli::TuneArgs),
     /// Draw a position as an SVG picture (standard output without -o).
     Render {
         file: PathBuf,
@@ -283,6 +294,7 @@ fn main() -> ExitCode {
             }
         },
         Command::Analyze(args) => analyze(args),
+        Command::Tune(args) => varsand::tune::cli::run(args),
     }
 }
 
@@ -303,6 +315,7 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         svg,
         save_games,
         set,
+        values,
     } = args;
     use varsand::analyze::{GameConfig, Options, SaveGames};
     use varsand::search::Limits;
@@ -363,7 +376,8 @@ fn analyze(args: AnalyzeArgs) -> ExitCode {
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         versus_random: vs_random,
     };
-    let report = varsand::analyze::analyze(&rules, &opts);
+    let eval = evaluation(&rules, &file, values.as_deref());
+    let report = varsand::analyze::analyze_with(&rules, eval, &opts);
     if let Some(Err(e)) = svg
         .as_deref()
         .map(|path| varsand::render::cli::write_chart(path, &report))
@@ -400,7 +414,9 @@ fn engine_protocol(protocol: varsand::protocol::Protocol, args: &ProtocolArgs) -
         .and_then(|o| load(file, &o))
         .and_then(|rules| {
             let name = file.display().to_string();
+            let eval = evaluation(&rules, file, args.values.as_deref());
             varsand::protocol::Session::new(rules, &name, args.variant.as_deref())
+                .map(|s| s.with_eval(eval))
         });
     match session {
         Ok(session) => {
@@ -412,6 +428,25 @@ fn engine_protocol(protocol: varsand::protocol::Protocol, args: &ProtocolArgs) -
             ExitCode::FAILURE
         }
     }
+}
+
+/// The evaluation for rules read from `file`: with the learned weights of `values`
+/// (`none`: without), by default those beside the file when fresh. Warnings (a stale
+/// or unreadable values file, which is then ignored) go to standard error.
+fn evaluation(rules: &Rules, file: &Path, values: Option<&Path>) -> Arc<varsand::search::Eval> {
+    use varsand::search::{Eval, learned};
+    let eval = match values {
+        Some(v) if v.as_os_str() == "none" => Eval::new(rules),
+        Some(v) => {
+            let (learned, warning) = learned::load_file(rules, file, v, true);
+            if let Some(w) = warning {
+                emit_err(&format!("{w}\n"));
+            }
+            learned.map_or_else(|| Eval::new(rules), |l| Eval::with_learned(rules, &l))
+        }
+        None => learned::eval_beside(rules, file),
+    };
+    Arc::new(eval)
 }
 
 /// `check`: every file's problems; fails on an error (or a warning, if denied).

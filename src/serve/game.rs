@@ -168,7 +168,10 @@ impl Game {
         self.refuse_if_over()?;
         let searcher = match &mut self.searcher {
             Some(s) if Arc::ptr_eq(s.rules(), &self.rules) => s,
-            slot => slot.insert(Searcher::new(self.rules.clone())),
+            slot => {
+                let eval = search::learned::eval_beside(&self.rules, &self.path);
+                slot.insert(Searcher::with_eval(self.rules.clone(), Arc::new(eval), 16))
+            }
         };
         let found = searcher.search(&mut self.pos, &self.limits).best;
         let m = found
