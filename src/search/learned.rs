@@ -11,12 +11,14 @@
 //! rules chess.var
 //! hash fnv1a64:0123456789abcdef
 //! mobility 3
-//! value 95 Pawn          # ± 4
-//! hand 120 Pawn
-//! squares 0 Pawn         # then one line per rank, the top rank first
+//! value 95 P            # Pawn ± 4
+//! hand 120 P             # Pawn
+//! squares 0 P            # Pawn; then one line per rank, the top rank first
 //!   0 0 0 ...
 //! ```
 //!
+//! Pieces are named by their symbol in position strings (as their owner writes it:
+//! names may repeat, as the faces of two-faced pieces' do, symbols may not).
 //! Squares are seen from the first player's side; the second player's bonus on a
 //! square is the first player's on the square turned half a turn (as its moves are).
 //! The `hash` is the rule text's ([`crate::pgn::text_hash`]): a file fitted to another
@@ -77,23 +79,22 @@ impl Learned {
         );
         out += &format!("rules {}\nhash {}\n", header.rules, header.hash);
         out += &format!("mobility {}\n", self.mobility);
-        let note = |k: usize| {
-            notes
-                .get(k)
-                .filter(|n| !n.is_empty())
-                .map(|n| format!("  # {n}"))
-                .unwrap_or_default()
+        let note = |k: usize| match notes.get(k).filter(|n| !n.is_empty()) {
+            Some(n) => format!("  # {} {n}", rules.pieces[k].name),
+            None => format!("  # {}", rules.pieces[k].name),
         };
-        for (k, p) in rules.pieces.iter().enumerate() {
-            out += &format!("value {} {}{}\n", self.values[k], p.name, note(k));
+        for k in 0..rules.pieces.len() {
+            out += &format!("value {} {}{}\n", self.values[k], symbol(rules, k), note(k));
         }
-        for (k, p) in rules.pieces.iter().enumerate() {
-            out += &format!("hand {} {}\n", self.hand[k], p.name);
+        for k in 0..rules.pieces.len() {
+            let name = &rules.pieces[k].name;
+            out += &format!("hand {} {}  # {name}\n", self.hand[k], symbol(rules, k));
         }
         out += "# Square bonuses, the first player's view, the top rank first.\n";
-        for (k, p) in rules.pieces.iter().enumerate() {
+        for k in 0..rules.pieces.len() {
             for (b, board) in rules.geometry.boards.iter().enumerate() {
-                out += &format!("squares {b} {}\n", p.name);
+                let name = &rules.pieces[k].name;
+                out += &format!("squares {b} {}  # {name}\n", symbol(rules, k));
                 for rank in (0..board.ranks).rev() {
                     let row: Vec<String> = (0..board.files)
                         .map(|file| {
@@ -209,12 +210,17 @@ fn weight(text: &str) -> Result<i32, String> {
         .ok_or_else(|| format!("`{text}` is not a whole number within ±{MAX_WEIGHT}"))
 }
 
-/// The piece kind of this name.
+/// A piece kind's symbol in position strings, as its owner (or the first player)
+/// writes it.
+pub fn symbol(rules: &Rules, kind: usize) -> String {
+    let side = rules.pieces[kind].owner.unwrap_or(0);
+    rules.code_symbol(crate::rules::code(kind, side))
+}
+
+/// The piece kind of this symbol.
 fn kind_named(rules: &Rules, name: &str) -> Result<usize, String> {
-    rules
-        .pieces
-        .iter()
-        .position(|p| p.name == name)
+    (0..rules.pieces.len())
+        .find(|&k| symbol(rules, k) == name)
         .ok_or_else(|| format!("the rules have no piece `{name}`"))
 }
 

@@ -11,7 +11,7 @@ use crate::check::Overrides;
 use crate::engine::Position;
 use crate::pgn::GameResult;
 use crate::rules::Rules;
-use crate::search::learned::{Header, values_path};
+use crate::search::learned::{self, Header, values_path};
 use crate::search::{Eval, Limits};
 
 /// The most self-play games of one run.
@@ -204,12 +204,15 @@ fn report(rules: &Rules, t: &Tuned) -> String {
         t.loss_before,
         t.loss_after
     );
-    let width = rules.pieces.iter().map(|p| p.name.len()).max().unwrap_or(5);
+    let names: Vec<String> = (0..rules.pieces.len())
+        .map(|k| format!("{} ({})", rules.pieces[k].name, learned::symbol(rules, k)))
+        .collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(5);
     out += &format!(
         "  {:<width$} {:>8} {:>14} {:>14}\n",
         "piece", "rules'", "learned", "in hand"
     );
-    for (k, p) in rules.pieces.iter().enumerate() {
+    for (k, name) in names.iter().enumerate() {
         let with_se = |v: i32, se: Option<f64>| match se {
             Some(s) => format!("{v} ± {s:.0}"),
             None => format!("{v} (prior)"),
@@ -220,7 +223,7 @@ fn report(rules: &Rules, t: &Tuned) -> String {
         };
         out += &format!(
             "  {:<width$} {:>8} {:>14} {:>14}\n",
-            p.name,
+            name,
             eval.values[k],
             with_se(t.learned.values[k], t.value_se[k]),
             hand
