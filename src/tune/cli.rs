@@ -235,6 +235,10 @@ fn report(rules: &Rules, t: &Tuned) -> String {
         t.mobility_se,
         crate::search::eval::MOBILITY
     );
+    out += &format!(
+        "  the first player's edge: {:+.0} ± {:.0} (fitted, not used in play)\n",
+        t.edge, t.edge_se
+    );
     out += "  (± one standard error, from the fit's curvature with positions grouped by game)\n";
     out
 }

@@ -1,7 +1,10 @@
 //! Where each weight sits in the weight vector, and the features of a position.
 //!
 //! Weights: a value per piece kind, a value in hand per kind that can be in hand, a
-//! bonus per kind and square class, and the mobility weight. Square classes tie the
+//! bonus per kind and square class, the mobility weight, and the first player's edge:
+//! a constant that only the fit uses (a constant added to every score changes no
+//! choice of the search), so that in a game whose sides differ, or where moving
+//! first counts, the pieces' values do not stand in for it. Square classes tie the
 //! squares the board's symmetry makes alike: a square and its mirror image when the
 //! pieces' moves, the zones and the setup's squares are all symmetric left to right
 //! (the two sides are always tied, by the half turn the second player's moves make).
@@ -20,8 +23,9 @@ use super::fit::Prior;
 /// wide for values, which the data decide, narrower for square bonuses, which rarely
 /// seen squares must not blow up.
 const VALUE_SPREAD: f64 = 300.0;
-const SQUARE_SPREAD: f64 = 40.0;
+const SQUARE_SPREAD: f64 = 8.0;
 const MOBILITY_SPREAD: f64 = 5.0;
+const EDGE_SPREAD: f64 = 1000.0;
 
 /// The weight vector's layout for one set of rules.
 #[derive(Debug, Clone)]
@@ -85,7 +89,7 @@ impl Layout {
             class,
             cells_of,
             mirrored: mirror,
-            len: next + 1,
+            len: next + 2,
         }
     }
 
@@ -111,6 +115,11 @@ impl Layout {
     }
 
     pub fn mobility(&self) -> usize {
+        self.len - 2
+    }
+
+    /// The first player's edge (see the module's comment).
+    pub fn edge(&self) -> usize {
         self.len - 1
     }
 
@@ -155,6 +164,7 @@ impl Layout {
         }
         let to_move = if pos.side_to_move() == 0 { 1.0 } else { -1.0 };
         raw.push((self.mobility() as u32, to_move * mobility as f32));
+        raw.push((self.edge() as u32, 1.0));
         merge(raw)
     }
 
@@ -181,6 +191,7 @@ impl Layout {
         }
         mean[self.mobility()] = f64::from(MOBILITY);
         spread[self.mobility()] = MOBILITY_SPREAD;
+        spread[self.edge()] = EDGE_SPREAD;
         Prior { mean, spread }
     }
 

@@ -155,6 +155,10 @@ pub struct Tuned {
     pub value_se: Vec<Option<f64>>,
     pub hand_se: Vec<Option<f64>>,
     pub mobility_se: f64,
+    /// The first player's edge in centipawns (what the pieces do not explain of its
+    /// results), and its standard error.
+    pub edge: f64,
+    pub edge_se: f64,
     pub positions: usize,
     pub games: usize,
 }
@@ -185,7 +189,7 @@ pub fn tune(
     let fitted: Vec<usize> = (0..layout.kinds())
         .flat_map(|kind| [Some(layout.value(kind)), layout.hand(kind)])
         .flatten()
-        .chain([layout.mobility()])
+        .chain([layout.mobility(), layout.edge()])
         .filter(|&i| seen[i])
         .collect();
     let errors = fit::standard_errors(samples, &weights, &prior, k, &fitted);
@@ -202,6 +206,8 @@ pub fn tune(
             .map(|kind| layout.hand(kind).and_then(se_of))
             .collect(),
         mobility_se: se_of(layout.mobility()).unwrap_or(0.0),
+        edge: weights[layout.edge()],
+        edge_se: se_of(layout.edge()).unwrap_or(0.0),
         positions: samples.len(),
         games,
     }
