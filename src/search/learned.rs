@@ -8,12 +8,12 @@
 //!
 //! ```text
 //! varsand-values 1
-//! rules chess.var
+//! rules GAME.var
 //! hash fnv1a64:0123456789abcdef
 //! mobility 3
-//! value 95 P            # Pawn ± 4
-//! hand 120 P             # Pawn
-//! squares 0 P            # Pawn; then one line per rank, the top rank first
+//! value 95 X            # its name ± 4
+//! hand 120 X             # its name
+//! squares 0 X            # then one line per rank, the top rank first
 //!   0 0 0 ...
 //! ```
 //!
