@@ -480,7 +480,11 @@ pub const MAX_THREADS: usize = 256;
 /// memory does not grow with their number (only with the distinct game lengths and
 /// endings).
 pub fn analyze(rules: &Arc<Rules>, opts: &Options) -> Report {
-    let eval = Arc::new(Eval::new(rules));
+    analyze_with(rules, Arc::new(Eval::new(rules)), opts)
+}
+
+/// [`analyze`] with this evaluation (learned weights, say).
+pub fn analyze_with(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options) -> Report {
     let players: [Player; 2] = match &opts.limits {
         None => [Player::Random, Player::Random],
         Some(l) => [Player::Search(l.clone()), Player::Search(l.clone())],
@@ -933,6 +937,7 @@ impl Report {
                 match p.value_source {
                     Source::Declared => "declared",
                     Source::Estimated => "estimated",
+                    Source::Learned => "learned",
                 },
                 p.moved,
                 100.0 * p.moved_share,

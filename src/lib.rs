@@ -34,6 +34,7 @@ pub mod search;
 pub mod serve;
 pub mod session;
 pub mod syntax;
+pub mod tune;
 
 use std::sync::Arc;
 

@@ -74,6 +74,9 @@ fn analyze_prints_json() {
             "--seed",
             "3",
             "--json",
+            // The rules' own values (the shipped GAME.values would make them `learned`).
+            "--values",
+            "none",
         ],
         "",
     );

@@ -60,6 +60,10 @@ pub struct Args {
     /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
+    /// The learned weights to evaluate with: a values file, or `none` for the
+    /// rules' own evaluation (default: GAME.values beside the rule file, if fresh).
+    #[arg(long, value_name = "FILE|none")]
+    values: Option<PathBuf>,
 }
 
 /// `varsand analyze`: self-play games, summarised.
@@ -79,6 +83,7 @@ pub fn run(args: Args) -> ExitCode {
         svg,
         save_games,
         set,
+        values,
     } = args;
     let overrides = match parse_overrides(&set) {
         Ok(o) => o,
@@ -137,7 +142,8 @@ pub fn run(args: Args) -> ExitCode {
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         versus_random: vs_random,
     };
-    let report = crate::analyze::analyze(&rules, &opts);
+    let eval = super::evaluation(&rules, &file, values.as_deref());
+    let report = crate::analyze::analyze_with(&rules, eval, &opts);
     if let Some(Err(e)) = svg
         .as_deref()
         .map(|path| crate::render::write_chart(path, &report))

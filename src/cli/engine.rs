@@ -11,6 +11,10 @@ use crate::session::{load_file, parse_overrides, stderr_color};
 #[derive(clap::Args)]
 pub struct Args {
     file: PathBuf,
+    /// The learned weights to evaluate with: a values file, or `none` for the
+    /// rules' own evaluation (default: GAME.values beside the rule file, if fresh).
+    #[arg(long, value_name = "FILE|none")]
+    values: Option<PathBuf>,
     /// Override a parameter the file declares: NAME=VALUE (or PLAYER.NAME=VALUE).
     #[arg(long = "set", value_name = "NAME=VALUE")]
     set: Vec<String>,
@@ -27,7 +31,9 @@ pub fn run(protocol: Protocol, args: &Args) -> ExitCode {
         .and_then(|o| load_file(file, &o, stderr_color()))
         .and_then(|rules| {
             let name = file.display().to_string();
+            let eval = super::evaluation(&rules, file, args.values.as_deref());
             crate::protocol::Session::new(rules, &name, args.variant.as_deref())
+                .map(|s| s.with_eval(eval))
         });
     match session {
         Ok(session) => {

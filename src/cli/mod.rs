@@ -15,6 +15,7 @@ mod perft;
 mod play;
 mod render;
 mod serve;
+mod tune;
 
 use std::process::ExitCode;
 
@@ -39,6 +40,9 @@ pub enum Command {
     Serve(serve::Args),
     /// Self-play analysis: many games by the computer (or random movers), summarised.
     Analyze(analyze::Args),
+    /// Learn the evaluation's piece values, square bonuses and mobility weight from
+    /// self-play (or PGN) games; write them beside the rules as GAME.values.
+    Tune(tune::Args),
     /// Draw a position as an SVG picture (standard output without -o).
     Render(render::Args),
     /// Play two UCI engines against each other on a rule file (varsand keeps the
@@ -62,12 +66,36 @@ pub fn run(command: Command) -> ExitCode {
         Command::Play(args) => play::run(args),
         Command::Serve(args) => serve::run(args),
         Command::Analyze(args) => analyze::run(args),
+        Command::Tune(args) => tune::run(args),
         Command::Render(args) => render::run(&args),
         Command::Match(args) => matches::run(args),
         Command::Uci(args) => engine::run(crate::protocol::Protocol::Uci, &args),
         Command::Xboard(args) => engine::run(crate::protocol::Protocol::Xboard, &args),
         Command::Perft(args) => perft::run(&args),
     }
+}
+
+/// The evaluation for rules read from `file`: with the learned weights of `values`
+/// (`none`: without), by default those beside the file when fresh. Warnings (a stale
+/// or unreadable values file, which is then ignored) go to standard error.
+fn evaluation(
+    rules: &crate::Rules,
+    file: &std::path::Path,
+    values: Option<&std::path::Path>,
+) -> std::sync::Arc<crate::search::Eval> {
+    use crate::search::{Eval, learned};
+    let eval = match values {
+        Some(v) if v.as_os_str() == "none" => Eval::new(rules),
+        Some(v) => {
+            let (learned, warning) = learned::load_file(rules, file, v, true);
+            if let Some(w) = warning {
+                emit_err(&format!("{w}\n"));
+            }
+            learned.map_or_else(|| Eval::new(rules), |l| Eval::with_learned(rules, &l))
+        }
+        None => learned::eval_beside(rules, file),
+    };
+    std::sync::Arc::new(eval)
 }
 
 /// The exit status of a subcommand that failed with a message (printed first) or

@@ -41,6 +41,8 @@ pub struct Session {
     pub rules: Arc<Rules>,
     pub file: String,
     pub variant: String,
+    /// The evaluation, when not the rules' own (learned weights).
+    pub eval: Option<Arc<crate::search::Eval>>,
 }
 
 impl Session {
@@ -61,7 +63,16 @@ impl Session {
             rules,
             file: file.to_string(),
             variant,
+            eval: None,
         })
+    }
+
+    /// The session, its engine evaluating with `eval`.
+    pub fn with_eval(self, eval: Arc<crate::search::Eval>) -> Self {
+        Self {
+            eval: Some(eval),
+            ..self
+        }
     }
 }
 

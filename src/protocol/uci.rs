@@ -121,8 +121,9 @@ impl Uci {
             rules,
             file,
             variant,
+            eval,
         } = session;
-        let eval = Arc::new(Eval::new(&rules));
+        let eval = eval.unwrap_or_else(|| Arc::new(Eval::new(&rules)));
         Self {
             pos: Position::start(rules.clone()),
             searcher: None,

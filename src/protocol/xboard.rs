@@ -147,10 +147,11 @@ impl Xboard {
             rules,
             file,
             variant,
+            eval,
         } = session;
         let start = Position::start(rules.clone());
         Self {
-            eval: Arc::new(Eval::new(&rules)),
+            eval: eval.unwrap_or_else(|| Arc::new(Eval::new(&rules))),
             board: Arc::new(WinBoard::new(&start)),
             game: Arc::new(Mutex::new(Game {
                 pos: start.clone(),

@@ -460,7 +460,10 @@ impl Session {
         let rules = self.game.rules().clone();
         let searcher = match &mut self.searcher {
             Some(s) if Arc::ptr_eq(s.rules(), &rules) => s,
-            slot => slot.insert(Searcher::new(rules.clone())),
+            slot => {
+                let eval = search::learned::eval_beside(&rules, &self.path);
+                slot.insert(Searcher::with_eval(rules.clone(), Arc::new(eval), 16))
+            }
         };
         let pos = self.game.position_mut();
         let r = searcher.search(pos, &self.limits);

@@ -42,6 +42,8 @@ use crate::rules::{
 };
 use crate::syntax::betza::{self, Hop};
 
+use super::learned::Learned;
+
 /// Centipawns per legal move of mobility (added by the search, which knows the counts).
 pub const MOBILITY: i32 = 3;
 
@@ -76,6 +78,8 @@ pub enum Source {
     Declared,
     /// Estimated from its mobility.
     Estimated,
+    /// Fitted to self-play games (`varsand tune`, a `GAME.values` file).
+    Learned,
 }
 
 /// The evaluation tables of one set of rules.
@@ -84,6 +88,10 @@ pub struct Eval {
     /// Per piece kind, its worth in centipawns.
     pub values: Vec<i32>,
     pub sources: Vec<Source>,
+    /// Per piece kind, its worth in hand: its value, unless learned apart.
+    hand_values: Vec<i32>,
+    /// Centipawns per legal move of mobility ([`MOBILITY`] unless learned).
+    pub mobility: i32,
     /// Per piece kind, centipawns per stack level above 1.
     pub height_bonus: Vec<i32>,
     /// Per `code * cells + cell`: the piece's value plus its positional bonus there,
@@ -313,6 +321,17 @@ fn distance_table(n: usize, dist: &dyn Fn(usize, usize) -> i32) -> Vec<u8> {
 impl Eval {
     /// Builds the tables for a set of rules.
     pub fn new(rules: &Rules) -> Self {
+        Self::build(rules, None)
+    }
+
+    /// The tables with learned values, square bonuses and mobility weight in place of
+    /// the derived ones; the terms that follow the rules (goal, hunt, stacks) are
+    /// derived as usual, from the learned values.
+    pub fn with_learned(rules: &Rules, learned: &Learned) -> Self {
+        Self::build(rules, Some(learned))
+    }
+
+    fn build(rules: &Rules, learned: Option<&Learned>) -> Self {
         let n = rules.cell_count();
         let kinds = rules.pieces.len();
         let unit = leaper_12_reach(rules);
@@ -329,7 +348,10 @@ impl Eval {
                 reaches[k][0].iter().sum::<f64>() / n as f64
             }
         };
-        let (values, sources) = piece_values(rules, &mean, scale);
+        let (values, sources) = match learned {
+            Some(l) => (bounded(&l.values), vec![Source::Learned; kinds]),
+            None => piece_values(rules, &mean, scale),
+        };
         let height_bonus = height_bonus(rules, &values);
         let (coords, max_dist) = coordinates(rules);
         let dist = |a: usize, b: usize| -> i32 {
@@ -390,7 +412,11 @@ impl Eval {
                         let near = 1.0 - f64::from(d[cell]) / f64::from(exit_longest);
                         bonus += EXIT * near.powi(2);
                     }
-                    worth[c * n + cell] = signed(side, values[k] + bonus.round() as i32);
+                    let bonus = match learned {
+                        Some(l) => l.square(&rules.geometry, k, side, cell as Cell),
+                        None => bonus.round() as i32,
+                    };
+                    worth[c * n + cell] = signed(side, values[k] + bonus);
                 }
             }
         }
@@ -424,6 +450,8 @@ impl Eval {
             })
             .sum();
         Eval {
+            hand_values: learned.map_or_else(|| values.clone(), |l| bounded(&l.hand)),
+            mobility: learned.map_or(MOBILITY, |l| l.mobility),
             values,
             sources,
             stacks_count: height_bonus.iter().any(|&b| b != 0),
@@ -453,6 +481,12 @@ impl Eval {
         } else {
             self.values[kind_of(c)]
         }
+    }
+
+    /// The first player's bonus for standing on `cell` with a piece of `kind`: its
+    /// worth there less its value (what `varsand tune` starts from).
+    pub fn square_bonus(&self, kind: usize, cell: usize) -> i32 {
+        self.worth[code(kind, 0) as usize * self.cells + cell] - self.values[kind]
     }
 
     #[inline]
@@ -617,7 +651,7 @@ impl Eval {
         let mut score = 0;
         if kinds > 0 {
             for (side, hand) in pos.hand.chunks_exact(kinds).take(2).enumerate() {
-                for (&count, &value) in hand.iter().zip(&self.values) {
+                for (&count, &value) in hand.iter().zip(&self.hand_values) {
                     score += signed(side, i32::from(count) * value);
                 }
             }
@@ -731,6 +765,12 @@ struct Targets<'a> {
 #[inline]
 fn signed(side: usize, x: i32) -> i32 {
     if side == 0 { x } else { -x }
+}
+
+/// Learned weights kept within the range of declared values.
+fn bounded(weights: &[i32]) -> Vec<i32> {
+    let most = (crate::check::MAX_PIECE_VALUE * 100).min(i64::from(MAX_EVAL)) as i32;
+    weights.iter().map(|&w| w.clamp(-most, most)).collect()
 }
 
 /// Target pieces per side kept in an array while evaluating (more are read from the

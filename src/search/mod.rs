@@ -34,6 +34,7 @@
 //! no time limit it is deterministic.
 
 pub mod eval;
+pub mod learned;
 pub mod tt;
 
 use std::sync::Arc;
@@ -670,7 +671,7 @@ impl Searcher {
     fn static_eval(&self, pos: &Position, ply: usize) -> i32 {
         let mut s = self.eval.evaluate(pos);
         if ply >= 2 {
-            s += eval::MOBILITY * (self.mobility[ply - 2] - self.mobility[ply - 1]);
+            s += self.eval.mobility * (self.mobility[ply - 2] - self.mobility[ply - 1]);
         }
         if let Some(limit) = self.ends.limit_plies {
             // Nearing a move limit, a lead is worth less: progress (a capture, a

@@ -143,7 +143,10 @@ impl Game {
         let rules = self.line.rules().clone();
         let searcher = match &mut self.searcher {
             Some(s) if Arc::ptr_eq(s.rules(), &rules) => s,
-            slot => slot.insert(Searcher::new(rules)),
+            slot => {
+                let eval = search::learned::eval_beside(&rules, &self.path);
+                slot.insert(Searcher::with_eval(rules.clone(), Arc::new(eval), 16))
+            }
         };
         let pos = self.line.position_mut();
         let found = searcher.search(pos, &self.limits).best;

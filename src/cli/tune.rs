@@ -1,0 +1,245 @@
+//! `varsand tune FILE`: learn the evaluation's weights from games; its arguments, the
+//! run, and the report.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+use std::sync::Arc;
+use std::time::Duration;
+
+use crate::analyze::GameConfig;
+use crate::check::Overrides;
+use crate::engine::Position;
+use crate::pgn::GameResult;
+use crate::rules::Rules;
+use crate::search::learned::{self, Header, values_path};
+use crate::search::{Eval, Limits};
+use crate::tune::{Game, Layout, SelfPlay, Tuned};
+
+/// The most self-play games of one run.
+const MAX_GAMES: u64 = 1_000_000;
+/// The most random opening plies.
+const MAX_OPENING_PLIES: u64 = 1000;
+/// The longest self-play game before it is called a draw.
+const MAX_PLIES: u64 = 100_000;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The rule file; the weights go beside it, as GAME.values.
+    file: PathBuf,
+    /// Self-play games to learn from.
+    #[arg(long, default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    games: u64,
+    /// Search depth per self-play move.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    depth: u64,
+    /// Random plies at the start of each game (among the sound moves), so games differ.
+    #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_PLIES))]
+    opening_plies: u64,
+    /// Games still going after this many plies are draws.
+    #[arg(long, default_value_t = 400, value_parser = clap::value_parser!(u64).range(1..=MAX_PLIES))]
+    max_plies: u64,
+    /// The seed of the random plies.
+    #[arg(long, default_value_t = 1)]
+    seed: u64,
+    /// Threads for self-play; 0 for every core.
+    #[arg(long, default_value_t = 0)]
+    threads: usize,
+    /// Learn from the games of these PGN files instead of self-play.
+    #[arg(long, value_name = "FILE", num_args = 1..)]
+    pgn: Vec<PathBuf>,
+    /// Where to write the weights (default: GAME.values beside GAME.var).
+    #[arg(short, long, value_name = "OUT")]
+    output: Option<PathBuf>,
+    /// Print the report only; write no file.
+    #[arg(long)]
+    dry_run: bool,
+}
+
+/// `varsand tune`: plays or reads the games, fits, writes the file, prints the report.
+pub fn run(args: Args) -> ExitCode {
+    match tune(&args) {
+        Ok(report) => {
+            print!("{report}");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprint!("{e}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn tune(args: &Args) -> Result<String, String> {
+    let (rules, hash) = crate::session::load_hashed(&args.file, &Overrides::new(), false)?;
+    let games = if args.pgn.is_empty() {
+        play(&rules, args)
+    } else {
+        read_pgn(&rules, &args.pgn)?
+    };
+    let layout = Layout::new(&rules);
+    let samples = crate::tune::samples(&layout, &games);
+    if samples.is_empty() {
+        return Err("error: the games have no quiet positions to learn from\n".into());
+    }
+    eprintln!(
+        "fitting {} weights to {} positions of {} games{}",
+        layout.len(),
+        samples.len(),
+        games.len(),
+        if layout.mirrored {
+            " (squares tied left to right)"
+        } else {
+            ""
+        }
+    );
+    let mut step = |i: usize, loss: f64| eprintln!("  step {i}: mean loss {loss:.5}");
+    let tuned = crate::tune::tune(&rules, &layout, &samples, games.len(), &mut step);
+    let out = args
+        .output
+        .clone()
+        .unwrap_or_else(|| values_path(&args.file));
+    let mut report = report(&rules, &tuned);
+    if !args.dry_run {
+        let header = Header {
+            rules: file_name(&args.file),
+            hash,
+        };
+        let notes: Vec<String> = tuned
+            .value_se
+            .iter()
+            .map(|se| se.map(|s| format!("± {s:.0}")).unwrap_or_default())
+            .collect();
+        let text = tuned.learned.to_text(&rules, &header, &notes);
+        crate::pgn::write_atomically(&out, text.as_bytes()).map_err(|e| e + "\n")?;
+        report += &format!("wrote {}\n", out.display());
+    }
+    Ok(report)
+}
+
+/// The rule file's name without its folder.
+fn file_name(path: &Path) -> String {
+    path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into(),
+    )
+}
+
+/// The self-play games, with a progress bar on a terminal.
+fn play(rules: &Arc<Rules>, args: &Args) -> Vec<Game> {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let opts = SelfPlay {
+        games: args.games as usize,
+        limits: Limits {
+            depth: Some(args.depth as u32),
+            movetime: None,
+            nodes: None,
+        },
+        seed: args.seed,
+        threads: if args.threads == 0 {
+            cores
+        } else {
+            args.threads.min(4 * cores)
+        },
+        config: GameConfig {
+            max_plies: args.max_plies as usize,
+            opening_plies: args.opening_plies as usize,
+            ..GameConfig::default()
+        },
+    };
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        indicatif::ProgressBar::new(args.games)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(
+            "self-play {bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left",
+        )
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(500));
+    let eval = Arc::new(Eval::new(rules));
+    let games = crate::tune::self_play(rules, &eval, &opts, &|| bar.inc(1));
+    bar.finish_and_clear();
+    games
+}
+
+/// The finished games of PGN files, from their start positions.
+fn read_pgn(rules: &Arc<Rules>, files: &[PathBuf]) -> Result<Vec<Game>, String> {
+    let mut games = Vec::new();
+    for file in files {
+        let text = crate::session::read_text(file).map_err(|e| format!("error: {e}\n"))?;
+        let read = crate::pgn::read_games(&text)
+            .map_err(|e| format!("error: {}: {e}\n", file.display()))?;
+        for g in read {
+            if g.result == GameResult::Unfinished {
+                continue;
+            }
+            let start = match g.tag("FEN") {
+                Some(fen) => Position::from_fen(rules.clone(), fen)
+                    .map_err(|e| format!("error: {}: bad FEN tag: {e}\n", file.display()))?,
+                None => Position::start(rules.clone()),
+            };
+            games.push(Game {
+                start,
+                moves: g.moves.clone(),
+                winner: g.result.winner(),
+            });
+        }
+    }
+    if games.is_empty() {
+        return Err("error: the PGN files hold no finished game\n".into());
+    }
+    Ok(games)
+}
+
+/// The report: the fit, then the values with their uncertainty.
+fn report(rules: &Rules, t: &Tuned) -> String {
+    let eval = Eval::new(rules);
+    let mut out = format!(
+        "{}: {} positions of {} games; K = {:.5} per centipawn; mean log loss {:.4} → {:.4}\n",
+        rules.name(),
+        t.positions,
+        t.games,
+        t.k,
+        t.loss_before,
+        t.loss_after
+    );
+    let names: Vec<String> = (0..rules.pieces.len())
+        .map(|k| format!("{} ({})", rules.pieces[k].name, learned::symbol(rules, k)))
+        .collect();
+    let width = names.iter().map(|n| n.chars().count()).max().unwrap_or(5);
+    out += &format!(
+        "  {:<width$} {:>8} {:>14} {:>14}\n",
+        "piece", "rules'", "learned", "in hand"
+    );
+    for (k, name) in names.iter().enumerate() {
+        let with_se = |v: i32, se: Option<f64>| match se {
+            Some(s) => format!("{v} ± {s:.0}"),
+            None => format!("{v} (prior)"),
+        };
+        let hand = match t.hand_se[k] {
+            Some(se) => with_se(t.learned.hand[k], Some(se)),
+            None => "-".into(),
+        };
+        out += &format!(
+            "  {:<width$} {:>8} {:>14} {:>14}\n",
+            name,
+            eval.values[k],
+            with_se(t.learned.values[k], t.value_se[k]),
+            hand
+        );
+    }
+    out += &format!(
+        "  mobility: {} ± {:.1} per move (rules': {})\n",
+        t.learned.mobility,
+        t.mobility_se,
+        crate::search::eval::MOBILITY
+    );
+    out += &format!(
+        "  the first player's edge: {:+.0} ± {:.0} (fitted, not used in play)\n",
+        t.edge, t.edge_se
+    );
+    out += "  (± one standard error, from the fit's curvature with positions grouped by game)\n";
+    out
+}

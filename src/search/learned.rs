@@ -1,0 +1,309 @@
+//! Learned evaluation weights (`varsand tune`), kept in a `GAME.values` file beside
+//! `GAME.var`: a value per piece kind on the board and in hand, a bonus per piece
+//! kind and square, and the mobility weight. They replace the derived values,
+//! positional bonuses and mobility weight of [`super::Eval`]; the terms that follow
+//! the rules (the goal term, the hunt) stay.
+//!
+//! The file is plain text, one fact a line, `#` starting a comment:
+//!
+//! ```text
+//! varsand-values 1
+//! rules GAME.var
+//! hash fnv1a64:0123456789abcdef
+//! mobility 3
+//! value 95 X            # its name ± 4
+//! hand 120 X             # its name
+//! squares 0 X            # then one line per rank, the top rank first
+//!   0 0 0 ...
+//! ```
+//!
+//! Pieces are named by their symbol in position strings (as their owner writes it:
+//! names may repeat, as the faces of two-faced pieces' do, symbols may not).
+//! Squares are seen from the first player's side; the second player's bonus on a
+//! square is the first player's on the square turned half a turn (as its moves are).
+//! The `hash` is the rule text's ([`crate::pgn::text_hash`]): a file fitted to another
+//! text is stale, and ignored with a warning.
+
+use std::path::{Path, PathBuf};
+
+use crate::model::Geometry;
+use crate::rules::{Cell, Rules};
+
+/// The first line of a values file, naming the format's version.
+const MAGIC: &str = "varsand-values 1";
+/// The largest weight a file may give, in centipawns (a thousand pawns): larger ones
+/// are typing errors, and sums of them must stay out of the mate range.
+pub const MAX_WEIGHT: i32 = 100_000;
+
+/// The learned weights of one game, per piece kind in the rules' order.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Learned {
+    /// On the board, in centipawns.
+    pub values: Vec<i32>,
+    /// In hand, in centipawns.
+    pub hand: Vec<i32>,
+    /// Per kind, per cell (the first player's view): the bonus of standing there.
+    pub squares: Vec<Vec<i32>>,
+    /// Centipawns per legal move of mobility.
+    pub mobility: i32,
+}
+
+/// What a values file says besides its weights.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Header {
+    /// The rule file's name, as written.
+    pub rules: String,
+    /// The hash of the rule text the weights were fitted to.
+    pub hash: String,
+}
+
+impl Learned {
+    /// The bonus of `kind` of `side` on `cell`.
+    #[inline]
+    pub fn square(&self, geo: &Geometry, kind: usize, side: usize, cell: Cell) -> i32 {
+        let view = if side == 0 {
+            Some(cell)
+        } else {
+            turned(geo, cell)
+        };
+        view.and_then(|c| self.squares.get(kind)?.get(c as usize).copied())
+            .unwrap_or(0)
+    }
+
+    /// The file's text. `notes[k]`, when given, ends kind k's value line as a comment
+    /// (the uncertainty, say).
+    pub fn to_text(&self, rules: &Rules, header: &Header, notes: &[String]) -> String {
+        let mut out = format!(
+            "{MAGIC}\n# Learned evaluation of {} (`varsand tune`): centipawns, 100 = `value 1`.\n",
+            rules.name()
+        );
+        out += &format!("rules {}\nhash {}\n", header.rules, header.hash);
+        out += &format!("mobility {}\n", self.mobility);
+        let note = |k: usize| match notes.get(k).filter(|n| !n.is_empty()) {
+            Some(n) => format!("  # {} {n}", rules.pieces[k].name),
+            None => format!("  # {}", rules.pieces[k].name),
+        };
+        for k in 0..rules.pieces.len() {
+            out += &format!("value {} {}{}\n", self.values[k], symbol(rules, k), note(k));
+        }
+        for k in 0..rules.pieces.len() {
+            let name = &rules.pieces[k].name;
+            out += &format!("hand {} {}  # {name}\n", self.hand[k], symbol(rules, k));
+        }
+        out += "# Square bonuses, the first player's view, the top rank first.\n";
+        for k in 0..rules.pieces.len() {
+            for (b, board) in rules.geometry.boards.iter().enumerate() {
+                let name = &rules.pieces[k].name;
+                out += &format!("squares {b} {}  # {name}\n", symbol(rules, k));
+                for rank in (0..board.ranks).rev() {
+                    let row: Vec<String> = (0..board.files)
+                        .map(|file| {
+                            let cell = rules.geometry.cell_at(b, file as i32, rank as i32);
+                            let v = cell.map_or(0, |c| self.squares[k][c as usize]);
+                            format!("{v:4}")
+                        })
+                        .collect();
+                    out += &format!("{}\n", row.join(" "));
+                }
+            }
+        }
+        out
+    }
+
+    /// Reads a values file's text for these rules. Kinds it does not name keep 0
+    /// everywhere; a name the rules lack, a malformed line or a weight beyond
+    /// [`MAX_WEIGHT`] is an error.
+    pub fn parse(text: &str, rules: &Rules) -> Result<(Learned, Header), String> {
+        let kinds = rules.pieces.len();
+        let cells = rules.cell_count();
+        let mut learned = Learned {
+            values: vec![0; kinds],
+            hand: vec![0; kinds],
+            squares: vec![vec![0; cells]; kinds],
+            mobility: 0,
+        };
+        let mut header = Header {
+            rules: String::new(),
+            hash: String::new(),
+        };
+        let mut lines = text
+            .lines()
+            .map(|l| l.split('#').next().unwrap_or("").trim())
+            .enumerate()
+            .filter(|(_, l)| !l.is_empty());
+        match lines.next() {
+            Some((_, MAGIC)) => {}
+            _ => return Err(format!("the first line is not `{MAGIC}`")),
+        }
+        while let Some((i, line)) = lines.next() {
+            let at = |e: String| format!("line {}: {e}", i + 1);
+            let (word, rest) = line.split_once(' ').unwrap_or((line, ""));
+            let rest = rest.trim();
+            match word {
+                "rules" => header.rules = rest.to_string(),
+                "hash" => header.hash = rest.to_string(),
+                "mobility" => learned.mobility = weight(rest).map_err(at)?,
+                "value" | "hand" => {
+                    let (n, name) = rest.split_once(' ').unwrap_or((rest, ""));
+                    let k = kind_named(rules, name.trim()).map_err(at)?;
+                    let slot = if word == "value" {
+                        &mut learned.values
+                    } else {
+                        &mut learned.hand
+                    };
+                    slot[k] = weight(n).map_err(at)?;
+                }
+                "squares" => {
+                    let (b, name) = rest.split_once(' ').unwrap_or((rest, ""));
+                    let k = kind_named(rules, name.trim()).map_err(at)?;
+                    let board: usize = b
+                        .parse()
+                        .ok()
+                        .filter(|&b| b < rules.geometry.boards.len())
+                        .ok_or_else(|| at(format!("no board `{b}`")))?;
+                    let ranks = rules.geometry.boards[board].ranks;
+                    for rank in (0..ranks).rev() {
+                        let (j, row) = lines
+                            .next()
+                            .ok_or_else(|| at(format!("{name}: the squares end early")))?;
+                        read_rank(rules, board, rank, row, &mut learned.squares[k])
+                            .map_err(|e| format!("line {}: {e}", j + 1))?;
+                    }
+                }
+                _ => return Err(at(format!("unknown word `{word}`"))),
+            }
+        }
+        if header.hash.is_empty() {
+            return Err("no `hash` line".into());
+        }
+        Ok((learned, header))
+    }
+}
+
+/// One rank of square bonuses, written from the first file.
+fn read_rank(
+    rules: &Rules,
+    board: usize,
+    rank: usize,
+    row: &str,
+    squares: &mut [i32],
+) -> Result<(), String> {
+    let files = rules.geometry.boards[board].files;
+    let numbers: Vec<&str> = row.split_whitespace().collect();
+    if numbers.len() != files {
+        return Err(format!("{} numbers, not {files}", numbers.len()));
+    }
+    for (file, n) in numbers.into_iter().enumerate() {
+        if let Some(c) = rules.geometry.cell_at(board, file as i32, rank as i32) {
+            squares[c as usize] = weight(n)?;
+        }
+    }
+    Ok(())
+}
+
+/// A weight in centipawns, within ±[`MAX_WEIGHT`].
+fn weight(text: &str) -> Result<i32, String> {
+    text.trim()
+        .parse::<i32>()
+        .ok()
+        .filter(|v| v.abs() <= MAX_WEIGHT)
+        .ok_or_else(|| format!("`{text}` is not a whole number within ±{MAX_WEIGHT}"))
+}
+
+/// A piece kind's symbol in position strings, as its owner (or the first player)
+/// writes it.
+pub fn symbol(rules: &Rules, kind: usize) -> String {
+    let side = rules.pieces[kind].owner.unwrap_or(0);
+    rules.code_symbol(crate::rules::code(kind, side))
+}
+
+/// The piece kind of this symbol.
+fn kind_named(rules: &Rules, name: &str) -> Result<usize, String> {
+    (0..rules.pieces.len())
+        .find(|&k| symbol(rules, k) == name)
+        .ok_or_else(|| format!("the rules have no piece `{name}`"))
+}
+
+/// The cell half a turn away on its board: where the first player sees what the
+/// second player sees from `cell` (the second player's moves are the first's turned).
+pub fn turned(geo: &Geometry, cell: Cell) -> Option<Cell> {
+    let info = geo.cells.get(cell as usize)?;
+    let board = &geo.boards[info.board];
+    geo.cell_at(
+        info.board,
+        (board.files - 1 - info.file) as i32,
+        (board.ranks - 1 - info.rank) as i32,
+    )
+}
+
+/// The cell mirrored left to right on its board.
+pub fn mirrored(geo: &Geometry, cell: Cell) -> Option<Cell> {
+    let info = geo.cells.get(cell as usize)?;
+    let board = &geo.boards[info.board];
+    geo.cell_at(
+        info.board,
+        (board.files - 1 - info.file) as i32,
+        info.rank as i32,
+    )
+}
+
+/// Where the values of the rule file at `rules_path` are kept: `GAME.values`.
+pub fn values_path(rules_path: &Path) -> PathBuf {
+    rules_path.with_extension("values")
+}
+
+/// The learned weights beside a rule file, if there is a values file fitted to its
+/// present text. A stale or unreadable file gives a warning (and no weights).
+pub fn load_beside(rules: &Rules, rules_path: &Path) -> (Option<Learned>, Option<String>) {
+    load_file(rules, rules_path, &values_path(rules_path), false)
+}
+
+/// The learned weights in `values`, for the rule file at `rules_path`. `asked`: the
+/// file was named (its absence is then worth a warning too).
+pub fn load_file(
+    rules: &Rules,
+    rules_path: &Path,
+    values: &Path,
+    asked: bool,
+) -> (Option<Learned>, Option<String>) {
+    let shown = values.display();
+    let text = match std::fs::read_to_string(values) {
+        Ok(t) => t,
+        Err(e) if !asked && e.kind() == std::io::ErrorKind::NotFound => return (None, None),
+        Err(e) => return (None, Some(format!("warning: cannot read {shown}: {e}"))),
+    };
+    let (learned, header) = match Learned::parse(&text, rules) {
+        Ok(x) => x,
+        Err(e) => return (None, Some(format!("warning: {shown}: {e}; ignored"))),
+    };
+    let hash = match std::fs::read_to_string(rules_path) {
+        Ok(source) => crate::pgn::text_hash(&source),
+        Err(e) => {
+            let why = format!("cannot read {} to check it: {e}", rules_path.display());
+            return (None, Some(format!("warning: {shown} ignored: {why}")));
+        }
+    };
+    if header.hash != hash {
+        let warning = format!(
+            "warning: {shown} was fitted to another text of {} ({} ≠ {hash}): ignored; `varsand tune {}` fits it again",
+            rules_path.display(),
+            header.hash,
+            rules_path.display()
+        );
+        return (None, Some(warning));
+    }
+    (Some(learned), None)
+}
+
+/// The evaluation for rules read from `rules_path`: with the learned weights beside
+/// it when they are fresh. A warning (a stale file) goes to standard error.
+pub fn eval_beside(rules: &Rules, rules_path: &Path) -> super::Eval {
+    let (learned, warning) = load_beside(rules, rules_path);
+    if let Some(w) = warning {
+        eprintln!("{w}");
+    }
+    match learned {
+        Some(l) => super::Eval::with_learned(rules, &l),
+        None => super::Eval::new(rules),
+    }
+}

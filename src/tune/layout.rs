@@ -1,0 +1,267 @@
+//! Where each weight sits in the weight vector, and the features of a position.
+//!
+//! Weights: a value per piece kind, a value in hand per kind that can be in hand, a
+//! bonus per kind and square class, the mobility weight, and the first player's edge:
+//! a constant that only the fit uses (a constant added to every score changes no
+//! choice of the search), so that in a game whose sides differ, or where moving
+//! first counts, the pieces' values do not stand in for it. Square classes tie the
+//! squares the board's symmetry makes alike: a square and its mirror image when the
+//! pieces' moves, the zones and the setup's squares are all symmetric left to right
+//! (the two sides are always tied, by the half turn the second player's moves make).
+
+use crate::engine::{Position, for_each_occupied_square};
+use std::sync::Arc;
+
+use crate::rules::{Cell, Rules, Source, kind_of, side_of};
+use crate::search::Eval;
+use crate::search::eval::MOBILITY;
+use crate::search::learned::{Learned, mirrored, turned};
+
+use super::fit::Prior;
+
+/// The prior's spread (one standard deviation, centipawns) of each kind of weight:
+/// wide for values, which the data decide, narrower for square bonuses, which rarely
+/// seen squares must not blow up.
+const VALUE_SPREAD: f64 = 300.0;
+const SQUARE_SPREAD: f64 = 8.0;
+const MOBILITY_SPREAD: f64 = 5.0;
+const EDGE_SPREAD: f64 = 1000.0;
+
+/// The weight vector's layout for one set of rules.
+#[derive(Debug, Clone)]
+pub struct Layout {
+    kinds: usize,
+    /// Per kind, the index of its value in hand, if it can be in hand.
+    hand: Vec<Option<usize>>,
+    /// Per kind, the index of its first square class.
+    squares: Vec<usize>,
+    /// Per cell (the first player's view), its square class.
+    class: Vec<usize>,
+    /// Per class, its cells.
+    cells_of: Vec<Vec<usize>>,
+    /// The squares are tied left to right.
+    pub mirrored: bool,
+    len: usize,
+}
+
+impl Layout {
+    pub fn new(rules: &Arc<Rules>) -> Self {
+        let kinds = rules.pieces.len();
+        let start = Position::start(rules.clone());
+        let mirror = mirror_symmetric(rules, &start);
+        let n = rules.cell_count();
+        let mut class = vec![usize::MAX; n];
+        let mut cells_of: Vec<Vec<usize>> = Vec::new();
+        for cell in 0..n {
+            let twin = if mirror {
+                mirrored(&rules.geometry, cell as Cell).map_or(cell, |c| c as usize)
+            } else {
+                cell
+            };
+            if twin < cell {
+                class[cell] = class[twin];
+                cells_of[class[cell]].push(cell);
+            } else {
+                class[cell] = cells_of.len();
+                cells_of.push(vec![cell]);
+            }
+        }
+        let in_hand = hand_kinds(rules, &start);
+        let mut next = kinds;
+        let hand = (0..kinds)
+            .map(|k| {
+                in_hand[k].then(|| {
+                    next += 1;
+                    next - 1
+                })
+            })
+            .collect();
+        let squares = (0..kinds)
+            .map(|_| {
+                next += cells_of.len();
+                next - cells_of.len()
+            })
+            .collect();
+        Layout {
+            kinds,
+            hand,
+            squares,
+            class,
+            cells_of,
+            mirrored: mirror,
+            len: next + 2,
+        }
+    }
+
+    pub fn kinds(&self) -> usize {
+        self.kinds
+    }
+
+    /// The number of weights.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    pub fn value(&self, kind: usize) -> usize {
+        kind
+    }
+
+    pub fn hand(&self, kind: usize) -> Option<usize> {
+        self.hand[kind]
+    }
+
+    pub fn mobility(&self) -> usize {
+        self.len - 2
+    }
+
+    /// The first player's edge (see the module's comment).
+    pub fn edge(&self) -> usize {
+        self.len - 1
+    }
+
+    /// The index of the bonus of `kind` on `cell` (the first player's view).
+    fn square(&self, kind: usize, cell: usize) -> usize {
+        self.squares[kind] + self.class[cell]
+    }
+
+    /// A position's features, the first player's count minus the second's, merged by
+    /// index. `mobility`: the search's mobility difference, the side to move's view.
+    pub fn features(&self, pos: &Position, mobility: i32) -> Vec<(u32, f32)> {
+        let rules = pos.rules();
+        let board = pos.board();
+        let n = self.class.len();
+        let mut raw: Vec<(u32, f32)> = Vec::with_capacity(64);
+        for_each_occupied_square(board, |cell| {
+            let c = board[cell];
+            let (kind, side) = (kind_of(c), side_of(c));
+            if kind >= self.kinds {
+                return;
+            }
+            let sign = if side == 0 { 1.0 } else { -1.0 };
+            raw.push((self.value(kind) as u32, sign));
+            let view = if side == 0 {
+                Some(cell)
+            } else {
+                turned(&rules.geometry, cell as Cell).map(|t| t as usize)
+            };
+            if let Some(v) = view.filter(|&v| cell < n && v < n) {
+                raw.push((self.square(kind, v) as u32, sign));
+            }
+        });
+        for side in 0..2 {
+            let sign = if side == 0 { 1.0 } else { -1.0 };
+            for kind in 0..self.kinds {
+                let count = pos.in_hand(side, kind);
+                if count > 0 {
+                    let index = self.hand[kind].unwrap_or(self.value(kind));
+                    raw.push((index as u32, sign * f32::from(count)));
+                }
+            }
+        }
+        let to_move = if pos.side_to_move() == 0 { 1.0 } else { -1.0 };
+        raw.push((self.mobility() as u32, to_move * mobility as f32));
+        raw.push((self.edge() as u32, 1.0));
+        merge(raw)
+    }
+
+    /// The prior: the rules' own evaluation's weights (the square bonuses averaged
+    /// over each class), and how far the fit may stray from them.
+    pub fn prior(&self, eval: &Eval) -> Prior {
+        let mut mean = vec![0.0; self.len];
+        let mut spread = vec![SQUARE_SPREAD; self.len];
+        for kind in 0..self.kinds {
+            let value = f64::from(eval.values[kind]);
+            mean[self.value(kind)] = value;
+            spread[self.value(kind)] = VALUE_SPREAD;
+            if let Some(h) = self.hand[kind] {
+                mean[h] = value;
+                spread[h] = VALUE_SPREAD;
+            }
+            for (class, cells) in self.cells_of.iter().enumerate() {
+                let sum: f64 = cells
+                    .iter()
+                    .map(|&c| f64::from(eval.square_bonus(kind, c)))
+                    .sum();
+                mean[self.squares[kind] + class] = sum / cells.len() as f64;
+            }
+        }
+        mean[self.mobility()] = f64::from(MOBILITY);
+        spread[self.mobility()] = MOBILITY_SPREAD;
+        spread[self.edge()] = EDGE_SPREAD;
+        Prior { mean, spread }
+    }
+
+    /// The weights as a values file holds them (rounded to centipawns).
+    pub fn learned(&self, weights: &[f64]) -> Learned {
+        let round = |x: f64| x.round() as i32;
+        Learned {
+            values: (0..self.kinds)
+                .map(|k| round(weights[self.value(k)]))
+                .collect(),
+            hand: (0..self.kinds)
+                .map(|k| round(weights[self.hand[k].unwrap_or(self.value(k))]))
+                .collect(),
+            squares: (0..self.kinds)
+                .map(|k| {
+                    (0..self.class.len())
+                        .map(|c| round(weights[self.square(k, c)]))
+                        .collect()
+                })
+                .collect(),
+            mobility: round(weights[self.mobility()]),
+        }
+    }
+}
+
+/// Sorts by index and adds up the entries of each index (dropping zeros).
+fn merge(mut raw: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
+    raw.sort_unstable_by_key(|&(i, _)| i);
+    let mut out: Vec<(u32, f32)> = Vec::with_capacity(raw.len());
+    for (i, x) in raw {
+        match out.last_mut() {
+            Some(last) if last.0 == i => last.1 += x,
+            _ => out.push((i, x)),
+        }
+    }
+    out.retain(|&(_, x)| x != 0.0);
+    out
+}
+
+/// The piece kinds that can be in hand: captured pieces go to hand as them, or the
+/// setup puts them there.
+fn hand_kinds(rules: &Rules, start: &Position) -> Vec<bool> {
+    let kinds = rules.pieces.len();
+    let mut in_hand: Vec<bool> = (0..kinds)
+        .map(|k| start.in_hand(0, k) > 0 || start.in_hand(1, k) > 0)
+        .collect();
+    for p in &rules.pieces {
+        if let Some(k) = p.to_hand {
+            in_hand[k.index()] = true;
+        }
+    }
+    in_hand
+}
+
+/// Whether the game looks the same in a mirror: every move's vectors come with their
+/// mirror images, and the zones and the setup's occupied squares are symmetric.
+fn mirror_symmetric(rules: &Rules, start: &Position) -> bool {
+    let geo = &rules.geometry;
+    let n = rules.cell_count();
+    let twin = |c: usize| mirrored(geo, c as Cell).map(|t| t as usize);
+    let moves = (0..rules.pieces.len()).all(|k| {
+        rules.moves_of(k).all(|(_, g)| match &g.source {
+            Source::Betza(b) => b.vectors.iter().all(|&(x, y)| b.vectors.contains(&(-x, y))),
+            _ => true,
+        })
+    });
+    let zones = rules.zones.iter().all(|z| {
+        (0..2).all(|s| (0..n).all(|c| twin(c).is_some_and(|t| z.cells[s][c] == z.cells[s][t])))
+    });
+    let board = start.board();
+    let setup = (0..n).all(|c| twin(c).is_some_and(|t| (board[c] == 0) == (board[t] == 0)));
+    moves && zones && setup
+}

@@ -1,0 +1,199 @@
+//! `varsand tune` and the values file: a tune on a tiny game finds the stronger piece
+//! worth more, the file round-trips, a stale file is ignored with a warning, and
+//! without a file the evaluation is the rules' own.
+//!
+//! `cargo test --profile checked --test tune`.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::Arc;
+
+use varsand::analyze::GameConfig;
+use varsand::check::{self, Overrides};
+use varsand::search::learned::{self, Header, Learned};
+use varsand::search::{Eval, Limits, Rng};
+use varsand::tune::{self, Layout, SelfPlay};
+use varsand::{Position, Rules};
+
+const TINY: &str = "tests/tune/tiny.var";
+
+fn tiny_text() -> String {
+    let path = format!("{}/{TINY}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn load(text: &str) -> Arc<Rules> {
+    Arc::new(check::load(text, &Overrides::new()).unwrap_or_else(|e| panic!("{e:?}")))
+}
+
+fn kind(rules: &Rules, name: &str) -> usize {
+    rules
+        .pieces()
+        .iter()
+        .position(|p| p.name == name)
+        .unwrap_or_else(|| panic!("no {name}"))
+}
+
+/// A fresh folder under the target directory, holding a copy of the tiny game.
+fn scratch(name: &str) -> PathBuf {
+    let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("tune-{name}"));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display()));
+    let file = dir.join("tiny.var");
+    std::fs::write(&file, tiny_text()).unwrap_or_else(|e| panic!("{e}"));
+    file
+}
+
+/// Learned weights that differ from the rules' own everywhere.
+fn some_weights(rules: &Rules) -> Learned {
+    let kinds = rules.pieces().len();
+    let cells = rules.cell_count();
+    Learned {
+        values: (0..kinds).map(|k| 100 * k as i32 + 50).collect(),
+        hand: vec![7; kinds],
+        squares: (0..kinds)
+            .map(|k| (0..cells).map(|c| (c as i32 % 7) - 3 + k as i32).collect())
+            .collect(),
+        mobility: 5,
+    }
+}
+
+fn write_values(rule_file: &Path, rules: &Rules, weights: &Learned) {
+    let text = std::fs::read_to_string(rule_file).unwrap_or_else(|e| panic!("{e}"));
+    let header = Header {
+        rules: "tiny.var".into(),
+        hash: varsand::pgn::text_hash(&text),
+    };
+    let values = learned::values_path(rule_file);
+    std::fs::write(&values, weights.to_text(rules, &header, &[])).unwrap_or_else(|e| panic!("{e}"));
+}
+
+/// Positions of a few random games.
+fn positions(rules: &Arc<Rules>) -> Vec<Position> {
+    let mut rng = Rng::new(7);
+    let mut out = Vec::new();
+    for _ in 0..5 {
+        let mut pos = Position::start(rules.clone());
+        for _ in 0..30 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos.make(moves[rng.below(moves.len())]);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
+
+#[test]
+fn the_tune_finds_the_queen_worth_more_than_the_wazir() {
+    let rules = load(&tiny_text());
+    let eval = Arc::new(Eval::new(&rules));
+    let (queen, wazir) = (kind(&rules, "Queen"), kind(&rules, "Wazir"));
+    assert_eq!(eval.values[queen], eval.values[wazir], "declared equal");
+    let opts = SelfPlay {
+        games: 40,
+        limits: Limits::depth(2),
+        seed: 1,
+        threads: 2,
+        config: GameConfig {
+            opening_plies: 4,
+            max_plies: 200,
+            ..GameConfig::default()
+        },
+    };
+    let games = tune::self_play(&rules, &eval, &opts, &|| {});
+    let layout = Layout::new(&rules);
+    let samples = tune::samples(&layout, &games);
+    assert!(samples.len() > 200, "{} positions", samples.len());
+    let tuned = tune::tune(&rules, &layout, &samples, games.len(), &mut |_, _| {});
+    let v = &tuned.learned.values;
+    assert!(
+        v[queen] > v[wazir] + 100,
+        "queen {} wazir {}",
+        v[queen],
+        v[wazir]
+    );
+    assert!(tuned.loss_after < tuned.loss_before);
+    assert!(tuned.value_se[queen].is_some_and(|se| se > 0.0 && se.is_finite()));
+    // The royal piece's value is never moved by a position: no error is claimed.
+    assert_eq!(tuned.value_se[kind(&rules, "King")], None);
+}
+
+#[test]
+fn a_values_file_round_trips() {
+    let file = scratch("round-trip");
+    let rules = load(&tiny_text());
+    let weights = some_weights(&rules);
+    write_values(&file, &rules, &weights);
+    let (read, warning) = learned::load_beside(&rules, &file);
+    assert_eq!(warning, None);
+    assert_eq!(read.as_ref(), Some(&weights));
+    // And the evaluation uses them.
+    let eval = learned::eval_beside(&rules, &file);
+    assert_eq!(eval.values, weights.values);
+    assert_eq!(eval.mobility, 5);
+}
+
+#[test]
+fn a_stale_values_file_is_ignored_with_a_warning() {
+    let file = scratch("stale");
+    let rules = load(&tiny_text());
+    write_values(&file, &rules, &some_weights(&rules));
+    let changed = tiny_text() + "\n// a later edit\n";
+    std::fs::write(&file, &changed).unwrap_or_else(|e| panic!("{e}"));
+    let (read, warning) = learned::load_beside(&rules, &file);
+    assert_eq!(read, None);
+    let warning = warning.unwrap_or_default();
+    assert!(warning.contains("another text"), "{warning}");
+    // The command line says so, and plays with the rules' own evaluation.
+    let out = Command::new(env!("CARGO_BIN_EXE_varsand"))
+        .args(["analyze", "--games", "1", "--depth", "1"])
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("ignored"), "{stderr}");
+    assert!(!String::from_utf8_lossy(&out.stdout).contains("learned"));
+}
+
+#[test]
+fn without_a_values_file_the_evaluation_is_the_rules_own() {
+    let file = scratch("none");
+    let rules = load(&tiny_text());
+    let (read, warning) = learned::load_beside(&rules, &file);
+    assert_eq!((read, warning), (None, None));
+    let plain = Eval::new(&rules);
+    let beside = learned::eval_beside(&rules, &file);
+    assert_eq!(plain.values, beside.values);
+    assert_eq!(beside.mobility, varsand::search::eval::MOBILITY);
+    for pos in positions(&rules) {
+        assert_eq!(plain.evaluate(&pos), beside.evaluate(&pos), "{}", pos.fen());
+    }
+}
+
+#[test]
+fn the_command_writes_a_values_file_that_analyze_uses() {
+    let file = scratch("command");
+    let run = |args: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_varsand"))
+            .args(args)
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{args:?}: {stderr}");
+        String::from_utf8_lossy(&out.stdout).to_string()
+    };
+    let report = run(&["tune", "--games", "8", "--threads", "1"]);
+    assert!(report.contains("Queen") && report.contains("±"), "{report}");
+    assert!(learned::values_path(&file).exists());
+    let analysis = run(&["analyze", "--games", "1", "--depth", "1"]);
+    assert!(analysis.contains("learned"), "{analysis}");
+    let without = run(&[
+        "analyze", "--games", "1", "--depth", "1", "--values", "none",
+    ]);
+    assert!(!without.contains("learned"), "{without}");
+}
