@@ -7,6 +7,7 @@ mod common;
 
 use common::process::{BIN, TempDir, repo, text, varsand};
 use common::python_chess::python_chess_read;
+use common::tools::Tool;
 use varsand::Position;
 use varsand::pgn::{GameResult, read_games};
 
@@ -59,6 +60,9 @@ fn replay_with_varsand(pgn: &std::path::Path, file: &str) -> Vec<varsand::pgn::P
 
 #[test]
 fn varsand_plays_itself_at_chess_and_the_games_replay_in_varsand_and_python_chess() {
+    if !common::tools::available(Tool::PythonChess) {
+        return;
+    }
     let tmp = TempDir::new("chess");
     let pgn = tmp.path("games.pgn");
     let engine = varsand_uci(CHESS);
@@ -126,6 +130,9 @@ fn varsand_plays_itself_at_chess_and_the_games_replay_in_varsand_and_python_ches
 
 #[test]
 fn an_illegal_move_loses_and_the_reason_is_recorded() {
+    if !common::tools::available(Tool::Python) {
+        return;
+    }
     let tmp = TempDir::new("illegal");
     let pgn = tmp.path("games.pgn");
     let engine = varsand_uci(CHESS);
@@ -169,6 +176,9 @@ fn an_illegal_move_loses_and_the_reason_is_recorded() {
 
 #[test]
 fn no_move_no_answer_in_time_and_a_crash_lose() {
+    if !common::tools::available(Tool::Python) {
+        return;
+    }
     let engine = varsand_uci(CHESS);
     for (mode, timeout, why, termination) in [
         (
@@ -218,6 +228,9 @@ fn no_move_no_answer_in_time_and_a_crash_lose() {
 
 #[test]
 fn an_engine_that_does_not_start_or_speak_uci_stops_the_match_before_any_game() {
+    if !common::tools::available(Tool::Python) {
+        return;
+    }
     let engine = varsand_uci(CHESS);
     let mute = bad_engine("mute");
     let (ok, out, err) = run_match(CHESS, [&engine, &mute], &["--timeout", "1500"]);
@@ -362,6 +375,9 @@ fn uci_variant_names_are_read_from_the_game_name() {
 
 #[test]
 fn the_engine_is_told_its_variant_the_moves_and_its_limits() {
+    if !common::tools::available(Tool::Python) {
+        return;
+    }
     let tmp = TempDir::new("conversation");
     let log = tmp.path("log.txt");
     let file = "variants/capablanca.var";

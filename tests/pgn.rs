@@ -135,6 +135,9 @@ fn a_start_position_and_parameters_round_trip() {
 
 #[test]
 fn python_chess_reads_a_game_from_a_position() {
+    if !common::tools::available(common::tools::Tool::PythonChess) {
+        return;
+    }
     let tmp = TempDir::new("python-fen");
     let fen = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 12";
     let g = round_trip("variants/chess.var", &Overrides::new(), Some(fen), &[], 9);

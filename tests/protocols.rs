@@ -134,6 +134,9 @@ fn best_move(line: &str) -> &str {
 
 /// Runs tests/protocols/play_chess.py: python-chess plays chess against the engine.
 fn python_chess_plays(protocol: &str) {
+    if !common::tools::available(common::tools::Tool::PythonChess) {
+        return;
+    }
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/protocols/play_chess.py");
     let out = Command::new("python3")
         .arg(&script)

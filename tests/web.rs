@@ -7,6 +7,7 @@
 
 mod common;
 
+use common::tools::Tool;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -207,9 +208,12 @@ fn serve_refuses_a_missing_file_and_a_port_out_of_range() {
 /// Runs a script of `tests/web/` with the arguments; fails with its output, or with
 /// the install hint when chromium, chromedriver or selenium is missing.
 fn run_script(script: &str, args: &[&str]) -> String {
+    let (chromium, chromedriver) = common::tools::browser_paths().expect("a browser");
     let mut child = Command::new("python3")
         .arg(Path::new("tests/web").join(script))
         .args(args)
+        .env("VARSAND_CHROMIUM", chromium)
+        .env("VARSAND_CHROMEDRIVER", chromedriver)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
@@ -249,6 +253,9 @@ fn run_script(script: &str, args: &[&str]) -> String {
 
 #[test]
 fn a_browser_plays_e2e4_by_clicks_and_follows_the_rule_file() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
     let server = Server::start("variants/chess.var", "browser");
     let out = run_script(
         "play_and_follow.py",
@@ -260,6 +267,9 @@ fn a_browser_plays_e2e4_by_clicks_and_follows_the_rule_file() {
 
 #[test]
 fn a_browser_chooses_a_promotion_and_places_a_piece_from_the_hand() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
     let server = Server::start("variants/crazyhouse.var", "choices");
     let out = run_script("choices.py", &[&server.url]);
     println!("{out}");
@@ -271,6 +281,9 @@ fn a_browser_chooses_a_promotion_and_places_a_piece_from_the_hand() {
 #[test]
 #[ignore]
 fn screenshots() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
     std::fs::create_dir_all("docs/img").unwrap();
     // Monkey King Chess: the Clouds, both hands, a Lancer flown to Cloud 101.
     let king = "k@c8 L@b4 l@e6 b4c101d p@b6 P@c3 v@d7 --select c101d";

@@ -11,6 +11,7 @@ use std::sync::Once;
 
 pub mod process;
 pub mod python_chess;
+pub mod tools;
 
 use std::sync::Arc;
 

@@ -9,8 +9,9 @@ import tempfile
 import urllib.error
 import urllib.request
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
+# Found by the Rust tests (tests/common/tools.rs), wherever they are installed.
+CHROMIUM = os.environ.get("VARSAND_CHROMIUM", "/usr/bin/chromium")
+CHROMEDRIVER = os.environ.get("VARSAND_CHROMEDRIVER", "/usr/bin/chromedriver")
 HINT = (
     "install them with: apt-get install chromium chromium-driver && "
     "python3 -m pip install selenium   (.ci/run does both)"
