@@ -18,7 +18,7 @@ use crate::diagnostic::Problem;
 use crate::engine::{GameEnd, Position};
 use crate::perft::Perft;
 use crate::rules::Rules;
-use crate::search::{self, Limits, Rng, Searcher};
+use crate::search::{self, Limits, MAX_THREADS, Rng, Searcher};
 
 use game::{Replay, Stop, replay};
 
@@ -93,6 +93,12 @@ const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         "show or set the computer's search depth limit (0: none)",
     ),
     (
+        "threads",
+        &[],
+        "threads [N]",
+        "show or set how many threads the computer searches with",
+    ),
+    (
         "play",
         &[],
         "play white|black|both|none",
@@ -147,6 +153,8 @@ pub struct Session {
     /// The computer player's limits, and its searcher (kept for the rules it was built for).
     limits: Limits,
     searcher: Option<Searcher>,
+    /// Threads per search (`threads`).
+    threads: usize,
     out: Box<dyn Write>,
     /// Where errors go: standard error when a script drives the session, else `out`.
     err: Option<Box<dyn Write>>,
@@ -280,6 +288,7 @@ impl Session {
             rng: Rng::new(seed),
             limits: Limits::movetime(DEFAULT_MOVETIME_MS),
             searcher: None,
+            threads: 1,
             out,
             err: None,
             failed: false,
@@ -451,6 +460,7 @@ impl Session {
             "play" => self.play(rest),
             "time" => self.time(rest),
             "depth" => self.depth(rest),
+            "threads" => self.threads(rest),
             "save" => self.save(rest),
             "load" => self.load(rest),
             "quit" => return Flow::Quit,
@@ -587,6 +597,7 @@ impl Session {
             Some(s) if Arc::ptr_eq(s.rules(), &self.rules) => s,
             slot => slot.insert(Searcher::new(self.rules.clone())),
         };
+        searcher.set_threads(self.threads);
         let r = searcher.search(&mut self.pos, &self.limits);
         let Some(m) = r
             .best
@@ -664,6 +675,23 @@ impl Session {
             Some(d) => self.say(format!("the computer searches at most {d} plies deep")),
             None => self.say("the computer searches as deep as its time allows"),
         }
+    }
+
+    fn threads(&mut self, arg: &str) {
+        if !arg.is_empty() {
+            match arg.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.threads = n,
+                _ => {
+                    self.fail(format!("threads N, such as threads 2 (1 to {MAX_THREADS})"));
+                    return;
+                }
+            }
+        }
+        let n = self.threads;
+        self.say(format!(
+            "the computer searches with {n} thread{}",
+            if n == 1 { "" } else { "s" }
+        ));
     }
 
     fn play(&mut self, who: &str) {

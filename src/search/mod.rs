@@ -321,6 +321,8 @@ pub struct Searcher {
     path: Vec<Option<Move>>,
     /// A null move means something here: no drops, passes or swaps in the rules.
     null_ok: bool,
+    /// A null move's verification search is running: no null moves below it.
+    verifying: bool,
     /// Per side: piece codes worth enough that a side with one is unlikely to be in
     /// zugzwang (royal pieces and the weakest pieces are not).
     strong: [Vec<Code>; 2],
@@ -381,6 +383,7 @@ impl Searcher {
             evals: vec![None; MAX_PLY + 2],
             path: vec![None; MAX_PLY + 2],
             null_ok,
+            verifying: false,
             strong,
             cells,
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -995,13 +998,14 @@ impl Searcher {
         scores.swap(i, b);
     }
 
-    /// Has the side to move a piece worth more than its weakest (so that passing is
-    /// unlikely to be its best, as it is in zugzwang)?
-    #[inline]
-    fn has_strong_piece(&self, pos: &Position) -> bool {
+    /// How many pieces worth well more than its weakest the side to move has: with
+    /// fewer than two, passing may well be its best (zugzwang), and no null move is
+    /// tried.
+    fn strong_pieces(&self, pos: &Position) -> u32 {
         self.strong[pos.side_to_move()]
             .iter()
-            .any(|&c| pos.counts[c as usize] > 0)
+            .map(|&c| u32::from(pos.counts[c as usize]))
+            .sum()
     }
 
     /// Null-move pruning: if passing still leaves the side to move at or above
@@ -1021,6 +1025,18 @@ impl Searcher {
         pos.unmake();
         if self.stopped || score < beta {
             return None;
+        }
+        // Verification, with few pieces left (where zugzwang lives): the node
+        // searched without null moves, at least two plies deep (a move, and the
+        // quiet reply that punishes it), must fail high too.
+        if self.strong_pieces(pos) <= 3 {
+            let outer = std::mem::replace(&mut self.verifying, true);
+            let d = (depth - r).max(2).min(depth - 1);
+            let v = self.negamax(pos, d, beta - 1, beta, ply, false);
+            self.verifying = outer;
+            if self.stopped || v < beta {
+                return None;
+            }
         }
         // A mate found after a pass is not proven: report the bound only.
         Some(if score >= MATE_BOUND { beta } else { score })
@@ -1131,8 +1147,9 @@ impl Searcher {
             if depth >= 3
                 && ev >= beta
                 && self.null_ok
+                && !self.verifying
                 && self.path[ply - 1].is_some()
-                && self.has_strong_piece(pos)
+                && self.strong_pieces(pos) >= 2
             {
                 self.lists[ply] = moves;
                 if let Some(s) = self.null_move_cut(pos, depth, beta, ev, ply) {
@@ -1164,14 +1181,6 @@ impl Searcher {
             let m = moves[i];
             let quiet = !pos.is_tactical(m);
             let prunable = !pv_node && !in_check && searched > 0 && best > -MATE_BOUND;
-            // Late-move pruning: enough quiet moves tried at a shallow depth.
-            if prunable
-                && quiet
-                && depth <= 8
-                && quiets_tried.len() as i32 >= (3 + depth * depth) / (2 - i32::from(improving))
-            {
-                continue;
-            }
             // Captures that lose material by the exchange estimate, near the leaves.
             if prunable
                 && !quiet
@@ -1185,12 +1194,16 @@ impl Searcher {
                 continue;
             }
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
-            // Futility: a quiet move that cannot bring the score up to alpha.
+            // Late-move pruning (enough quiet moves tried at a shallow depth) and
+            // futility (a quiet move that cannot bring the score up to alpha); checks
+            // are kept, as mating attacks are made of them.
             if prunable
                 && quiet
                 && !gives_check
-                && depth <= 6
-                && eval.is_some_and(|ev| ev + 100 + 100 * depth <= alpha)
+                && ((depth <= 8
+                    && quiets_tried.len() as i32
+                        >= (3 + depth * depth) / (2 - i32::from(improving)))
+                    || (depth <= 6 && eval.is_some_and(|ev| ev + 100 + 100 * depth <= alpha)))
             {
                 pos.unmake();
                 continue;
@@ -1291,6 +1304,24 @@ impl Searcher {
         {
             return Self::outcome_score(o, ply);
         }
+        // A stored result of any depth bounds a quiescence search.
+        let key = pos.hash();
+        let hash_move = match self.tt.probe(key) {
+            Some(e) => {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut && e.depth >= 0 {
+                    return s;
+                }
+                e.mv
+            }
+            None => None,
+        };
+        let alpha0 = alpha;
         let us = pos.side_to_move();
         let mut moves = std::mem::take(&mut self.lists[ply]);
         // With end rules this module does not know, only the legal moves (none once
@@ -1338,8 +1369,9 @@ impl Searcher {
             pos.tactical_moves(&mut moves);
         }
         let mut scores = std::mem::take(&mut self.order[ply]);
-        self.score_moves(pos, &moves, &mut scores, None, ply);
+        self.score_moves(pos, &moves, &mut scores, hash_move, ply);
         let mut searched = 0;
+        let mut best_move = None;
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let m = moves[i];
@@ -1366,6 +1398,7 @@ impl Searcher {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if alpha >= beta {
                         break;
                     }
@@ -1374,10 +1407,21 @@ impl Searcher {
         }
         self.lists[ply] = moves;
         self.order[ply] = scores;
-        if evasions && searched == 0 && !self.stopped {
+        if self.stopped {
+            return best;
+        }
+        if evasions && searched == 0 {
             // In check with no legal move.
             return self.terminal(pos, ply);
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best, ply), 0, bound);
         best
     }
 }

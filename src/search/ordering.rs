@@ -11,12 +11,30 @@ use super::Eval;
 /// History scores stay within ±this (the "gravity" update keeps them there).
 pub const HISTORY_MAX: i32 = 16_384;
 
-/// The gain of a capture if the opponent recaptures once with anything on the target
-/// square: the victim's value, less the capturer's when the target is defended. Where
-/// a capture is unusual (a capture without moving, a hopper whose screen may change,
-/// castling or drops) there is no exchange to estimate and the victim's value
-/// (most valuable victim first, as before) stands.
+/// A royal piece's worth in an exchange: more than any other piece, so that no
+/// exchange is won by giving one up (which would be illegal).
+const ROYAL_WORTH: i32 = 1_000_000;
+
+/// What a capture gains: the static exchange evaluation ([`Position::exchange`])
+/// where the attack tables tell it. Else, for a plain capture, the gain if the
+/// opponent recaptures once with anything: the victim's value, less the capturer's
+/// when the target is defended. Where a capture is unusual (a capture without moving,
+/// a hopper whose screen may change, castling or drops) there is no exchange to
+/// estimate and the victim's value (most valuable victim first, as before) stands.
 pub fn exchange_estimate(pos: &Position, eval: &Eval, m: Move) -> i32 {
+    let royal_kinds = pos.rules().tables.royal_kinds;
+    let worth = |c: u8| {
+        if c == EMPTY {
+            0
+        } else if royal_kinds >> crate::rules::kind_of(c) & 1 != 0 {
+            ROYAL_WORTH
+        } else {
+            eval.value_of(c).clamp(0, 100_000)
+        }
+    };
+    if let Some(gain) = pos.exchange(m, worth) {
+        return gain;
+    }
     let victim = match pos.victim(m) {
         Some(v) => eval.value_of(v).clamp(0, 100_000),
         None => 0,

@@ -128,7 +128,11 @@ impl Tt {
         if let Some(i) = bucket.iter().position(|s| Self::read(s, key).is_some()) {
             let e = Self::read(&bucket[i], key).expect("just read");
             // Keep a deeper result of this search, but learn its move if it had none.
-            if e.generation == generation && depth < e.depth && bound != Bound::Exact {
+            let much_deeper = depth + 2 < e.depth;
+            if e.generation == generation
+                && depth < e.depth
+                && (bound != Bound::Exact || much_deeper)
+            {
                 if e.mv.is_none() && mv.is_some() {
                     Self::write(&bucket[i], Entry { mv, ..e });
                 }
