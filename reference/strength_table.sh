@@ -18,12 +18,14 @@
 # missing); OLD the older one (the new-vs-old rows are skipped without it). PARTS
 # chooses the rows: any of `nodes` (Fairy-Stockfish at equal nodes), `time`
 # (Fairy-Stockfish at equal time), `old` (new against old); all three by default.
+# ONLY, a pattern (grep -E), keeps the rows whose names match it (`chess-fsf`, `shogi`,
+# `new-vs-old`...), to run rows apart or side by side.
 # Prints the rows in Markdown as they finish. Time rows depend on the machine and
 # its load; node rows do not.
 set -euo pipefail
 
 usage() {
-    sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+    sed -n '2,24p' "$0" | sed 's/^# \{0,1\}//'
     exit "${1:-0}"
 }
 [[ $# -ge 1 && $# -le 3 ]] || usage 2
@@ -55,6 +57,7 @@ offers() { # ENGINE VARIANT
 row() {
     local name=$1 file=$repo/variants/$2 opponent=$3 limits=$4
     shift 4
+    [[ -z ${ONLY:-} ]] || grep -qE -- "$ONLY" <<<"$name" || return 0
     local json=$OUT/$name.json
     # shellcheck disable=SC2086 # the limits are several words on purpose
     nice "$VARSAND" match "$file" \
