@@ -540,7 +540,10 @@ fn two_threads_reach_the_depth_with_a_legal_move() {
 /// Measured on 2026-12-02 on the 2-core development machine while other builds kept
 /// its load average near 5 (so no better than inconclusive), through `varsand uci`,
 /// depth 13 from this position, two runs each: one thread 634 and 672 ms, two threads
-/// 437 and 771 ms (the same depth, the same score within 10 centipawns).
+/// 437 and 771 ms (the same depth, the same score within 10 centipawns). Again at
+/// 05:12 with the machine nearly idle, depth 14, three runs each: one thread 521, 632,
+/// 406 ms (1,559 in all); two threads 415, 698, 391 ms (1,504): twice the nodes a
+/// second, but about as many more nodes needed, so barely faster to the depth.
 #[test]
 #[ignore]
 fn threads_speed_up_the_search() {
