@@ -164,3 +164,85 @@ impl Position {
         attacked(self, cell, by)
     }
 }
+
+/// The least valuable piece of `by` (by `value`) that attacks `cell` by the reverse
+/// tables, the cells in `gone` taken as empty (pieces already exchanged on `cell`),
+/// with its square. Captures under conditions and two-faced pieces are not followed:
+/// [`Position::exchange`] is not used under rules that have them.
+pub(crate) fn least_attacker(
+    pos: &Position,
+    cell: Cell,
+    by: usize,
+    gone: &[Cell],
+    value: impl Fn(u8) -> i32,
+) -> Option<(Cell, u8)> {
+    let t = &pos.rules.tables;
+    let board = &pos.board;
+    let at = |sq: Cell| {
+        if gone.contains(&sq) {
+            0
+        } else {
+            board[sq as usize]
+        }
+    };
+    let mut best: Option<(Cell, u8)> = None;
+    let mut consider = |sq: Cell, c: u8| {
+        if best.is_none_or(|(_, b)| value(c) < value(b)) {
+            best = Some((sq, c));
+        }
+    };
+    let (start, len) = t.leap_index[by][cell as usize];
+    for a in &t.leap_attacks[start as usize..(start + len) as usize] {
+        let c = at(a.from);
+        if c != 0 && side_of(c) == by && a.kinds >> kind_of(c) & 1 != 0 {
+            let path = &t.cells[a.path_first as usize..a.path_first as usize + a.path_len as usize];
+            if path
+                .iter()
+                .all(|&p| (at(p) == 0) && pos.terrain_lets_pass(p, kind_of(c)))
+            {
+                consider(a.from, c);
+            }
+        }
+    }
+    let (start, len) = t.ray_index[by][cell as usize];
+    for r in &t.ray_attacks[start as usize..(start + len) as usize] {
+        let line = &t.cells[r.first as usize..r.first as usize + r.len as usize];
+        let mut kinds = r.kinds;
+        let mut screened = false;
+        for (k, &sq) in line.iter().enumerate() {
+            let c = at(sq);
+            if c == 0 {
+                let terr = pos.terrain[sq as usize];
+                if terr != 0 {
+                    let tr = &pos.rules.terrains[terr as usize - 1];
+                    if tr.blocks_passing {
+                        kinds &= tr.crossed_by;
+                        if kinds == 0 {
+                            break;
+                        }
+                    }
+                }
+                if r.hop == Hop::Grasshopper && !screened {
+                    break;
+                }
+                continue;
+            }
+            match r.hop {
+                Hop::None => {
+                    if (k as u16) < r.max && side_of(c) == by && kinds >> kind_of(c) & 1 != 0 {
+                        consider(sq, c);
+                    }
+                    break;
+                }
+                _ if !screened => screened = true,
+                _ => {
+                    if side_of(c) == by && kinds >> kind_of(c) & 1 != 0 {
+                        consider(sq, c);
+                    }
+                    break;
+                }
+            }
+        }
+    }
+    best
+}

@@ -433,6 +433,35 @@ impl Position {
         self.history.push(undo);
     }
 
+    /// The search's null move: the side to move passes without moving, whatever the
+    /// rules allow (only the search plays it, and [`Position::unmake`] takes it back).
+    /// It clears en passant and the reversible-move count, so that no position
+    /// before it is taken for a repetition of one after it.
+    pub(crate) fn make_null(&mut self) {
+        let m = Move {
+            from: NO_CELL,
+            to: NO_CELL,
+            kind: MoveKind::Pass,
+            promo: EMPTY,
+            generator: 0,
+        };
+        let undo = self.undo_for(m);
+        let z = &self.rules.tables.zobrist;
+        let mut h = z.side;
+        if self.ep != NO_CELL {
+            h ^= z.ep[self.ep as usize];
+            self.ep = NO_CELL;
+            self.ep_victim = NO_CELL;
+        }
+        self.halfmove = 0;
+        self.side ^= 1;
+        if self.side == 0 {
+            self.fullmove = (self.fullmove + 1).min(MAX_CLOCK);
+        }
+        self.hash ^= h;
+        self.history.push(undo);
+    }
+
     /// What unmake needs to restore, read before `m` is made.
     fn undo_for(&self, m: Move) -> Undo {
         let from = if m.from == NO_CELL {

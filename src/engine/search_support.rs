@@ -68,3 +68,60 @@ impl Position {
             .count() as u32
     }
 }
+
+impl Position {
+    /// The static exchange evaluation of a capture: what the mover gains if both
+    /// sides then take on the target square with their least valuable piece, each
+    /// free to stop, by `value` (a royal piece should be worth more than any other).
+    /// `None` where the reverse attack tables do not tell every capture (captures
+    /// under conditions, two-faced pieces, a capture that does not land where it
+    /// takes, a hopper making it): the caller falls back on the victim's value.
+    pub fn exchange(&self, m: Move, value: impl Fn(Code) -> i32) -> Option<i32> {
+        let t = &self.rules.tables;
+        if t.dynamic_attack_kinds != 0
+            || !t.flip_cells[0].is_empty()
+            || !t.flip_cells[1].is_empty()
+            || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            || m.from as usize >= self.board.len()
+            || m.to as usize >= self.board.len()
+        {
+            return None;
+        }
+        let info = &t.gens[m.generator as usize];
+        if info.stays || info.hop != crate::syntax::betza::Hop::None {
+            return None;
+        }
+        let victim = self.victim(m)?;
+        let mut gain = [0i32; 40];
+        let mut gone = [0 as crate::rules::Cell; 40];
+        gone[0] = m.from;
+        gain[0] = value(victim);
+        let mut on_square = if m.promo != EMPTY {
+            value(m.promo)
+        } else {
+            value(self.board[m.from as usize])
+        };
+        let mut side = self.side ^ 1;
+        let mut d = 0;
+        while d + 1 < gain.len() {
+            d += 1;
+            gain[d] = on_square - gain[d - 1];
+            if (-gain[d - 1]).max(gain[d]) < 0 {
+                break;
+            }
+            let Some((cell, piece)) =
+                super::attack::least_attacker(self, m.to, side, &gone[..d], &value)
+            else {
+                break;
+            };
+            gone[d] = cell;
+            on_square = value(piece);
+            side ^= 1;
+        }
+        while d > 1 {
+            d -= 1;
+            gain[d - 1] = -(-gain[d - 1]).max(gain[d]);
+        }
+        Some(gain[0])
+    }
+}

@@ -1,6 +1,6 @@
 //! The UCI protocol (`varsand uci FILE`): its engine side, for the file's game.
 //!
-//! Commands: `uci`, `isready`, `ucinewgame`, `setoption name N [value V]` (`Hash`,
+//! Commands: `uci`, `isready`, `ucinewgame`, `setoption name N [value V]` (`Hash`, `Threads`,
 //! `Move Overhead`, `Ponder`, `Clear Hash`, `UCI_Variant`), `position startpos|fen F
 //! [moves M...]`, `go` with `depth`, `nodes`, `movetime`, `wtime`/`btime`/`winc`/
 //! `binc`/`movestogo`, `mate`, `infinite`, `ponder`; `stop`, `ponderhit`, `quit`
@@ -23,7 +23,7 @@ use super::thinking::{Signals, Thinking};
 use super::{DEFAULT_HASH_MB, MAX_HASH_MB, Output, Session, engine_name, read_command};
 use crate::engine::{GameEnd, Move, Position};
 use crate::rules::Rules;
-use crate::search::{Eval, Limits, MAX_DEPTH, SearchResult, Searcher};
+use crate::search::{Eval, Limits, MAX_DEPTH, MAX_THREADS, SearchResult, Searcher};
 use crate::session::MAX_MOVETIME_MS;
 
 /// The longest clock a `go` may give, in milliseconds (a year); longer ones are read
@@ -31,6 +31,8 @@ use crate::session::MAX_MOVETIME_MS;
 const MAX_CLOCK_MS: u64 = 366 * 24 * 60 * 60 * 1000;
 /// The most moves to go a `go` may give.
 const MAX_MOVES_TO_GO: u64 = 10_000;
+/// Plies beyond 2N that `go mate N` searches (the search prunes).
+const MATE_MARGIN: u32 = 4;
 /// The longest forced win `go mate` may look for, in moves.
 const MAX_MATE_MOVES: u64 = MAX_DEPTH as u64 / 2;
 
@@ -112,6 +114,8 @@ struct Uci {
     /// How long a pondering search may go on after `ponderhit`.
     ponder_budget: Option<Duration>,
     hash_mb: usize,
+    /// Threads per search (`Threads`).
+    threads: usize,
     overhead: Duration,
 }
 
@@ -136,6 +140,7 @@ impl Uci {
             bounded: false,
             ponder_budget: None,
             hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
             overhead: Duration::from_millis(DEFAULT_OVERHEAD_MS),
         }
     }
@@ -177,6 +182,9 @@ impl Uci {
             "option name Hash type spin default {DEFAULT_HASH_MB} min 1 max {MAX_HASH_MB}"
         ));
         out.line("option name Clear Hash type button");
+        out.line(&format!(
+            "option name Threads type spin default 1 min 1 max {MAX_THREADS}"
+        ));
         out.line("option name Ponder type check default false");
         out.line(&format!(
             "option name Move Overhead type spin default {DEFAULT_OVERHEAD_MS} min 0 max {MAX_OVERHEAD_MS}"
@@ -199,9 +207,11 @@ impl Uci {
     /// The searcher, ending a search that still has it.
     fn searcher(&mut self) -> Searcher {
         self.finish_search();
-        self.searcher.take().unwrap_or_else(|| {
+        let mut searcher = self.searcher.take().unwrap_or_else(|| {
             Searcher::with_eval(self.rules.clone(), self.eval.clone(), self.hash_mb)
-        })
+        });
+        searcher.set_threads(self.threads);
+        searcher
     }
 
     fn new_game(&mut self) {
@@ -223,6 +233,10 @@ impl Uci {
             "hash" => match read_number(&value, 1, MAX_HASH_MB as u64) {
                 Ok(mb) => self.set_hash(mb as usize),
                 Err(e) => self.error(&format!("Hash: {e}")),
+            },
+            "threads" => match read_number(&value, 1, MAX_THREADS as u64) {
+                Ok(n) => self.threads = n as usize,
+                Err(e) => self.error(&format!("Threads: {e}")),
             },
             "clear hash" => {
                 let mut searcher = self.searcher();
@@ -248,7 +262,7 @@ impl Uci {
                 }
             }
             _ => self.error(&format!(
-                "no option is called `{name}` (options: Hash, Clear Hash, Ponder, Move Overhead, UCI_Variant)"
+                "no option is called `{name}` (options: Hash, Threads, Clear Hash, Ponder, Move Overhead, UCI_Variant)"
             )),
         }
     }
@@ -312,7 +326,12 @@ impl Uci {
         let searcher = self.searcher();
         let side = self.pos.side_to_move();
         let limits = Limits {
-            depth: go.depth.or(go.mate.map(|m| (2 * m).min(MAX_DEPTH))),
+            // The search prunes (a null move hides a quiet mating threat near the
+            // leaves), so a mate in N is looked for a few plies deeper than 2N; a
+            // mate found ends the search at once.
+            depth: go
+                .depth
+                .or(go.mate.map(|m| (2 * m + MATE_MARGIN).min(MAX_DEPTH))),
             nodes: go.nodes,
             movetime: if go.infinite || go.ponder {
                 None

@@ -5,9 +5,9 @@
 //! (answered with `setup` for boards WinBoard does not know), `force`, `go`,
 //! `playother`, `usermove` (and bare moves), `?`, `setboard`, `undo`, `remove`, `sd`,
 //! `st`, `level`, `time`, `otim`, `nps`, `ping`, `result`, `post`, `nopost`, `hard`,
-//! `easy`, `memory`, `analyze`, `exit`, `.`, `quit`; others that need no answer
-//! (`accepted`, `rejected`, `random`, `computer`, `name`, `rating`, `ics`, `draw`,
-//! `hint`, `bk`, `cores`, `egtpath`, `option`) are accepted and ignored.
+//! `easy`, `memory`, `cores` (threads per search), `analyze`, `exit`, `.`, `quit`;
+//! others that need no answer (`accepted`, `rejected`, `random`, `computer`, `name`,
+//! `rating`, `ics`, `draw`, `hint`, `bk`, `egtpath`, `option`) are accepted and ignored.
 //!
 //! The engine's moves come as `move M`, its thinking (after `post`, and in analysis)
 //! as `DEPTH SCORE TIME NODES PV`, the end of a game by the file's rules as
@@ -41,7 +41,7 @@ use super::{
 };
 use crate::engine::{GameEnd, Move, Position};
 use crate::rules::Rules;
-use crate::search::{Eval, Limits, MAX_DEPTH, SearchResult, Searcher};
+use crate::search::{Eval, Limits, MAX_DEPTH, MAX_THREADS, SearchResult, Searcher};
 
 /// The thinking time per move before any `level` or `st`.
 const DEFAULT_MOVE_TIME: Duration = Duration::from_secs(1);
@@ -139,6 +139,8 @@ struct Xboard {
     post: bool,
     controls: Controls,
     hash_mb: usize,
+    /// Threads per search (`cores`).
+    threads: usize,
 }
 
 impl Xboard {
@@ -170,6 +172,7 @@ impl Xboard {
             post: false,
             controls: Controls::default(),
             hash_mb: DEFAULT_HASH_MB,
+            threads: 1,
         }
     }
 
@@ -192,7 +195,7 @@ impl Xboard {
         match name {
             // Nothing to do: acknowledgements, and what this engine does not use.
             "" | "xboard" | "accepted" | "rejected" | "random" | "computer" | "name" | "rating"
-            | "ics" | "draw" | "hint" | "bk" | "cores" | "egtpath" | "hard" | "easy" | "." => {}
+            | "ics" | "draw" | "hint" | "bk" | "egtpath" | "hard" | "easy" | "." => {}
             // The engine declares no `feature option`, so any option is unknown to it.
             "option" => self.error(
                 "this engine has no options: the hash size is set by `memory MB`",
@@ -200,7 +203,7 @@ impl Xboard {
             ),
             "quit" => return Flow::Quit,
             "protover" => self.features(),
-            "sd" | "st" | "level" | "time" | "otim" | "nps" | "memory" => {
+            "sd" | "st" | "level" | "time" | "otim" | "nps" | "memory" | "cores" => {
                 if let Err(e) = self.setting(name, rest) {
                     self.error(&e, line);
                 }
@@ -239,6 +242,7 @@ impl Xboard {
             // The opponent's clock does not change the engine's share of its own.
             "otim" => _ = read_centiseconds(value)?,
             "nps" => c.nps = Some(read_whole(value, 0, MAX_NPS)?).filter(|&n| n > 0),
+            "cores" => self.threads = read_whole(value, 1, MAX_THREADS as u64)? as usize,
             _ => self.set_hash(read_whole(value, 1, MAX_HASH_MB as u64)? as usize),
         }
         Ok(())
@@ -295,7 +299,7 @@ impl Xboard {
         out.line("feature done=0");
         out.line(
             "feature ping=1 setboard=1 playother=1 san=0 usermove=1 time=1 draw=0 sigint=0 \
-             reuse=1 analyze=1 colors=0 memory=1 smp=0 nps=1 name=0 debug=0 exclude=0 \
+             reuse=1 analyze=1 colors=0 memory=1 smp=1 nps=1 name=0 debug=0 exclude=0 \
              setscore=0 highlight=0",
         );
         out.line(&format!(
@@ -490,9 +494,10 @@ impl Xboard {
             }
             return;
         }
-        let searcher = self.searcher.take().unwrap_or_else(|| {
+        let mut searcher = self.searcher.take().unwrap_or_else(|| {
             Searcher::with_eval(self.rules.clone(), self.eval.clone(), self.hash_mb)
         });
+        searcher.set_threads(self.threads);
         let task = Task {
             game: self.game.clone(),
             board: self.board.clone(),

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use crate::check::Overrides;
 use crate::engine::{GameEnd, MoveShape, Position};
 use crate::perft::Perft;
-use crate::search::{self, Limits, Rng, Searcher};
+use crate::search::{self, Limits, MAX_THREADS, Rng, Searcher};
 use crate::session::replay::{Stop, replay};
 use crate::session::{
     Adopted, GameLine, Illegal, MAX_MOVETIME_MS, MAX_PERFT_DEPTH, load_hashed, read_text,
@@ -92,6 +92,12 @@ const COMMANDS: &[(&str, &[&str], &str, &str)] = &[
         "show or set the computer's search depth limit (0: none)",
     ),
     (
+        "threads",
+        &[],
+        "threads [N]",
+        "show or set how many threads the computer searches with",
+    ),
+    (
         "play",
         &[],
         "play white|black|both|none",
@@ -139,6 +145,8 @@ pub struct Session {
     /// The computer player's limits, and its searcher (kept for the rules it was built for).
     limits: Limits,
     searcher: Option<Searcher>,
+    /// Threads per search (`threads`).
+    threads: usize,
     out: Box<dyn Write>,
     /// Where errors go: standard error when a script drives the session, else `out`.
     err: Option<Box<dyn Write>>,
@@ -180,6 +188,7 @@ impl Session {
             rng: Rng::new(seed),
             limits: Limits::movetime(DEFAULT_MOVETIME_MS),
             searcher: None,
+            threads: 1,
             out,
             err: None,
             failed: false,
@@ -330,6 +339,7 @@ impl Session {
             "play" => self.play(rest),
             "time" => self.time(rest),
             "depth" => self.depth(rest),
+            "threads" => self.threads(rest),
             "save" => self.save(rest),
             "load" => self.load(rest),
             "quit" => return Flow::Quit,
@@ -465,6 +475,7 @@ impl Session {
                 slot.insert(Searcher::with_eval(rules.clone(), Arc::new(eval), 16))
             }
         };
+        searcher.set_threads(self.threads);
         let pos = self.game.position_mut();
         let r = searcher.search(pos, &self.limits);
         let Some(m) = r.best.or_else(|| search::random_move(pos, &mut self.rng)) else {
@@ -538,6 +549,23 @@ impl Session {
             Some(d) => self.say(format!("the computer searches at most {d} plies deep")),
             None => self.say("the computer searches as deep as its time allows"),
         }
+    }
+
+    fn threads(&mut self, arg: &str) {
+        if !arg.is_empty() {
+            match arg.parse::<usize>() {
+                Ok(n) if (1..=MAX_THREADS).contains(&n) => self.threads = n,
+                _ => {
+                    self.fail(format!("threads N, such as threads 2 (1 to {MAX_THREADS})"));
+                    return;
+                }
+            }
+        }
+        let n = self.threads;
+        self.say(format!(
+            "the computer searches with {n} thread{}",
+            if n == 1 { "" } else { "s" }
+        ));
     }
 
     fn play(&mut self, who: &str) {

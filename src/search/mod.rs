@@ -35,15 +35,16 @@
 
 pub mod eval;
 pub mod learned;
+mod ordering;
 pub mod tt;
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
 use crate::engine::search_support::legality_is_royal_safety;
 use crate::engine::{GameEnd, Move, Position};
-use crate::rules::{Code, EMPTY, EndRule, Outcome, Rules, kind_of};
+use crate::rules::{Code, EMPTY, EndRule, GenKind, Outcome, Rules, code, kind_of};
 pub use eval::Eval;
 use tt::{Bound, Tt};
 
@@ -56,6 +57,8 @@ const INF: i32 = MATE + 1;
 pub const MAX_PLY: usize = 128;
 /// The deepest iteration without a depth limit.
 pub const MAX_DEPTH: u32 = 64;
+/// The most threads a search uses.
+pub const MAX_THREADS: usize = 256;
 /// Quiescence follows every evasion while in check for at most this many plies.
 const QUIET_EVASIONS: usize = 4;
 
@@ -291,9 +294,33 @@ pub struct Searcher {
     rules: Arc<Rules>,
     eval: Arc<Eval>,
     ends: Ends,
-    tt: Tt,
+    /// Shared with the helper threads of a parallel search.
+    tt: Arc<Tt>,
+    /// Threads searching at once (Lazy SMP): this searcher and `threads - 1` helpers.
+    threads: usize,
+    helpers: Vec<Searcher>,
+    /// In a parallel search, the nodes the helpers have counted so far (each adds
+    /// its count as it polls), so that a node limit bounds them all.
+    helper_nodes: Option<Arc<AtomicU64>>,
+    /// This searcher is a helper: it adds to `helper_nodes` rather than reading it.
+    is_helper: bool,
     killers: Vec<[Option<Move>; 2]>,
+    /// Quiet moves' history, per side and (from, to).
     history: Vec<i32>,
+    cont_history: ordering::ContinuationHistory,
+    reductions: ordering::Reductions,
+    /// The static evaluation at each ply of the current line (in check: none), to
+    /// tell whether the side to move is improving.
+    evals: Vec<Option<i32>>,
+    /// The move played at each ply of the current line (`None`: a null move).
+    path: Vec<Option<Move>>,
+    /// A null move means something here: no drops, passes or swaps in the rules.
+    null_ok: bool,
+    /// A null move's verification search is running: no null moves below it.
+    verifying: bool,
+    /// Per side: piece codes worth enough that a side with one is unlikely to be in
+    /// zugzwang (royal pieces and the weakest pieces are not).
+    strong: [Vec<Code>; 2],
     cells: usize,
     lists: Vec<Vec<Move>>,
     order: Vec<Vec<i32>>,
@@ -331,15 +358,28 @@ impl Searcher {
     /// A searcher sharing evaluation tables already built for these rules.
     pub fn with_eval(rules: Arc<Rules>, eval: Arc<Eval>, mb: usize) -> Self {
         let cells = rules.cell_count();
+        let null_ok = null_move_means_something(&rules);
+        let strong = strong_codes(&rules, &eval);
         Self {
             ends: Ends::new(&rules),
             has_royals: rules.pieces.iter().any(|p| p.royal),
             lazy_legality: legality_is_royal_safety(&rules),
             rules,
             eval,
-            tt: Tt::new(mb),
+            tt: Arc::new(Tt::new(mb)),
+            threads: 1,
+            helpers: Vec::new(),
+            helper_nodes: None,
+            is_helper: false,
             killers: vec![[None; 2]; MAX_PLY + 1],
-            history: vec![0; (cells + 1) * (cells + 1)],
+            history: vec![0; 2 * (cells + 1) * (cells + 1)],
+            cont_history: ordering::ContinuationHistory::new(),
+            reductions: ordering::Reductions::new(),
+            evals: vec![None; MAX_PLY + 2],
+            path: vec![None; MAX_PLY + 2],
+            null_ok,
+            verifying: false,
+            strong,
             cells,
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
@@ -371,6 +411,26 @@ impl Searcher {
         self.stop_flag = flag;
     }
 
+    /// Searches with `n` threads sharing the transposition table (Lazy SMP): the
+    /// helpers search the same tree, and what they store speeds this searcher up.
+    /// With more than one thread a search is no longer deterministic.
+    pub fn set_threads(&mut self, n: usize) {
+        self.threads = n.clamp(1, MAX_THREADS);
+        self.helpers.truncate(self.threads - 1);
+    }
+
+    pub fn threads(&self) -> usize {
+        self.threads
+    }
+
+    /// A helper thread's searcher: the same rules, evaluation and table.
+    fn helper(&self) -> Searcher {
+        let mut h = Searcher::with_eval(self.rules.clone(), self.eval.clone(), 1);
+        h.tt = self.tt.clone();
+        h.is_helper = true;
+        h
+    }
+
     pub fn rules(&self) -> &Arc<Rules> {
         &self.rules
     }
@@ -383,7 +443,11 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.fill(0);
+        self.cont_history.clear();
         self.killers.fill([None; 2]);
+        for h in &mut self.helpers {
+            h.clear();
+        }
     }
 
     /// The static evaluation of a position, from the side to move's view.
@@ -401,6 +465,70 @@ impl Searcher {
         &mut self,
         pos: &mut Position,
         limits: &Limits,
+        info: impl FnMut(&SearchResult),
+    ) -> SearchResult {
+        if self.threads <= 1 {
+            return self.iterate(pos, limits, 0, info);
+        }
+        self.parallel_search(pos, limits, info)
+    }
+
+    /// Lazy SMP: the helpers search copies of the position until this searcher's
+    /// search ends, all sharing the transposition table; this searcher's result is
+    /// the answer, and the node count (and a node limit) covers every thread.
+    fn parallel_search(
+        &mut self,
+        pos: &mut Position,
+        limits: &Limits,
+        info: impl FnMut(&SearchResult),
+    ) -> SearchResult {
+        while self.helpers.len() < self.threads - 1 {
+            let h = self.helper();
+            self.helpers.push(h);
+        }
+        let counter = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let mut helpers = std::mem::take(&mut self.helpers);
+        self.helper_nodes = Some(counter.clone());
+        // Helpers stop with this search, or at its depth limit.
+        let helper_limits = Limits {
+            depth: limits.depth,
+            ..Limits::default()
+        };
+        let mut result = std::thread::scope(|s| {
+            for (i, h) in helpers.iter_mut().enumerate() {
+                h.helper_nodes = Some(counter.clone());
+                h.stop_flag = Some(stop.clone());
+                let mut copy = pos.clone();
+                let limits = &helper_limits;
+                s.spawn(move || h.iterate(&mut copy, limits, i + 1, |_| {}));
+            }
+            let r = self.iterate(pos, limits, 0, info);
+            stop.store(true, Ordering::Relaxed);
+            r
+        });
+        result.nodes = self.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
+        self.helpers = helpers;
+        self.helper_nodes = None;
+        result
+    }
+
+    /// This searcher's nodes and, in a parallel search, the helpers' so far.
+    fn total_nodes(&self) -> u64 {
+        self.nodes
+            + self
+                .helper_nodes
+                .as_ref()
+                .map_or(0, |c| c.load(Ordering::Relaxed))
+    }
+
+    /// Iterative deepening. `id`: 0 for the searcher that answers, else a helper's
+    /// number (odd helpers search one ply deeper, so that the threads spread out).
+    fn iterate(
+        &mut self,
+        pos: &mut Position,
+        limits: &Limits,
+        id: usize,
         mut info: impl FnMut(&SearchResult),
     ) -> SearchResult {
         self.start = Instant::now();
@@ -409,7 +537,9 @@ impl Searcher {
         self.nodes = 0;
         self.seldepth = 0;
         self.stopped = false;
-        self.tt.new_search();
+        if id == 0 {
+            self.tt.new_search();
+        }
         self.killers.fill([None; 2]);
         for h in &mut self.history {
             *h /= 4;
@@ -446,7 +576,8 @@ impl Searcher {
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
         for depth in 1..=max_depth {
             self.root_depth = depth as i32;
-            let (score, best) = self.root(pos, &mut root, depth as i32);
+            let depth = (depth + (id & 1) as u32).min(MAX_DEPTH);
+            let (score, best) = self.aspirated_root(pos, &mut root, depth as i32, result.score);
             if self.stopped {
                 // A move that completed this iteration and beat the others is better
                 // informed than the last iteration's choice.
@@ -461,7 +592,7 @@ impl Searcher {
             result.score = score;
             result.depth = depth;
             result.seldepth = self.seldepth as u32;
-            result.nodes = self.nodes;
+            result.nodes = self.total_nodes();
             result.elapsed = self.start.elapsed();
             result.pv = self.pv(pos, depth as usize + 8);
             info(&result);
@@ -474,7 +605,7 @@ impl Searcher {
                 break;
             }
         }
-        result.nodes = self.nodes;
+        result.nodes = self.total_nodes();
         result.elapsed = self.start.elapsed();
         result.seldepth = self.seldepth as u32;
         if result.pv.first() != result.best.as_ref() {
@@ -498,6 +629,7 @@ impl Searcher {
         self.mobility[0] = moves.len() as i32;
         let mut out = Vec::with_capacity(moves.len());
         for m in moves {
+            self.path[0] = Some(m);
             pos.make(m);
             let checked = self.has_royals && pos.in_check(pos.side_to_move());
             let s = -self.negamax(pos, depth.max(1) as i32 - 1, -INF, INF, 1, checked);
@@ -507,12 +639,55 @@ impl Searcher {
         out
     }
 
-    /// One iteration at the root: the score and the best move (if one completed).
-    fn root(&mut self, pos: &mut Position, moves: &mut [Move], depth: i32) -> (i32, Option<Move>) {
-        let mut alpha = -INF;
-        let beta = INF;
+    /// One iteration at the root in a window around the last iteration's score,
+    /// widened and searched again while the score falls outside it.
+    fn aspirated_root(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut [Move],
+        depth: i32,
+        previous: i32,
+    ) -> (i32, Option<Move>) {
+        if depth < 4 || previous.abs() >= MATE_BOUND {
+            return self.root(pos, moves, depth, -INF, INF);
+        }
+        let mut delta = 30;
+        let (mut low, mut high) = (previous - delta, previous + delta);
+        loop {
+            let (score, best) = self.root(pos, moves, depth, low, high);
+            if self.stopped {
+                return (score, best);
+            }
+            if score <= low {
+                low = score - delta;
+            } else if score >= high {
+                high = score + delta;
+            } else {
+                return (score, best);
+            }
+            delta *= 2;
+            if delta > 1_000 {
+                (low, high) = (-INF, INF);
+            }
+            low = low.max(-INF);
+            high = high.min(INF);
+        }
+    }
+
+    /// One iteration at the root within (`alpha`, `beta`): the score and the best
+    /// move, if one completed and beat `alpha`.
+    fn root(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut [Move],
+        depth: i32,
+        mut alpha: i32,
+        beta: i32,
+    ) -> (i32, Option<Move>) {
+        let alpha0 = alpha;
         let mut best: Option<usize> = None;
         for (i, &m) in moves.iter().enumerate() {
+            self.path[0] = Some(m);
             pos.make(m);
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
             let d = depth - 1 + i32::from(gives_check);
@@ -533,6 +708,9 @@ impl Searcher {
             if score > alpha {
                 alpha = score;
                 best = Some(i);
+                if alpha >= beta {
+                    break;
+                }
             }
         }
         let Some(b) = best else {
@@ -542,8 +720,15 @@ impl Searcher {
         moves[..=b].rotate_right(1);
         let m = moves[0];
         if !self.stopped {
+            let bound = if alpha >= beta {
+                Bound::Lower
+            } else if alpha > alpha0 {
+                Bound::Exact
+            } else {
+                Bound::Upper
+            };
             self.tt
-                .store(pos.hash(), Some(m), alpha, depth as i16, Bound::Exact);
+                .store(pos.hash(), Some(m), alpha, depth as i16, bound);
         }
         (alpha, Some(m))
     }
@@ -570,12 +755,21 @@ impl Searcher {
     }
 
     fn poll(&mut self) {
+        let mut nodes = self.nodes;
+        if let Some(c) = &self.helper_nodes {
+            if self.is_helper {
+                // Called every 1024 nodes: the helper's count so far, to the counter.
+                c.fetch_add(1024, Ordering::Relaxed);
+            } else {
+                nodes += c.load(Ordering::Relaxed);
+            }
+        }
         if crate::interrupt::requested()
             || self
                 .stop_flag
                 .as_ref()
                 .is_some_and(|f| f.load(Ordering::Relaxed))
-            || self.nodes >= self.node_limit
+            || nodes >= self.node_limit
             || self.deadline.is_some_and(|d| Instant::now() >= d)
         {
             self.stopped = true;
@@ -693,13 +887,64 @@ impl Searcher {
     }
 
     #[inline]
-    fn history_index(&self, m: Move) -> usize {
+    fn history_index(&self, side: usize, m: Move) -> usize {
         let n = self.cells;
         let f = (m.from as usize).min(n);
         let t = (m.to as usize).min(n);
-        f * (n + 1) + t
+        (side * (n + 1) + f) * (n + 1) + t
     }
 
+    /// A quiet move's history: its own, and how it did after the last two moves.
+    #[inline]
+    fn quiet_score(&self, side: usize, m: Move, ply: usize) -> i32 {
+        let key = ordering::move_key(m);
+        let mut s = self.history[self.history_index(side, m)];
+        for distance in 1..=2 {
+            if ply >= distance
+                && let Some(earlier) = self.path[ply - distance]
+            {
+                s += self
+                    .cont_history
+                    .get(ordering::move_key(earlier), key, side, distance);
+            }
+        }
+        s
+    }
+
+    /// Rewards the quiet move that refuted and punishes the quiet moves tried before it.
+    fn reward_quiet(&mut self, pos: &Position, best: Move, tried: &[Move], depth: i32, ply: usize) {
+        let k = &mut self.killers[ply];
+        if k[0] != Some(best) {
+            k[1] = k[0];
+            k[0] = Some(best);
+        }
+        let side = pos.side_to_move();
+        let bonus = ordering::history_bonus(depth);
+        self.update_quiet(side, best, bonus, ply);
+        for &m in tried {
+            if m != best {
+                self.update_quiet(side, m, -bonus, ply);
+            }
+        }
+    }
+
+    fn update_quiet(&mut self, side: usize, m: Move, bonus: i32, ply: usize) {
+        let h = self.history_index(side, m);
+        ordering::update_history(&mut self.history[h], bonus);
+        let key = ordering::move_key(m);
+        for distance in 1..=2 {
+            if ply >= distance
+                && let Some(earlier) = self.path[ply - distance]
+            {
+                self.cont_history
+                    .update(ordering::move_key(earlier), key, side, distance, bonus);
+            }
+        }
+    }
+
+    /// Orders moves: the hash move, captures that do not lose material by the
+    /// exchange estimate (most valuable victim first), promotions, killers, quiet moves
+    /// by history, then captures that lose material.
     fn score_moves(
         &self,
         pos: &Position,
@@ -710,30 +955,26 @@ impl Searcher {
     ) {
         scores.clear();
         let killers = self.killers[ply];
+        let side = pos.side_to_move();
         for &m in moves {
             let s = if Some(m) == hash_move {
                 1 << 30
             } else if let Some(v) = Self::victim(pos, m) {
-                let attacker = if (m.from as usize) < pos.board().len() {
-                    self.eval.value_of(pos.piece_at(m.from))
+                let gain = ordering::exchange_estimate(pos, &self.eval, m);
+                let victim = self.eval.value_of(v).clamp(0, 100_000);
+                if gain >= 0 {
+                    (1 << 28) + 64 * victim + gain.min(1 << 20) / 16
                 } else {
-                    0
-                };
-                (1 << 26) + 64 * self.eval.value_of(v).clamp(0, 100_000)
-                    - attacker.clamp(0, 100_000) / 16
-                    + if m.promo != EMPTY {
-                        self.eval.value_of(m.promo).clamp(0, 100_000)
-                    } else {
-                        0
-                    }
+                    -(1 << 26) + victim
+                }
             } else if m.promo != EMPTY {
-                (1 << 25) + self.eval.value_of(m.promo).clamp(0, 100_000)
+                (1 << 27) + self.eval.value_of(m.promo).clamp(0, 100_000)
             } else if killers[0] == Some(m) {
-                (1 << 24) + 1
+                (1 << 26) + 1
             } else if killers[1] == Some(m) {
-                1 << 24
+                1 << 26
             } else {
-                self.history[self.history_index(m)]
+                self.quiet_score(side, m, ply)
             };
             scores.push(s);
         }
@@ -752,12 +993,57 @@ impl Searcher {
         scores.swap(i, b);
     }
 
-    /// `in_check`: whether the side to move is in check (the caller asked, to decide
-    /// the check extension).
-    fn negamax(
+    /// How many pieces worth well more than its weakest the side to move has: with
+    /// fewer than two, passing may well be its best (zugzwang), and no null move is
+    /// tried.
+    fn strong_pieces(&self, pos: &Position) -> u32 {
+        self.strong[pos.side_to_move()]
+            .iter()
+            .map(|&c| u32::from(pos.counts[c as usize]))
+            .sum()
+    }
+
+    /// Null-move pruning: if passing still leaves the side to move at or above
+    /// `beta` after a reduced search, the node fails high. Returns the bound if it does.
+    fn null_move_cut(
         &mut self,
         pos: &mut Position,
         depth: i32,
+        beta: i32,
+        eval: i32,
+        ply: usize,
+    ) -> Option<i32> {
+        let r = 3 + depth / 4 + ((eval - beta) / 200).clamp(0, 3);
+        pos.make_null();
+        self.path[ply] = None;
+        let score = -self.negamax(pos, depth - 1 - r, -beta, -beta + 1, ply + 1, false);
+        pos.unmake();
+        if self.stopped || score < beta {
+            return None;
+        }
+        // Verification, with few pieces left (where zugzwang lives): the node
+        // searched without null moves, at least two plies deep (a move, and the
+        // quiet reply that punishes it), must fail high too.
+        if self.strong_pieces(pos) <= 3 {
+            let outer = std::mem::replace(&mut self.verifying, true);
+            let d = (depth - r).max(2).min(depth - 1);
+            let v = self.negamax(pos, d, beta - 1, beta, ply, false);
+            self.verifying = outer;
+            if self.stopped || v < beta {
+                return None;
+            }
+        }
+        // A mate found after a pass is not proven: report the bound only.
+        Some(if score >= MATE_BOUND { beta } else { score })
+    }
+
+    /// `in_check`: whether the side to move is in check (the caller asked, to decide
+    /// the check extension).
+    #[allow(clippy::too_many_arguments)]
+    fn negamax(
+        &mut self,
+        pos: &mut Position,
+        mut depth: i32,
         mut alpha: i32,
         mut beta: i32,
         ply: usize,
@@ -770,6 +1056,7 @@ impl Searcher {
         if self.stopped {
             return 0;
         }
+        let pv_node = beta - alpha > 1;
         let mut moves = std::mem::take(&mut self.lists[ply]);
         self.node_moves(pos, &mut moves);
         if let Some(s) = self.node_end(pos, &moves, ply, true) {
@@ -790,8 +1077,10 @@ impl Searcher {
         }
         let key = pos.hash();
         let mut hash_move = None;
+        let mut tt_entry = None;
         if let Some(e) = self.tt.probe(key) {
             hash_move = e.mv;
+            tt_entry = Some(e);
             if i32::from(e.depth) >= depth {
                 let s = from_tt(e.score, ply);
                 let cut = match e.bound {
@@ -799,11 +1088,79 @@ impl Searcher {
                     Bound::Lower => s >= beta,
                     Bound::Upper => s <= alpha,
                 };
-                if cut {
+                if cut && (!pv_node || e.bound == Bound::Exact) {
                     self.lists[ply] = moves;
                     return s;
                 }
             }
+        }
+        // The static evaluation, sharpened by a stored bound on the true score.
+        let eval = if in_check {
+            None
+        } else {
+            let mut e = self.static_eval(pos, ply);
+            if let Some(t) = tt_entry {
+                let s = from_tt(t.score, ply);
+                if s.abs() < MATE_BOUND
+                    && match t.bound {
+                        Bound::Exact => true,
+                        Bound::Lower => s > e,
+                        Bound::Upper => s < e,
+                    }
+                {
+                    e = s;
+                }
+            }
+            Some(e)
+        };
+        self.evals[ply] = eval;
+        let improving = match (eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
+            (Some(now), Some(before)) => now > before,
+            _ => false,
+        };
+        if let Some(ev) = eval
+            && !pv_node
+            && ply > 0
+            && beta.abs() < MATE_BOUND
+        {
+            // Reverse futility: far enough above beta that a quiet move cannot lose it.
+            if depth <= 6 && ev - 80 * (depth - i32::from(improving)) >= beta {
+                self.lists[ply] = moves;
+                return ev;
+            }
+            // Razoring: far below alpha near the leaves, only captures can help.
+            if depth <= 2 && ev + 250 * depth < alpha {
+                self.lists[ply] = moves;
+                let q = self.qsearch(pos, alpha, alpha + 1, ply, 0, Some(false));
+                if q <= alpha || self.stopped {
+                    return q;
+                }
+                moves = std::mem::take(&mut self.lists[ply]);
+                self.node_moves(pos, &mut moves);
+                self.mobility[ply] = moves.len() as i32;
+            }
+            if depth >= 3
+                && ev >= beta
+                && self.null_ok
+                && !self.verifying
+                && self.path[ply - 1].is_some()
+                && self.strong_pieces(pos) >= 2
+            {
+                self.lists[ply] = moves;
+                if let Some(s) = self.null_move_cut(pos, depth, beta, ev, ply) {
+                    return s;
+                }
+                if self.stopped {
+                    return 0;
+                }
+                moves = std::mem::take(&mut self.lists[ply]);
+                self.node_moves(pos, &mut moves);
+                self.mobility[ply] = moves.len() as i32;
+            }
+        }
+        // Internal iterative reduction: a node without a hash move is searched less deep.
+        if hash_move.is_none() && depth >= 6 {
+            depth -= 1;
         }
         let mut scores = std::mem::take(&mut self.order[ply]);
         self.score_moves(pos, &moves, &mut scores, hash_move, ply);
@@ -812,22 +1169,53 @@ impl Searcher {
         let mut best_move = None;
         // Legal moves searched so far (pseudo-legal ones that fail the test are not).
         let mut searched = 0;
+        let mut quiets_tried: Vec<Move> = Vec::new();
+        let killers = self.killers[ply];
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let m = moves[i];
             let quiet = !pos.is_tactical(m);
+            let prunable = !pv_node && !in_check && searched > 0 && best > -MATE_BOUND;
+            // Captures that lose material by the exchange estimate, near the leaves.
+            if prunable
+                && !quiet
+                && depth <= 4
+                && scores[i] < 0
+                && ordering::exchange_estimate(pos, &self.eval, m) < -100 * depth
+            {
+                continue;
+            }
             if !self.plays_legally(pos, m, in_check) {
                 continue;
             }
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
+            // Late-move pruning (enough quiet moves tried at a shallow depth) and
+            // futility (a quiet move that cannot bring the score up to alpha); checks
+            // are kept, as mating attacks are made of them.
+            if prunable
+                && quiet
+                && !gives_check
+                && ((depth <= 8
+                    && quiets_tried.len() as i32
+                        >= (3 + depth * depth) / (2 - i32::from(improving)))
+                    || (depth <= 6 && eval.is_some_and(|ev| ev + 100 + 100 * depth <= alpha)))
+            {
+                pos.unmake();
+                continue;
+            }
+            self.path[ply] = Some(m);
             let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let d = depth - 1 + ext;
             let mut score;
             if searched == 0 {
                 score = -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
             } else {
-                let r = if depth >= 3 && searched >= 3 && quiet && !in_check && !gives_check {
-                    if searched >= 8 && depth >= 5 { 2 } else { 1 }
+                let r = if depth >= 3 && searched >= 2 && quiet && !gives_check {
+                    let mut r = self.reductions.get(depth, searched);
+                    r += i32::from(!pv_node) + i32::from(!improving);
+                    r -= i32::from(killers.contains(&Some(m)));
+                    r -= self.quiet_score(pos.side_to_move() ^ 1, m, ply) / 6_000;
+                    r.clamp(0, d - 1)
                 } else {
                     0
                 };
@@ -853,23 +1241,21 @@ impl Searcher {
                     alpha = score;
                     if alpha >= beta {
                         if quiet {
-                            let k = &mut self.killers[ply];
-                            if k[0] != Some(m) {
-                                k[1] = k[0];
-                                k[0] = Some(m);
-                            }
-                            let h = self.history_index(m);
-                            self.history[h] = (self.history[h] + depth * depth).min(1 << 20);
+                            self.reward_quiet(pos, m, &quiets_tried, depth, ply);
                         }
                         break;
                     }
                 }
             }
+            if quiet {
+                quiets_tried.push(m);
+            }
         }
         self.lists[ply] = moves;
         self.order[ply] = scores;
         if searched == 0 {
-            // Every pseudo-legal move was illegal.
+            // Every pseudo-legal move was illegal (moves are pruned only once one
+            // has been searched).
             return self.terminal(pos, ply);
         }
         let bound = if best >= beta {
@@ -913,6 +1299,24 @@ impl Searcher {
         {
             return Self::outcome_score(o, ply);
         }
+        // A stored result of any depth bounds a quiescence search.
+        let key = pos.hash();
+        let hash_move = match self.tt.probe(key) {
+            Some(e) => {
+                let s = from_tt(e.score, ply);
+                let cut = match e.bound {
+                    Bound::Exact => true,
+                    Bound::Lower => s >= beta,
+                    Bound::Upper => s <= alpha,
+                };
+                if cut && e.depth >= 0 {
+                    return s;
+                }
+                e.mv
+            }
+            None => None,
+        };
+        let alpha0 = alpha;
         let us = pos.side_to_move();
         let mut moves = std::mem::take(&mut self.lists[ply]);
         // With end rules this module does not know, only the legal moves (none once
@@ -960,11 +1364,17 @@ impl Searcher {
             pos.tactical_moves(&mut moves);
         }
         let mut scores = std::mem::take(&mut self.order[ply]);
-        self.score_moves(pos, &moves, &mut scores, None, ply);
+        self.score_moves(pos, &moves, &mut scores, hash_move, ply);
         let mut searched = 0;
+        let mut best_move = None;
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let m = moves[i];
+            // Captures that lose material by the exchange estimate (ordered last, so
+            // the rest lose too) are not worth a look outside check.
+            if !evasions && scores[i] < 0 {
+                break;
+            }
             // Pseudo-legal moves are tested here (cheaply, outside check, when the
             // move cannot uncover an attack on a royal piece).
             let test = pseudo && self.has_royals && (in_check || !pos.surely_safe(m));
@@ -983,6 +1393,7 @@ impl Searcher {
                 best = score;
                 if score > alpha {
                     alpha = score;
+                    best_move = Some(m);
                     if alpha >= beta {
                         break;
                     }
@@ -991,12 +1402,53 @@ impl Searcher {
         }
         self.lists[ply] = moves;
         self.order[ply] = scores;
-        if evasions && searched == 0 && !self.stopped {
+        if self.stopped {
+            return best;
+        }
+        if evasions && searched == 0 {
             // In check with no legal move.
             return self.terminal(pos, ply);
         }
+        let bound = if best >= beta {
+            Bound::Lower
+        } else if best > alpha0 {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.tt.store(key, best_move, to_tt(best, ply), 0, bound);
         best
     }
+}
+
+/// Does a null move (the side to move passing) make sense as a bound? Not where
+/// pieces drop from a hand (a tempo is always worth something there), nor where the
+/// rules let a player pass or swap (a pass is a real move, and passes may end the game).
+fn null_move_means_something(rules: &Rules) -> bool {
+    let t = &rules.tables;
+    !t.has_drops
+        && !t
+            .gens
+            .iter()
+            .any(|g| matches!(g.kind, GenKind::Pass | GenKind::Swap))
+}
+
+/// Per side, the codes of the pieces worth at least two and a half times the least
+/// valuable non-royal piece: a side with none of them left (royal and weak pieces
+/// only) may be in zugzwang, so the search makes no null move for it.
+fn strong_codes(rules: &Rules, eval: &Eval) -> [Vec<Code>; 2] {
+    let kinds: Vec<usize> = (0..rules.pieces.len())
+        .filter(|&k| !rules.pieces[k].royal)
+        .collect();
+    let value = |k: usize| eval.value_of(code(k, 0));
+    let least = kinds.iter().map(|&k| value(k)).filter(|&v| v > 0).min();
+    [0, 1].map(|side| {
+        kinds
+            .iter()
+            .filter(|&&k| least.is_some_and(|l| 2 * value(k) >= 5 * l))
+            .map(|&k| code(k, side))
+            .collect()
+    })
 }
 
 /// The score of a finished game for `us`, `ply` plies from the root.

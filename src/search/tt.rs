@@ -1,8 +1,20 @@
-//! The transposition table: one entry per slot, indexed by the low bits of the
-//! position's Zobrist hash and checked against the whole hash. A stored move is only a
-//! hint: the search plays it only if it is in the position's legal move list.
+//! The transposition table, shared by the threads of a parallel search without locks.
+//!
+//! Buckets of two entries, indexed by the low bits of the position's Zobrist hash. An
+//! entry is three 64-bit words written one by one: the move, the data (score, depth,
+//! bound, generation) and a check word, the hash XOR the other two. A reader that
+//! meets a half-written entry (two threads storing at once) finds the check word
+//! wrong and sees no entry, so a torn entry is never used. A stored move is only a
+//! hint: the search plays it only if it is in the position's move list.
+//!
+//! Replacement keeps the deepest and newest entries: a store for a position already in
+//! the bucket replaces it unless that entry is deeper from this search (its move is
+//! still learnt); otherwise the entry of the two that is worth least (shallowest, older
+//! searches counting as shallower) gives way.
 
-use crate::engine::Move;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+use crate::engine::{Move, MoveKind};
 
 /// What a stored score says about the true one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -26,86 +38,246 @@ pub struct Entry {
     pub generation: u8,
 }
 
-const EMPTY_ENTRY: Entry = Entry {
-    key: 0,
-    mv: None,
-    score: 0,
-    depth: -1,
-    bound: Bound::Upper,
-    generation: 0,
-};
+/// One slot: the check word (hash ^ move ^ data), the move, the data.
+#[derive(Default)]
+struct Slot {
+    check: AtomicU64,
+    mv: AtomicU64,
+    data: AtomicU64,
+}
+
+const BUCKET: usize = 2;
+/// Set in the data word of every stored entry (an all-zero slot is empty).
+const USED: u64 = 1 << 63;
 
 pub struct Tt {
-    entries: Vec<Entry>,
+    slots: Vec<Slot>,
+    /// Buckets minus one (a power of two).
     mask: usize,
-    generation: u8,
+    generation: AtomicU8,
 }
 
 impl Tt {
-    /// A table of about `mb` megabytes (a power of two entries, at least 1024).
+    /// A table of about `mb` megabytes (a power of two buckets, at least 512).
     pub fn new(mb: usize) -> Self {
         let bytes = mb.max(1) * 1024 * 1024;
-        let want = (bytes / std::mem::size_of::<Entry>()).max(1024);
-        let size = if want.is_power_of_two() {
+        let bucket_bytes = BUCKET * std::mem::size_of::<Slot>();
+        let want = (bytes / bucket_bytes).max(512);
+        let buckets = if want.is_power_of_two() {
             want
         } else {
             want.next_power_of_two() / 2
         };
         Self {
-            entries: vec![EMPTY_ENTRY; size],
-            mask: size - 1,
-            generation: 0,
+            slots: (0..buckets * BUCKET).map(|_| Slot::default()).collect(),
+            mask: buckets - 1,
+            generation: AtomicU8::new(0),
         }
     }
 
+    /// The number of entries.
     pub fn len(&self) -> usize {
-        self.entries.len()
+        self.slots.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.entries.is_empty()
+        self.slots.is_empty()
     }
 
     /// Empties the table.
-    pub fn clear(&mut self) {
-        self.entries.fill(EMPTY_ENTRY);
-        self.generation = 0;
+    pub fn clear(&self) {
+        for s in &self.slots {
+            s.check.store(0, Ordering::Relaxed);
+            s.mv.store(0, Ordering::Relaxed);
+            s.data.store(0, Ordering::Relaxed);
+        }
+        self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Marks the start of a new search: older entries are replaced first.
-    pub fn new_search(&mut self) {
-        self.generation = self.generation.wrapping_add(1);
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline]
+    fn bucket(&self, key: u64) -> &[Slot] {
+        let b = key as usize & self.mask;
+        &self.slots[b * BUCKET..(b + 1) * BUCKET]
+    }
+
+    /// The entry in `slot` if it is whole and stored for `key`.
+    #[inline]
+    fn read(slot: &Slot, key: u64) -> Option<Entry> {
+        let mv = slot.mv.load(Ordering::Relaxed);
+        let data = slot.data.load(Ordering::Relaxed);
+        let check = slot.check.load(Ordering::Relaxed);
+        (data & USED != 0 && check ^ mv ^ data == key).then(|| unpack(key, mv, data))
     }
 
     #[inline]
     pub fn probe(&self, key: u64) -> Option<Entry> {
-        let e = self.entries[key as usize & self.mask];
-        (e.key == key && e.depth >= 0).then_some(e)
+        self.bucket(key).iter().find_map(|s| Self::read(s, key))
     }
 
     #[inline]
-    pub fn store(&mut self, key: u64, mv: Option<Move>, score: i32, depth: i16, bound: Bound) {
-        let generation = self.generation;
-        let slot = &mut self.entries[key as usize & self.mask];
-        if slot.key == key && slot.generation == generation {
+    pub fn store(&self, key: u64, mv: Option<Move>, score: i32, depth: i16, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed);
+        let bucket = self.bucket(key);
+        let mut target = 0;
+        let mut old: Option<Entry> = None;
+        if let Some(i) = bucket.iter().position(|s| Self::read(s, key).is_some()) {
+            let e = Self::read(&bucket[i], key).expect("just read");
             // Keep a deeper result of this search, but learn its move if it had none.
-            if depth < slot.depth && bound != Bound::Exact {
-                if slot.mv.is_none() {
-                    slot.mv = mv;
+            let much_deeper = depth + 2 < e.depth;
+            if e.generation == generation
+                && depth < e.depth
+                && (bound != Bound::Exact || much_deeper)
+            {
+                if e.mv.is_none() && mv.is_some() {
+                    Self::write(&bucket[i], Entry { mv, ..e });
                 }
                 return;
             }
-        } else if slot.generation == generation && slot.depth > depth + 2 && slot.depth >= 0 {
-            // A much deeper entry of this search stays.
-            return;
+            target = i;
+            old = Some(e);
+        } else {
+            // The entry worth least: shallow, or stored by an older search.
+            let worth = |s: &Slot| {
+                let data = s.data.load(Ordering::Relaxed);
+                if data & USED == 0 {
+                    return i32::MIN;
+                }
+                let (d, g) = (data_depth(data), data_generation(data));
+                i32::from(d) - 8 * i32::from(generation.wrapping_sub(g))
+            };
+            for (i, s) in bucket.iter().enumerate() {
+                if worth(s) < worth(&bucket[target]) {
+                    target = i;
+                }
+            }
         }
-        *slot = Entry {
-            key,
-            mv: mv.or(if slot.key == key { slot.mv } else { None }),
-            score,
-            depth,
-            bound,
-            generation,
+        let mv = mv.or(old.and_then(|e| e.mv));
+        Self::write(
+            &bucket[target],
+            Entry {
+                key,
+                mv,
+                score,
+                depth,
+                bound,
+                generation,
+            },
+        );
+    }
+
+    #[inline]
+    fn write(slot: &Slot, e: Entry) {
+        let (mv, data) = pack(&e);
+        slot.mv.store(mv, Ordering::Relaxed);
+        slot.data.store(data, Ordering::Relaxed);
+        slot.check.store(e.key ^ mv ^ data, Ordering::Relaxed);
+    }
+}
+
+const KINDS: [MoveKind; 9] = [
+    MoveKind::Normal,
+    MoveKind::DoubleStep,
+    MoveKind::EnPassant,
+    MoveKind::Castle,
+    MoveKind::Swap,
+    MoveKind::Pass,
+    MoveKind::Drop,
+    MoveKind::Exit,
+    MoveKind::Rifle,
+];
+
+/// The move word: from, to, generator, promotion, and kind (0: no move).
+fn pack_move(m: Option<Move>) -> u64 {
+    let Some(m) = m else { return 0 };
+    let kind = KINDS.iter().position(|&k| k == m.kind).unwrap_or(0) as u64 + 1;
+    u64::from(m.from)
+        | u64::from(m.to) << 16
+        | u64::from(m.generator) << 32
+        | u64::from(m.promo) << 48
+        | kind << 56
+}
+
+fn unpack_move(w: u64) -> Option<Move> {
+    let kind = (w >> 56) as usize;
+    (kind != 0).then(|| Move {
+        from: w as u16,
+        to: (w >> 16) as u16,
+        generator: (w >> 32) as u16,
+        promo: (w >> 48) as u8,
+        kind: KINDS[(kind - 1).min(KINDS.len() - 1)],
+    })
+}
+
+/// The data word: score (32 bits), depth (16), bound (2), generation (8), used.
+fn pack(e: &Entry) -> (u64, u64) {
+    let bound = match e.bound {
+        Bound::Exact => 0u64,
+        Bound::Lower => 1,
+        Bound::Upper => 2,
+    };
+    let data = u64::from(e.score as u32)
+        | u64::from(e.depth as u16) << 32
+        | bound << 48
+        | u64::from(e.generation) << 50
+        | USED;
+    (pack_move(e.mv), data)
+}
+
+fn data_depth(data: u64) -> i16 {
+    (data >> 32) as u16 as i16
+}
+
+fn data_generation(data: u64) -> u8 {
+    (data >> 50) as u8
+}
+
+fn unpack(key: u64, mv: u64, data: u64) -> Entry {
+    Entry {
+        key,
+        mv: unpack_move(mv),
+        score: data as u32 as i32,
+        depth: data_depth(data),
+        bound: match (data >> 48) & 3 {
+            0 => Bound::Exact,
+            1 => Bound::Lower,
+            _ => Bound::Upper,
+        },
+        generation: data_generation(data),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn entries_round_trip_and_torn_ones_are_not_read() {
+        let tt = Tt::new(1);
+        let m = Move {
+            from: 12,
+            to: 300,
+            kind: MoveKind::Drop,
+            promo: 7,
+            generator: 513,
         };
+        tt.store(0xDEAD_BEEF, Some(m), -123_456, 17, Bound::Lower);
+        let e = tt.probe(0xDEAD_BEEF).expect("stored");
+        assert_eq!(
+            (e.mv, e.score, e.depth, e.bound),
+            (Some(m), -123_456, 17, Bound::Lower)
+        );
+        assert!(tt.probe(0xDEAD_BEEF ^ 1 << 40).is_none());
+        // A half-written entry: its data changed without its check word.
+        let slot = tt
+            .bucket(0xDEAD_BEEF)
+            .iter()
+            .find(|s| Tt::read(s, 0xDEAD_BEEF).is_some());
+        slot.unwrap().data.fetch_xor(1 << 5, Ordering::Relaxed);
+        assert!(tt.probe(0xDEAD_BEEF).is_none());
     }
 }
