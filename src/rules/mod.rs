@@ -190,11 +190,6 @@ impl Rules {
         &self.game_moves
     }
 
-    /// The compiled tables.
-    pub fn tables(&self) -> &Tables {
-        &self.tables
-    }
-
     /// Lowers a checked game onto the move model and precomputes its tables. The
     /// setup's piece codes (which pieces are unmoved) are added by
     /// [`Rules::set_home`] once the setup has been read.
