@@ -191,3 +191,21 @@ fn every_legal_move_text_reads_back_into_its_parts() {
         }
     }
 }
+
+/// A mistyped square (`e2e44`, `g1g13` on 12 ranks) read as a square and a promotion
+/// letter used to be explained as a promotion; the answer names the square.
+#[test]
+fn a_square_past_the_board_is_named_as_such() {
+    let mut chess = Position::start(rules("variants/chess.var"));
+    assert_eq!(
+        chess.why_illegal("e2e44"),
+        "`e44` is not a square of this board (files a-h, ranks 1-8)"
+    );
+    let mut queen = Position::start(rules("variants/monkey_queen.var"));
+    assert_eq!(
+        queen.why_illegal("g1g13"),
+        "`g13` is not a square of this board (files a-l, ranks 1-12)"
+    );
+    // A real promotion letter is still read as one.
+    assert!(!chess.why_illegal("e2e4q").contains("not a square"));
+}

@@ -9,14 +9,26 @@ pub struct Args {
     code: Option<String>,
 }
 
+/// Every code with the first sentence of its explanation, aligned:
+/// `varsand::unknown-piece   A rule names a piece that no `piece` line declares.`
+fn code_list() -> String {
+    let codes: Vec<&str> = crate::errors_index::codes().collect();
+    let width = codes.iter().map(|c| c.len()).max().unwrap_or(0) + "varsand::".len();
+    let mut out = String::new();
+    for code in codes {
+        let text = crate::errors_index::explain(code).unwrap_or_default();
+        let first = text.split_inclusive(". ").next().unwrap_or("").trim_end();
+        let name = format!("varsand::{code}");
+        out += &format!("{name:<width$}  {first}\n");
+    }
+    out
+}
+
 /// `explain CODE`: the error index's section, or the list of codes.
 pub fn run(args: &Args) -> ExitCode {
     let code = args.code.as_deref();
     let Some(code) = code else {
-        let list: Vec<String> = crate::errors_index::codes()
-            .map(|c| format!("varsand::{c}"))
-            .collect();
-        emit(&format!("{}\n", list.join("\n")));
+        emit(&code_list());
         return ExitCode::SUCCESS;
     };
     match crate::errors_index::explain(code) {

@@ -37,6 +37,11 @@ impl Position {
                 }
             }
             Some(MoveText::Squares {
+                to: _,
+                promo: Some(digit),
+                ..
+            }) if digit.is_ascii_digit() => not_a_square(&rules, text),
+            Some(MoveText::Squares {
                 from, to, promo, ..
             }) => self.why_not_moved(from, to, promo),
             Some(MoveText::Pass) => self.why_no_pass(),
@@ -618,4 +623,20 @@ pub fn with_article(name: &str) -> String {
         .next()
         .is_some_and(|c| "aeiouAEIOU".contains(c));
     format!("{} {name}", if vowel { "an" } else { "a" })
+}
+
+/// A move text whose last square has a rank this board does not have (`g1g13` on 12
+/// ranks reads as `g1`, `g1` and a promotion letter `3`): name the square.
+fn not_a_square(rules: &Rules, text: &str) -> String {
+    let typed: String = text.split_whitespace().collect();
+    let last = typed
+        .trim_start_matches(|c: char| c.is_ascii_alphabetic())
+        .trim_start_matches(|c: char| c.is_ascii_digit())
+        .trim_start_matches(['-', 'x']);
+    let board = &rules.geometry.boards[0];
+    format!(
+        "`{last}` is not a square of this board (files a-{}, ranks 1-{})",
+        crate::model::file_letter(board.files.saturating_sub(1)),
+        board.ranks
+    )
 }
