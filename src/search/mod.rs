@@ -46,7 +46,7 @@ use crate::engine::search_support::legality_is_royal_safety;
 use crate::engine::{GameEnd, Move, Position};
 use crate::rules::{Code, EMPTY, EndRule, GenKind, Outcome, Rules, code, kind_of};
 pub use eval::Eval;
-use tt::{Bound, Tt};
+use tt::{Bound, Entry, Tt};
 
 /// The score of a won game at the root; a win in `p` plies scores `MATE − p`.
 pub const MATE: i32 = 1_000_000;
@@ -1059,59 +1059,21 @@ impl Searcher {
         let pv_node = beta - alpha > 1;
         let mut moves = std::mem::take(&mut self.lists[ply]);
         self.node_moves(pos, &mut moves);
-        if let Some(s) = self.node_end(pos, &moves, ply, true) {
+        if let Some(s) = self.settled(pos, &moves, ply, &mut alpha, &mut beta) {
             self.lists[ply] = moves;
             return s;
         }
-        if ply >= MAX_PLY - 1 {
-            self.lists[ply] = moves;
-            return self.static_eval(pos, ply);
-        }
-        self.mobility[ply] = moves.len() as i32;
-        // Mate-distance pruning: no line here beats a win at this ply.
-        alpha = alpha.max(-(MATE - ply as i32));
-        beta = beta.min(MATE - ply as i32 - 1);
-        if alpha >= beta {
-            self.lists[ply] = moves;
-            return alpha;
-        }
         let key = pos.hash();
-        let mut hash_move = None;
-        let mut tt_entry = None;
-        if let Some(e) = self.tt.probe(key) {
-            hash_move = e.mv;
-            tt_entry = Some(e);
-            if i32::from(e.depth) >= depth {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut && (!pv_node || e.bound == Bound::Exact) {
-                    self.lists[ply] = moves;
-                    return s;
-                }
-            }
+        let tt_entry = self.tt.probe(key);
+        let hash_move = tt_entry.and_then(|e| e.mv);
+        if let Some(s) = tt_entry.and_then(|e| tt_cut(e, depth, alpha, beta, ply, pv_node)) {
+            self.lists[ply] = moves;
+            return s;
         }
-        // The static evaluation, sharpened by a stored bound on the true score.
         let eval = if in_check {
             None
         } else {
-            let mut e = self.static_eval(pos, ply);
-            if let Some(t) = tt_entry {
-                let s = from_tt(t.score, ply);
-                if s.abs() < MATE_BOUND
-                    && match t.bound {
-                        Bound::Exact => true,
-                        Bound::Lower => s > e,
-                        Bound::Upper => s < e,
-                    }
-                {
-                    e = s;
-                }
-            }
-            Some(e)
+            Some(self.sharpened_eval(pos, ply, tt_entry))
         };
         self.evals[ply] = eval;
         let improving = match (eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
@@ -1123,39 +1085,15 @@ impl Searcher {
             && ply > 0
             && beta.abs() < MATE_BOUND
         {
-            // Reverse futility: far enough above beta that a quiet move cannot lose it.
-            if depth <= 6 && ev - 80 * (depth - i32::from(improving)) >= beta {
-                self.lists[ply] = moves;
-                return ev;
-            }
-            // Razoring: far below alpha near the leaves, only captures can help.
-            if depth <= 2 && ev + 250 * depth < alpha {
-                self.lists[ply] = moves;
-                let q = self.qsearch(pos, alpha, alpha + 1, ply, 0, Some(false));
-                if q <= alpha || self.stopped {
-                    return q;
-                }
-                moves = std::mem::take(&mut self.lists[ply]);
-                self.node_moves(pos, &mut moves);
-                self.mobility[ply] = moves.len() as i32;
-            }
-            if depth >= 3
-                && ev >= beta
-                && self.null_ok
-                && !self.verifying
-                && self.path[ply - 1].is_some()
-                && self.strong_pieces(pos) >= 2
-            {
-                self.lists[ply] = moves;
-                if let Some(s) = self.null_move_cut(pos, depth, beta, ev, ply) {
-                    return s;
-                }
-                if self.stopped {
-                    return 0;
-                }
-                moves = std::mem::take(&mut self.lists[ply]);
-                self.node_moves(pos, &mut moves);
-                self.mobility[ply] = moves.len() as i32;
+            let node = Node {
+                depth,
+                alpha,
+                beta,
+                ply,
+                improving,
+            };
+            if let Some(s) = self.early_cut(pos, &mut moves, ev, &node) {
+                return s;
             }
         }
         // Internal iterative reduction: a node without a hash move is searched less deep.
@@ -1176,29 +1114,18 @@ impl Searcher {
             let m = moves[i];
             let quiet = !pos.is_tactical(m);
             let prunable = !pv_node && !in_check && searched > 0 && best > -MATE_BOUND;
-            // Captures that lose material by the exchange estimate, near the leaves.
-            if prunable
-                && !quiet
-                && depth <= 4
-                && scores[i] < 0
-                && ordering::exchange_estimate(pos, &self.eval, m) < -100 * depth
-            {
+            if prunable && !quiet && self.losing_capture(pos, m, depth, scores[i]) {
                 continue;
             }
             if !self.plays_legally(pos, m, in_check) {
                 continue;
             }
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
-            // Late-move pruning (enough quiet moves tried at a shallow depth) and
-            // futility (a quiet move that cannot bring the score up to alpha); checks
-            // are kept, as mating attacks are made of them.
+            // Checks are kept, as mating attacks are made of them.
             if prunable
                 && quiet
                 && !gives_check
-                && ((depth <= 8
-                    && quiets_tried.len() as i32
-                        >= (3 + depth * depth) / (2 - i32::from(improving)))
-                    || (depth <= 6 && eval.is_some_and(|ev| ev + 100 + 100 * depth <= alpha)))
+                && futile(depth, improving, quiets_tried.len(), eval, alpha)
             {
                 pos.unmake();
                 continue;
@@ -1206,27 +1133,21 @@ impl Searcher {
             self.path[ply] = Some(m);
             let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
             let d = depth - 1 + ext;
-            let mut score;
-            if searched == 0 {
-                score = -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
-            } else {
-                let r = if depth >= 3 && searched >= 2 && quiet && !gives_check {
-                    let mut r = self.reductions.get(depth, searched);
-                    r += i32::from(!pv_node) + i32::from(!improving);
-                    r -= i32::from(killers.contains(&Some(m)));
-                    r -= self.quiet_score(pos.side_to_move() ^ 1, m, ply) / 6_000;
-                    r.clamp(0, d - 1)
-                } else {
-                    0
-                };
-                score = -self.negamax(pos, d - r, -alpha - 1, -alpha, ply + 1, gives_check);
-                if score > alpha && r > 0 && !self.stopped {
-                    score = -self.negamax(pos, d, -alpha - 1, -alpha, ply + 1, gives_check);
-                }
-                if score > alpha && score < beta && !self.stopped {
-                    score = -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
-                }
-            }
+            let late = (depth >= 3 && searched >= 2 && quiet && !gives_check).then(|| Late {
+                depth,
+                searched,
+                pv_node,
+                improving,
+                killer: killers.contains(&Some(m)),
+            });
+            let child = Child {
+                depth: d,
+                alpha,
+                beta,
+                ply,
+                gives_check,
+            };
+            let score = self.search_move(pos, m, &child, searched == 0, late.as_ref());
             pos.unmake();
             searched += 1;
             if self.stopped {
@@ -1258,16 +1179,158 @@ impl Searcher {
             // has been searched).
             return self.terminal(pos, ply);
         }
-        let bound = if best >= beta {
-            Bound::Lower
-        } else if best > alpha0 {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
+        let bound = bound_of(best, alpha0, beta);
         self.tt
             .store(key, best_move, to_tt(best, ply), depth as i16, bound);
         best
+    }
+
+    /// The cuts tried before any move, at a node off the principal variation with a
+    /// static evaluation `ev`: reverse futility (far enough above beta that a quiet
+    /// move cannot lose it), razoring (far below alpha near the leaves, only captures
+    /// can help) and the null move. A score decides the node (its move list is then
+    /// given back); `None`: search the moves (regenerated if a cut was tried, as the
+    /// list is shared with the plies below).
+    fn early_cut(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut Vec<Move>,
+        ev: i32,
+        node: &Node,
+    ) -> Option<i32> {
+        let Node {
+            depth,
+            alpha,
+            beta,
+            ply,
+            improving,
+        } = *node;
+        if depth <= 6 && ev - 80 * (depth - i32::from(improving)) >= beta {
+            self.lists[ply] = std::mem::take(moves);
+            return Some(ev);
+        }
+        if depth <= 2 && ev + 250 * depth < alpha {
+            self.lists[ply] = std::mem::take(moves);
+            let q = self.qsearch(pos, alpha, alpha + 1, ply, 0, Some(false));
+            if q <= alpha || self.stopped {
+                return Some(q);
+            }
+            *moves = std::mem::take(&mut self.lists[ply]);
+            self.node_moves(pos, moves);
+            self.mobility[ply] = moves.len() as i32;
+        }
+        if depth >= 3
+            && ev >= beta
+            && self.null_ok
+            && !self.verifying
+            && self.path[ply - 1].is_some()
+            && self.strong_pieces(pos) >= 2
+        {
+            self.lists[ply] = std::mem::take(moves);
+            if let Some(s) = self.null_move_cut(pos, depth, beta, ev, ply) {
+                return Some(s);
+            }
+            if self.stopped {
+                return Some(0);
+            }
+            *moves = std::mem::take(&mut self.lists[ply]);
+            self.node_moves(pos, moves);
+            self.mobility[ply] = moves.len() as i32;
+        }
+        None
+    }
+
+    /// Searches a move just made, principal-variation style: the first move with the
+    /// full window, the others with a null window (reduced when `late` allows),
+    /// searched again without the reduction, then with the full window, while they
+    /// beat alpha.
+    fn search_move(
+        &mut self,
+        pos: &mut Position,
+        m: Move,
+        child: &Child,
+        first: bool,
+        late: Option<&Late>,
+    ) -> i32 {
+        let Child {
+            depth: d,
+            alpha,
+            beta,
+            ply,
+            gives_check,
+        } = *child;
+        if first {
+            return -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
+        }
+        let r = late.map_or(0, |l| self.reduction(pos, m, ply, l).clamp(0, d - 1));
+        let mut score = -self.negamax(pos, d - r, -alpha - 1, -alpha, ply + 1, gives_check);
+        if score > alpha && r > 0 && !self.stopped {
+            score = -self.negamax(pos, d, -alpha - 1, -alpha, ply + 1, gives_check);
+        }
+        if score > alpha && score < beta && !self.stopped {
+            score = -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
+        }
+        score
+    }
+
+    /// A capture that loses material by the exchange estimate, near the leaves (its
+    /// ordering score already says it may).
+    fn losing_capture(&self, pos: &Position, m: Move, depth: i32, order_score: i32) -> bool {
+        depth <= 4
+            && order_score < 0
+            && ordering::exchange_estimate(pos, &self.eval, m) < -100 * depth
+    }
+
+    /// A node's score known before its moves are searched: the game decided here, the
+    /// deepest ply reached, or no line beating a win at this ply (mate-distance
+    /// pruning, which narrows the window). Sets the node's mobility from its moves.
+    fn settled(
+        &mut self,
+        pos: &mut Position,
+        moves: &[Move],
+        ply: usize,
+        alpha: &mut i32,
+        beta: &mut i32,
+    ) -> Option<i32> {
+        if let Some(s) = self.node_end(pos, moves, ply, true) {
+            return Some(s);
+        }
+        if ply >= MAX_PLY - 1 {
+            return Some(self.static_eval(pos, ply));
+        }
+        self.mobility[ply] = moves.len() as i32;
+        *alpha = (*alpha).max(-(MATE - ply as i32));
+        *beta = (*beta).min(MATE - ply as i32 - 1);
+        (*alpha >= *beta).then_some(*alpha)
+    }
+
+    /// The static evaluation, sharpened by a stored bound on the true score.
+    fn sharpened_eval(&mut self, pos: &Position, ply: usize, entry: Option<Entry>) -> i32 {
+        let e = self.static_eval(pos, ply);
+        let Some(t) = entry else {
+            return e;
+        };
+        let s = from_tt(t.score, ply);
+        let sharper = match t.bound {
+            Bound::Exact => true,
+            Bound::Lower => s > e,
+            Bound::Upper => s < e,
+        };
+        if s.abs() < MATE_BOUND && sharper {
+            s
+        } else {
+            e
+        }
+    }
+
+    /// How much less deep a late quiet move is searched: from the table, more away from
+    /// the principal variation and when the position is not improving, less for a
+    /// killer and for a move with a good history.
+    fn reduction(&self, pos: &Position, m: Move, ply: usize, late: &Late) -> i32 {
+        let mut r = self.reductions.get(late.depth, late.searched);
+        r += i32::from(!late.pv_node) + i32::from(!late.improving);
+        r -= i32::from(late.killer);
+        r - self.quiet_score(pos.side_to_move() ^ 1, m, ply) / 6_000
     }
 
     /// Quiescence: captures and promotions until the position is quiet (every legal
@@ -1478,5 +1541,69 @@ fn from_tt(score: i32, ply: usize) -> i32 {
         score + ply as i32
     } else {
         score
+    }
+}
+
+/// A node's depth, window and trend, for the cuts tried before its moves.
+struct Node {
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    /// Is the static evaluation above the one two plies up?
+    improving: bool,
+}
+
+/// The search of a child node: its depth, the parent's window, the parent's ply, and
+/// whether the move gives check.
+struct Child {
+    depth: i32,
+    alpha: i32,
+    beta: i32,
+    ply: usize,
+    gives_check: bool,
+}
+
+/// What a late move's reduction depends on, besides the move.
+struct Late {
+    depth: i32,
+    /// Moves searched before it at this node.
+    searched: usize,
+    pv_node: bool,
+    improving: bool,
+    killer: bool,
+}
+
+/// A stored score that decides the node without searching it: deep enough, and a
+/// bound on the right side of the window (only an exact score at a PV node).
+fn tt_cut(e: Entry, depth: i32, alpha: i32, beta: i32, ply: usize, pv_node: bool) -> Option<i32> {
+    if i32::from(e.depth) < depth || (pv_node && e.bound != Bound::Exact) {
+        return None;
+    }
+    let s = from_tt(e.score, ply);
+    let cut = match e.bound {
+        Bound::Exact => true,
+        Bound::Lower => s >= beta,
+        Bound::Upper => s <= alpha,
+    };
+    cut.then_some(s)
+}
+
+/// Late-move pruning (enough quiet moves tried at a shallow depth) and futility (a
+/// quiet move that cannot bring the score up to alpha).
+fn futile(depth: i32, improving: bool, quiets_tried: usize, eval: Option<i32>, alpha: i32) -> bool {
+    let enough = (3 + depth * depth) / (2 - i32::from(improving));
+    (depth <= 8 && quiets_tried as i32 >= enough)
+        || (depth <= 6 && eval.is_some_and(|ev| ev + 100 + 100 * depth <= alpha))
+}
+
+/// The bound a node's best score is: above the window, inside it, or below.
+fn bound_of(best: i32, alpha0: i32, beta: i32) -> Bound {
+    if best >= beta {
+        Bound::Lower
+    } else if best > alpha0 {
+        Bound::Exact
+    } else {
+        Bound::Upper
     }
 }
