@@ -13,20 +13,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use common::server::Server;
+use common::server::{Server, texts};
 use serde_json::Value;
 
 /// The longest a browser script may run before it is killed and the test fails.
 const SCRIPT_DEADLINE: Duration = Duration::from_secs(90);
-
-fn texts(value: &Value) -> Vec<&str> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect()
-}
 
 #[test]
 fn the_api_plays_undoes_and_redoes_and_refuses_an_illegal_move_with_its_reason() {

@@ -11,7 +11,7 @@ use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 use common::Rng;
-use common::server::{Server, read_answer};
+use common::server::{Server, read_answer, texts};
 use serde_json::Value;
 
 /// How soon a plain `GET /state` must be answered while another client misbehaves.
@@ -181,15 +181,6 @@ fn state_within(server: &Server, deadline: Duration) -> Value {
             _ => sleep(Duration::from_millis(100)),
         }
     }
-}
-
-fn texts(value: &Value) -> Vec<&str> {
-    value
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v.as_str().unwrap())
-        .collect()
 }
 
 // ---- the fuzz test ------------------------------------------------------------------

@@ -10,7 +10,6 @@ use std::cell::RefCell;
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
-use std::sync::Arc;
 
 use crate::check::Overrides;
 use crate::engine::{GameEnd, MoveShape, Position};
@@ -468,13 +467,7 @@ impl Session {
             return false;
         }
         let rules = self.game.rules().clone();
-        let searcher = match &mut self.searcher {
-            Some(s) if Arc::ptr_eq(s.rules(), &rules) => s,
-            slot => {
-                let eval = search::learned::eval_beside(&rules, &self.path);
-                slot.insert(Searcher::with_eval(rules.clone(), Arc::new(eval), 16))
-            }
-        };
+        let searcher = crate::session::searcher_for(&mut self.searcher, &rules, &self.path);
         searcher.set_threads(self.threads);
         let pos = self.game.position_mut();
         let r = searcher.search(pos, &self.limits);

@@ -141,13 +141,7 @@ impl Game {
     pub fn computer(&mut self) -> Result<(), Refusal> {
         self.refuse_if_over()?;
         let rules = self.line.rules().clone();
-        let searcher = match &mut self.searcher {
-            Some(s) if Arc::ptr_eq(s.rules(), &rules) => s,
-            slot => {
-                let eval = search::learned::eval_beside(&rules, &self.path);
-                slot.insert(Searcher::with_eval(rules.clone(), Arc::new(eval), 16))
-            }
-        };
+        let searcher = crate::session::searcher_for(&mut self.searcher, &rules, &self.path);
         let pos = self.line.position_mut();
         let found = searcher.search(pos, &self.limits).best;
         let m = found

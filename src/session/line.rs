@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use crate::engine::{GameEnd, Move, Position};
 use crate::rules::Rules;
+use crate::search::Searcher;
 
 use super::replay::{Replay, Stop, replay};
 
@@ -188,4 +189,19 @@ impl GameLine {
             stop,
         }
     }
+}
+
+/// The searcher kept in `slot`, made anew (with the learned values beside the rule
+/// file at `path`, if fresh) when the rules are not the ones it was made for: it keeps
+/// its tables between moves while the rules stay the same.
+pub fn searcher_for<'a>(
+    slot: &'a mut Option<Searcher>,
+    rules: &Arc<Rules>,
+    path: &std::path::Path,
+) -> &'a mut Searcher {
+    if !slot.as_ref().is_some_and(|s| Arc::ptr_eq(s.rules(), rules)) {
+        let eval = crate::search::learned::eval_beside(rules, path);
+        *slot = Some(Searcher::with_eval(rules.clone(), Arc::new(eval), 16));
+    }
+    slot.as_mut().expect("a searcher was just made")
 }

@@ -13,4 +13,4 @@ pub use args::{
     MAX_MOVETIME_MS, MAX_PERFT_DEPTH, parse_overrides, position_from_args, variant_name,
 };
 pub use files::{MAX_FILE_BYTES, load_file, load_hashed, read_text, render_problems, stderr_color};
-pub use line::{Adopted, GameLine, Illegal};
+pub use line::{Adopted, GameLine, Illegal, searcher_for};

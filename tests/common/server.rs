@@ -217,3 +217,13 @@ fn first_line(child: &mut Child) -> String {
         .trim()
         .to_string()
 }
+
+/// The strings of a JSON array.
+pub fn texts(value: &serde_json::Value) -> Vec<&str> {
+    value
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap())
+        .collect()
+}
