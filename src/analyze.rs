@@ -182,7 +182,7 @@ pub fn play_from(
             Player::Random => moves[rng.below(moves.len())],
         };
         let n = pos.board().len();
-        let mut mover = if (m.from as usize) < n {
+        let mut mover = if m.from.index() < n {
             Some(pos.piece_at(m.from))
         } else {
             None
@@ -195,7 +195,7 @@ pub fn play_from(
             rec.moves.push(pos.move_text(m));
         }
         pos.make(m);
-        if mover.is_none() && (m.to as usize) < n {
+        if mover.is_none() && m.to.index() < n {
             // A move from off the board (a drop): the piece that lands counts.
             mover = Some(pos.piece_at(m.to));
         }

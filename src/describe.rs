@@ -97,7 +97,7 @@ fn shape_words((lo, hi): (i8, i8), vectors: &[(i8, i8)], b: &BetzaMove) -> Strin
 
 /// Words for one generator: its source, then its conditions and effects.
 pub fn describe_generator(rules: &Rules, id: GenId) -> String {
-    let g = &rules.generators[id as usize];
+    let g = &rules.generators[id];
     let stays = g.effects.contains(&Effect::Stay);
     let mut line = match &g.source {
         Source::Betza(b) => describe_betza(b, stays),
@@ -148,7 +148,7 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
             Effect::Stay if matches!(g.source, Source::Betza(_)) => {}
             Effect::Stay => line += "; captures without moving",
             Effect::Counter(i, d) => {
-                let name = &rules.counters[i.index()];
+                let name = &rules.counters[i];
                 let _ = if d < 0 {
                     write!(line, "; spends {} from the player's {name} counter", -d)
                 } else {
@@ -359,7 +359,7 @@ fn game_moves_section(s: &mut String, rules: &Rules) {
         .iter()
         .filter(|&&id| {
             matches!(
-                rules.generators[id as usize].source,
+                rules.generators[id].source,
                 Source::Castle { .. } | Source::Pass
             )
         })

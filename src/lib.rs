@@ -15,6 +15,7 @@ pub mod describe;
 pub mod diagnostic;
 pub mod engine;
 pub mod errors_index;
+pub mod ids;
 pub mod interrupt;
 #[cfg(feature = "cli")]
 pub mod lsp;

@@ -8,9 +8,9 @@ use indexmap::IndexMap;
 pub use crate::syntax::ast::{Compare, Mark, PromoteWhen, Symbol};
 use crate::syntax::betza;
 
-pub type Cell = u16;
+pub use crate::ids::{Cell, CounterId, GenId, PieceKind, Side, ZoneId};
 /// Marks "no square".
-pub const NO_CELL: Cell = Cell::MAX;
+pub const NO_CELL: Cell = Cell::NONE;
 /// A piece on a square: 0 is empty, else `1 + 2 * type + side`.
 pub type Code = u8;
 pub const EMPTY: Code = 0;
@@ -33,36 +33,6 @@ pub fn kind_of(code: Code) -> usize {
 pub fn side_of(code: Code) -> usize {
     (code as usize - 1) & 1
 }
-
-/// The index of a piece type (in `Rules::pieces`, in declaration order).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct PieceKind(pub u8);
-
-/// The index of a zone (in `Rules::zones`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct ZoneId(pub u16);
-
-/// The index of a per-player counter (in `Rules::counters`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct CounterId(pub u8);
-
-macro_rules! index_type {
-    ($($t:ident($inner:ty)),*) => {$(
-        impl $t {
-            /// The index, for the table it indexes.
-            #[inline]
-            pub fn index(self) -> usize {
-                self.0 as usize
-            }
-            /// The id of table entry `i` (the checker keeps tables within range).
-            #[inline]
-            pub fn new(i: usize) -> Self {
-                Self(i as $inner)
-            }
-        }
-    )*};
-}
-index_type!(PieceKind(u8), ZoneId(u16), CounterId(u8));
 
 /// One rectangular board.
 #[derive(Debug, Clone)]
@@ -113,7 +83,7 @@ impl Geometry {
                         format!("{name}_{plain}")
                     }
                 });
-                self.names.insert(name.clone(), self.cells.len() as Cell);
+                self.names.insert(name.clone(), Cell::new(self.cells.len()));
                 self.cells.push(CellInfo {
                     board,
                     file,
@@ -146,17 +116,19 @@ impl Geometry {
         if file < 0 || rank < 0 || file as usize >= b.files || rank as usize >= b.ranks {
             return None;
         }
-        Some((b.first_cell + rank as usize * b.files + file as usize) as Cell)
+        Some(Cell::new(
+            b.first_cell + rank as usize * b.files + file as usize,
+        ))
     }
     /// The cell reached from `cell` by the step (dx, dy), on the same board.
     pub fn offset(&self, cell: Cell, dx: i32, dy: i32) -> Option<Cell> {
-        let c = &self.cells[cell as usize];
+        let c = &self.cells[cell];
         self.cell_at(c.board, c.file as i32 + dx, c.rank as i32 + dy)
     }
     /// The first cell on the way from `from` toward `to` (one step along each axis
     /// that differs): the square a double step passes.
     pub fn first_step(&self, from: Cell, to: Cell) -> Cell {
-        let (a, b) = (&self.cells[from as usize], &self.cells[to as usize]);
+        let (a, b) = (&self.cells[from], &self.cells[to]);
         let dx = (b.file as i32 - a.file as i32).signum();
         let dy = (b.rank as i32 - a.rank as i32).signum();
         self.offset(from, dx, dy).unwrap_or(to)
@@ -166,7 +138,7 @@ impl Geometry {
         self.names.get(name).copied()
     }
     pub fn name(&self, cell: Cell) -> &str {
-        &self.cells[cell as usize].name
+        &self.cells[cell].name
     }
 }
 

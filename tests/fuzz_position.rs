@@ -305,7 +305,8 @@ fn random_move_text(rng: &mut Rng, pos: &mut Position, alphabet: &[char]) -> Str
     let geo = &pos.rules().geometry();
     let square = |rng: &mut Rng| -> String {
         if rng.chance(85) && !geo.cells.is_empty() {
-            geo.name(rng.below(geo.cells.len()) as u16).to_string()
+            geo.name(varsand::rules::Cell::new(rng.below(geo.cells.len())))
+                .to_string()
         } else {
             rng.pick(&[
                 "a0",

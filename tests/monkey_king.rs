@@ -135,7 +135,7 @@ fn moves_of(p: &mut Position, from: &str) -> Vec<String> {
 /// Was the move made by a flight generator?
 fn is_flight(p: &Position, m: &varsand::Move) -> bool {
     matches!(
-        p.rules().generators()[m.generator as usize].source,
+        p.rules().generators()[m.generator].source,
         Source::Flight { .. }
     )
 }
@@ -189,7 +189,7 @@ fn earth_squares(ranks: std::ops::RangeInclusive<usize>) -> Vec<String> {
 fn coloured_squares(p: &Position, dark: bool, except: &[&str]) -> Vec<String> {
     earth_squares(1..=8)
         .into_iter()
-        .filter(|s| p.rules().geometry().cells[cell(p, s) as usize].dark == dark)
+        .filter(|s| p.rules().geometry().cells[cell(p, s)].dark == dark)
         .filter(|s| !except.contains(&s.as_str()))
         .collect()
 }
@@ -443,7 +443,7 @@ fn landing_by_colour_from_a_cloud() {
         ("c101d", true),
         ("c101l", false),
     ] {
-        assert_eq!(geo.cells[cell(&p, sq) as usize].dark, dark, "{sq}");
+        assert_eq!(geo.cells[cell(&p, sq)].dark, dark, "{sq}");
     }
 }
 

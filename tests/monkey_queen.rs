@@ -497,7 +497,7 @@ fn captured_stack_removed_whole() {
         .iter()
         .enumerate()
         .filter(|&(c, _)| {
-            let p = pos.piece_at(c as Cell);
+            let p = pos.piece_at(Cell::new(c));
             p == queen(&r, BLACK) || p == baby(&r, BLACK)
         })
         .count();

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use varsand::render::palette::{self, Colour, contrast};
 use varsand::render::{BoardOptions, svg};
-use varsand::rules::{EMPTY, side_of};
+use varsand::rules::{Cell, EMPTY, side_of};
 use varsand::{Position, Rules};
 
 fn rules_of(path: &Path) -> Arc<Rules> {
@@ -98,7 +98,7 @@ fn check_picture(pos: &Position, opts: &BoardOptions) -> Read {
     assert_eq!(picture.squares.len(), geo.len(), "{}", what());
     assert!(picture.squares.values().all(|&n| n == 1), "{}", what());
     let mut on_board = 0;
-    for cell in 0..geo.len() as u16 {
+    for cell in Cell::all(geo.len()) {
         let name = geo.name(cell);
         assert!(
             picture.squares.contains_key(name),
@@ -234,9 +234,9 @@ fn terrain_is_drawn_with_its_colour_not_its_letter() {
     let picture = check_picture(&pos, &BoardOptions::default());
     let looks = varsand::render::terrain_looks(&rules);
     let geo = rules.geometry();
-    for cell in 0..geo.len() as u16 {
+    for cell in Cell::all(geo.len()) {
         if let Some(t) = pos.terrain_at(cell) {
-            let dark = geo.cells[cell as usize].dark;
+            let dark = geo.cells[cell].dark;
             let want = palette::TERRAIN[looks[t].colour].on(dark).hex();
             assert_eq!(picture.fills[geo.name(cell)], want);
         }

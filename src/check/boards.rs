@@ -214,7 +214,7 @@ pub(crate) fn region_cells(
         for r in r0.min(r1)..=r0.max(r1) {
             for f in f0.min(f1)..=f0.max(f1) {
                 if let Some(c) = geo.cell_at(0, f as i32, r as i32) {
-                    set[c as usize] = true;
+                    set[c] = true;
                 }
             }
         }
@@ -270,7 +270,7 @@ pub(crate) fn region_cells(
             RegionTerm::All => geo.board_cells(0).for_each(|c| set[c] = true),
             RegionTerm::Board(name) => board_term(ck, term.span, name, geo, &mut set),
             RegionTerm::Square(s) => match geo.parse_square(s) {
-                Some(c) => set[c as usize] = true,
+                Some(c) => set[c] = true,
                 // A zone may have a name shaped like a square (`z1`) that no square has.
                 None if zones.iter().any(|z| z.name == *s) => {
                     zone_term(ck, term.span, s, geo, zones, side, &mut set);
@@ -314,7 +314,7 @@ fn zone_term(
     set: &mut [bool],
 ) {
     match zones.iter().find(|x| x.name == z) {
-        None if geo.parse_square(z).is_some() => set[geo.parse_square(z).unwrap() as usize] = true,
+        None if geo.parse_square(z).is_some() => set[geo.parse_square(z).unwrap().index()] = true,
         Some(zone) => {
             for (i, v) in set.iter_mut().enumerate() {
                 *v |= match side {

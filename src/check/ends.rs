@@ -119,7 +119,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
         }
         EndCondition::Exited(p) => {
             let k = scope.resolve_piece(ck, p)?;
-            if pieces[k.index()].exits_from.is_none() {
+            if pieces[k].exits_from.is_none() {
                 ck.report(
                     Problem::new(
                         ProblemCode::NeverExits,

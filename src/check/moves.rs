@@ -260,8 +260,8 @@ fn castling(
         );
         return None;
     }
-    let (kc, rc) = (&geometry.cells[kf as usize], &geometry.cells[rf as usize]);
-    let (tc, uc) = (&geometry.cells[kt as usize], &geometry.cells[rt as usize]);
+    let (kc, rc) = (&geometry.cells[kf], &geometry.cells[rf]);
+    let (tc, uc) = (&geometry.cells[kt], &geometry.cells[rt]);
     if kc.rank != rc.rank
         || tc.rank != kc.rank
         || uc.rank != kc.rank

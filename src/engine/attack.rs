@@ -15,9 +15,9 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
 pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: usize, victim: u8) -> bool {
     let t = &pos.rules.tables;
     let board = &pos.board;
-    let (start, len) = t.leap_index[by][cell as usize];
+    let (start, len) = t.leap_index[by][cell];
     for a in &t.leap_attacks[start as usize..(start + len) as usize] {
-        let c = board[a.from as usize];
+        let c = board[a.from];
         if c != 0 && side_of(c) == by && a.kinds >> kind_of(c) & 1 != 0 {
             let path = &t.cells[a.path_first as usize..a.path_first as usize + a.path_len as usize];
             if path.iter().all(|&p| pos.passable(p, kind_of(c))) {
@@ -25,15 +25,15 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: usize, victim: u8) -> 
             }
         }
     }
-    let (start, len) = t.ray_index[by][cell as usize];
+    let (start, len) = t.ray_index[by][cell];
     for r in &t.ray_attacks[start as usize..(start + len) as usize] {
         let line = &t.cells[r.first as usize..r.first as usize + r.len as usize];
         let mut kinds = r.kinds;
         let mut screened = false;
         for (k, &sq) in line.iter().enumerate() {
-            let c = board[sq as usize];
+            let c = board[sq];
             if c == 0 {
-                let terr = pos.terrain[sq as usize];
+                let terr = pos.terrain[sq];
                 if terr != 0 {
                     let tr = &pos.rules.terrains[terr as usize - 1];
                     if tr.blocks_passing {
@@ -72,7 +72,7 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: usize, victim: u8) -> 
             if c != 0
                 && side_of(c) == by
                 && t.dynamic_attack_kinds >> kind_of(c) & 1 != 0
-                && captures_on(pos, from as Cell, c, cell, victim)
+                && captures_on(pos, Cell::new(from), c, cell, victim)
             {
                 return true;
             }
@@ -80,7 +80,7 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: usize, victim: u8) -> 
     }
     // A two-faced piece that may flip attacks as its other face too.
     for &from in &t.flip_cells[by] {
-        let c = board[from as usize];
+        let c = board[from];
         if c == 0 || side_of(c) != by {
             continue;
         }
@@ -115,10 +115,10 @@ fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell, victim: u8) -
     let kind = kind_of(face);
     let mut g = Gen::new(pos, rules);
     g.victim = victim;
-    let (start, len) = t.step_index[face as usize * n + from as usize];
+    let (start, len) = t.step_index[face as usize * n + from.index()];
     for step in &t.steps[start as usize..(start + len) as usize] {
-        let comp = &t.gens[step.generator as usize];
-        if !comp.can_capture || (comp.initial && !pos.unmoved[from as usize]) {
+        let comp = &t.gens[step.generator];
+        if !comp.can_capture || (comp.initial && !pos.unmoved[from]) {
             continue;
         }
         let (cs, cl) = comp.conds;
@@ -145,7 +145,7 @@ fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell, victim: u8) -
                 }
                 break;
             }
-            if pos.board[sq as usize] != 0 {
+            if pos.board[sq] != 0 {
                 if screened {
                     break;
                 }
@@ -179,11 +179,7 @@ pub(crate) fn least_attacker(
     let t = &pos.rules.tables;
     let board = &pos.board;
     let at = |sq: Cell| {
-        if gone.contains(&sq) {
-            0
-        } else {
-            board[sq as usize]
-        }
+        if gone.contains(&sq) { 0 } else { board[sq] }
     };
     let mut best: Option<(Cell, u8)> = None;
     let mut consider = |sq: Cell, c: u8| {
@@ -191,7 +187,7 @@ pub(crate) fn least_attacker(
             best = Some((sq, c));
         }
     };
-    let (start, len) = t.leap_index[by][cell as usize];
+    let (start, len) = t.leap_index[by][cell];
     for a in &t.leap_attacks[start as usize..(start + len) as usize] {
         let c = at(a.from);
         if c != 0 && side_of(c) == by && a.kinds >> kind_of(c) & 1 != 0 {
@@ -204,7 +200,7 @@ pub(crate) fn least_attacker(
             }
         }
     }
-    let (start, len) = t.ray_index[by][cell as usize];
+    let (start, len) = t.ray_index[by][cell];
     for r in &t.ray_attacks[start as usize..(start + len) as usize] {
         let line = &t.cells[r.first as usize..r.first as usize + r.len as usize];
         let mut kinds = r.kinds;
@@ -212,7 +208,7 @@ pub(crate) fn least_attacker(
         for (k, &sq) in line.iter().enumerate() {
             let c = at(sq);
             if c == 0 {
-                let terr = pos.terrain[sq as usize];
+                let terr = pos.terrain[sq];
                 if terr != 0 {
                     let tr = &pos.rules.terrains[terr as usize - 1];
                     if tr.blocks_passing {

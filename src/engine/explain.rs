@@ -61,7 +61,7 @@ impl Position {
         let passes: Vec<_> = rules
             .game_moves
             .iter()
-            .filter(|&&g| rules.generators[g as usize].source == crate::rules::Source::Pass)
+            .filter(|&&g| rules.generators[g].source == crate::rules::Source::Pass)
             .collect();
         if passes.is_empty() {
             return "this game has no pass".into();
@@ -71,7 +71,7 @@ impl Position {
         }
         let needs: Vec<String> = passes
             .iter()
-            .flat_map(|&&g| rules.generators[g as usize].conditions.iter())
+            .flat_map(|&&g| rules.generators[g].conditions.iter())
             .map(|c| describe_condition(&rules, c))
             .collect();
         if needs.is_empty() {
@@ -89,7 +89,7 @@ impl Position {
         let me = &rules.players[us].name;
         let geo = &rules.geometry;
         let sq = |c: Cell| geo.name(c).to_string();
-        let piece = self.board[from as usize];
+        let piece = self.board[from];
         if piece == EMPTY {
             return format!("there is no piece on {}", sq(from));
         }
@@ -138,7 +138,7 @@ impl Position {
         let rules = self.rules.clone();
         let geo = &rules.geometry;
         let (from, to) = (matching[0].from, matching[0].to);
-        let pname = &rules.pieces[kind_of(self.board[from as usize])].name;
+        let pname = &rules.pieces[kind_of(self.board[from])].name;
         let a_pname = with_article(pname);
         let promos: Vec<char> = matching
             .iter()
@@ -216,12 +216,7 @@ impl Position {
             .iter()
             .copied()
             .find(|&c| self.attacked(c, us ^ 1))
-            .map(|c| {
-                (
-                    c,
-                    rules.pieces[kind_of(self.board[c as usize])].name.clone(),
-                )
-            });
+            .map(|c| (c, rules.pieces[kind_of(self.board[c])].name.clone()));
         let still_facing = facing.filter(|&k| self.facing(k));
         self.unmake();
         match attacked {
@@ -256,16 +251,16 @@ impl Position {
     fn why_no_flip(&self, from: Cell, to: Cell, letter: char) -> Option<String> {
         let rules = &*self.rules;
         let t = &rules.tables;
-        let kind = kind_of(self.board[from as usize]);
+        let kind = kind_of(self.board[from]);
         let letter = letter.to_ascii_lowercase();
         let g = Gen::new(self, rules);
         let id = t.piece_extras[kind].iter().copied().find(|&id| {
-            let info = &t.gens[id as usize];
+            let info = &t.gens[id];
             info.kind == crate::rules::GenKind::Flip
                 && promo_char(rules, crate::rules::code(info.face as usize, self.side)) == letter
         })?;
         let m = Move::new(from, to, id);
-        let unmet: Vec<String> = rules.generators[id as usize]
+        let unmet: Vec<String> = rules.generators[id]
             .conditions
             .iter()
             .filter(|c| !self.condition_holds(&g, c, m))
@@ -305,7 +300,7 @@ impl Position {
                         let k = (0..rules.pieces.len())
                             .find(|&k| !rules.tables.drop_gens[k].is_empty())
                             .unwrap_or(0);
-                        let sq = rules.geometry.name(0);
+                        let sq = rules.geometry.name(Cell::new(0));
                         format!("{}@{sq}", rules.code_symbol(crate::rules::code(k, us)))
                     },
                     |m| self.move_text(m),
@@ -334,12 +329,12 @@ impl Position {
         let Some(&id) = t.drop_gens[kind].first() else {
             return format!("{a_name} is never placed from the hand");
         };
-        let info = &t.gens[id as usize];
+        let info = &t.gens[id];
         if t.is_dead(crate::rules::code(kind, us), cell) {
             return format!("{a_name} on {square} could never move again");
         }
         if !t.targets(info, us, crate::rules::NO_CELL).contains(&cell) {
-            let needs: Vec<String> = rules.generators[id as usize]
+            let needs: Vec<String> = rules.generators[id]
                 .conditions
                 .iter()
                 .map(|c| describe_condition(&rules, c))
@@ -349,7 +344,7 @@ impl Position {
                 needs.join(" and ")
             );
         }
-        if self.board[cell as usize] != EMPTY || self.terrain[cell as usize] != 0 {
+        if self.board[cell] != EMPTY || self.terrain[cell] != 0 {
             return format!("{square} is not empty");
         }
         let m = Move {
@@ -357,7 +352,7 @@ impl Position {
             ..Move::new(crate::rules::NO_CELL, cell, id)
         };
         let g = Gen::new(self, &rules);
-        let unmet: Vec<String> = rules.generators[id as usize]
+        let unmet: Vec<String> = rules.generators[id]
             .conditions
             .iter()
             .filter(|c| !self.condition_holds(&g, c, m))
@@ -380,7 +375,7 @@ impl Position {
         let rules = &*self.rules;
         let us = self.side;
         let me = &rules.players[us].name;
-        let piece = cell.map_or(EMPTY, |c| self.board[c as usize]);
+        let piece = cell.map_or(EMPTY, |c| self.board[c]);
         if piece == EMPTY || side_of(piece) != us {
             return format!("no piece of {me} stands on {square} to leave the board");
         }
@@ -412,7 +407,7 @@ impl Position {
         if let Some(&s) = c
             .must_be_empty
             .iter()
-            .find(|&&s| self.board[s as usize] != EMPTY || self.terrain[s as usize] != 0)
+            .find(|&&s| self.board[s] != EMPTY || self.terrain[s] != 0)
         {
             return Some(format!("castling needs {} to be empty", geo.name(s)));
         }
@@ -420,7 +415,7 @@ impl Position {
             return Some("castling is not allowed while in check".into());
         }
         if let Some(&s) = c.king_path.iter().find(|&&s| {
-            let king = self.board[c.king_from as usize];
+            let king = self.board[c.king_from];
             super::attack::attacked_as(self, s, self.side ^ 1, king)
         }) {
             return Some(format!(
@@ -438,12 +433,12 @@ impl Position {
         let t = &rules.tables;
         let geo = &rules.geometry;
         let n = self.board.len();
-        let piece = self.board[from as usize];
+        let piece = self.board[from];
         let kind = kind_of(piece);
         let pname = &rules.pieces[kind].name;
         let a_pname = with_article(pname);
         let what = |c: Cell| -> String {
-            let p = self.board[c as usize];
+            let p = self.board[c];
             if p != EMPTY {
                 let whose = if side_of(p) == self.side {
                     "your"
@@ -455,26 +450,26 @@ impl Position {
                     rules.pieces[kind_of(p)].name,
                     geo.name(c)
                 )
-            } else if self.terrain[c as usize] != 0 {
+            } else if self.terrain[c] != 0 {
                 format!(
                     "the {} on {}",
-                    rules.terrains[self.terrain[c as usize] as usize - 1].name,
+                    rules.terrains[self.terrain[c] as usize - 1].name,
                     geo.name(c)
                 )
             } else {
                 geo.name(c).to_string()
             }
         };
-        let (start, len) = t.step_index[piece as usize * n + from as usize];
+        let (start, len) = t.step_index[piece as usize * n + from.index()];
         let mut reasons = Vec::new();
         for step in &t.steps[start as usize..(start + len) as usize] {
-            let comp = &t.gens[step.generator as usize];
+            let comp = &t.gens[step.generator];
             let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
             let Some(k) = line.iter().position(|&c| c == to) else {
                 continue;
             };
             let reason = (|| {
-                if comp.initial && !self.unmoved[from as usize] {
+                if comp.initial && !self.unmoved[from] {
                     return format!("the {pname} may move so only as its first move");
                 }
                 if !step.rider {
@@ -490,7 +485,7 @@ impl Position {
                 } else {
                     let screens = line[..k]
                         .iter()
-                        .filter(|&&p| self.board[p as usize] != EMPTY)
+                        .filter(|&&p| self.board[p] != EMPTY)
                         .count();
                     if screens != 1 {
                         return format!(
@@ -498,9 +493,9 @@ impl Position {
                         );
                     }
                 }
-                let occupant = self.board[to as usize];
-                if self.terrain[to as usize] != 0 && occupant == EMPTY {
-                    let tr = &rules.terrains[self.terrain[to as usize] as usize - 1];
+                let occupant = self.board[to];
+                if self.terrain[to] != 0 && occupant == EMPTY {
+                    let tr = &rules.terrains[self.terrain[to] as usize - 1];
                     if tr.cleared_by >> kind & 1 == 0
                         && tr.crossed_by >> kind & 1 == 0
                         && tr.blocks_landing
@@ -585,7 +580,7 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
         ),
         Cond::From(z) => format!("to start in {}", rules.zone(z).name),
         Cond::To(z) => format!("to end in {}", rules.zone(z).name),
-        Cond::Counter(i, op, v) => format!("{} {} {v}", rules.counters[i.index()], op_words(op)),
+        Cond::Counter(i, op, v) => format!("{} {} {v}", rules.counters[i], op_words(op)),
         Cond::NoneOnFile { enemy, kind } => format!(
             "no {} {} on the file",
             if enemy { "enemy" } else { "own" },

@@ -270,7 +270,7 @@ fn read_rank(
         if file >= files {
             return Err(too_wide(here, ch.len_utf8()));
         }
-        let cell = geo.cell_at(board, file as i32, rank as i32).unwrap() as usize;
+        let cell = geo.cell_at(board, file as i32, rank as i32).unwrap().index();
         k = read_square(rules, row, k, cell, p)? + 1;
         file += 1;
     }
@@ -638,7 +638,7 @@ fn read_castling(rules: &Rules, board: &[Code], field: Option<&Field>) -> Result
         rules
             .tables
             .home
-            .get(cell as usize)
+            .get(cell.index())
             .is_none_or(|&h| h == code)
     };
     let mut castling = 0u32;
@@ -657,7 +657,7 @@ fn read_castling(rules: &Rules, board: &[Code], field: Option<&Field>) -> Result
             ));
         };
         let c = &rules.castlings[ci];
-        let (k, r) = (board[c.king_from as usize], board[c.rook_from as usize]);
+        let (k, r) = (board[c.king_from], board[c.rook_from]);
         if k != EMPTY
             && r != EMPTY
             && side_of(k) == c.side
@@ -694,9 +694,7 @@ fn read_en_passant(
     // The piece that passed stands one step beyond, in its own forward direction.
     let dy = if side == 0 { -1 } else { 1 };
     match geo.offset(cell, 0, dy) {
-        Some(v) if board[v as usize] != EMPTY && side_of(board[v as usize]) != side => {
-            Ok((cell, v))
-        }
+        Some(v) if board[v] != EMPTY && side_of(board[v]) != side => Ok((cell, v)),
         _ => Ok((NO_CELL, NO_CELL)),
     }
 }
@@ -896,7 +894,7 @@ impl Position {
                 "{} is to move, but {}'s {} on {} is already attacked: {} left it in check, which no legal move does",
                 rules.players[self.side].name,
                 rules.players[them].name,
-                rules.pieces[kind_of(self.board[c as usize])].name,
+                rules.pieces[kind_of(self.board[c])].name,
                 geo.name(c),
                 rules.players[them].name,
             ));
@@ -951,7 +949,7 @@ impl Position {
             }
             counts[c as usize] += 1;
             if rules.pieces[kind_of(c)].royal {
-                royals.add(side_of(c), cell as u16);
+                royals.add(side_of(c), Cell::new(cell));
             }
             unmoved[cell] = is_setup || rules.tables.home.get(cell) == Some(&c);
         }
@@ -989,7 +987,7 @@ impl Position {
         for rank in (0..b.ranks).rev() {
             let mut empty = 0;
             for file in 0..b.files {
-                let cell = geo.cell_at(board, file as i32, rank as i32).unwrap() as usize;
+                let cell = geo.cell_at(board, file as i32, rank as i32).unwrap().index();
                 let c = self.board[cell];
                 let sym = if c != EMPTY {
                     Some(rules.code_symbol(c))

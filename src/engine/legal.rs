@@ -122,7 +122,7 @@ impl Position {
             return false;
         }
         match m.kind {
-            MoveKind::Drop if t.royal_kinds >> t.gens[m.generator as usize].piece & 1 != 0 => {
+            MoveKind::Drop if t.royal_kinds >> t.gens[m.generator].piece & 1 != 0 => {
                 return false;
             }
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Exit if self.is_royal_move(m) => {
@@ -144,7 +144,7 @@ impl Position {
         let t = &self.rules.tables;
         let n = self.board.len();
         self.royals.of(self.side).iter().any(|&k| {
-            let bit = k as usize * n + cell as usize;
+            let bit = k.index() * n + cell.index();
             t.between[bit / 64] >> (bit % 64) & 1 != 0
         })
     }
@@ -230,13 +230,13 @@ impl Position {
             len: 0,
         };
         for &royal in self.royals.of(self.side) {
-            let (start, len) = t.ray_index[by][royal as usize];
+            let (start, len) = t.ray_index[by][royal];
             for r in &t.ray_attacks[start as usize..(start + len) as usize] {
                 if let Some(cell) = self.pinned_on_ray(r, by) {
                     pins.add(cell)?;
                 }
             }
-            let (start, len) = t.leap_index[by][royal as usize];
+            let (start, len) = t.leap_index[by][royal];
             for a in &t.leap_attacks[start as usize..(start + len) as usize] {
                 if let Some(cell) = self.pinned_on_path(a, by) {
                     pins.add(cell)?;
@@ -256,7 +256,7 @@ impl Position {
         let mut kinds = r.kinds;
         let mut shield = None;
         for (k, &sq) in line.iter().enumerate() {
-            let c = self.board[sq as usize];
+            let c = self.board[sq];
             if c != EMPTY {
                 if shield.is_some() || side_of(c) == by {
                     let attacks = (k as u16) < r.max && side_of(c) == by;
@@ -265,7 +265,7 @@ impl Position {
                 shield = Some(sq);
             }
             // An empty square, or the shield's once lifted: terrain may stop the line.
-            let terr = self.terrain[sq as usize];
+            let terr = self.terrain[sq];
             if terr != 0 {
                 let tr = &self.rules.terrains[terr as usize - 1];
                 if tr.blocks_passing {
@@ -285,7 +285,7 @@ impl Position {
         if a.path_len == 0 {
             return None;
         }
-        let attacker = self.board[a.from as usize];
+        let attacker = self.board[a.from];
         if attacker == EMPTY || side_of(attacker) != by || a.kinds >> kind_of(attacker) & 1 == 0 {
             return None;
         }
@@ -297,7 +297,7 @@ impl Position {
             if self.passable(p, kind) {
                 continue;
             }
-            let c = self.board[p as usize];
+            let c = self.board[p];
             let liftable = c != EMPTY && side_of(c) != by && self.terrain_lets_pass(p, kind);
             if !liftable || shield.is_some() {
                 return None;
@@ -313,13 +313,13 @@ impl Position {
     fn is_plain_step(&self, m: Move) -> bool {
         m.kind == MoveKind::Normal
             && m.promo == EMPTY
-            && self.rules.tables.gens[m.generator as usize].effects == 0
+            && self.rules.tables.gens[m.generator].effects == 0
     }
 
     /// With attacks read from the board alone and one royal piece: is the plain step
     /// `m` of that piece safe? Puts it on its target on the board only.
     fn royal_step_safe(&mut self, m: Move) -> bool {
-        let (from, to) = (m.from as usize, m.to as usize);
+        let (from, to) = (m.from.index(), m.to.index());
         let royal = std::mem::replace(&mut self.board[from], EMPTY);
         let taken = std::mem::replace(&mut self.board[to], royal);
         let safe = !self.attacked(m.to, self.side ^ 1);
@@ -341,7 +341,7 @@ impl Position {
             MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap | MoveKind::Rifle => {
                 return false;
             }
-            MoveKind::Drop => return t.royal_kinds >> t.gens[m.generator as usize].piece & 1 == 0,
+            MoveKind::Drop => return t.royal_kinds >> t.gens[m.generator].piece & 1 == 0,
             MoveKind::Pass => return true,
             _ => {}
         }
@@ -349,9 +349,9 @@ impl Position {
             return false;
         }
         let n = self.board.len();
-        let from = m.from as usize;
+        let from = m.from.index();
         !self.royals.of(self.side).iter().any(|&k| {
-            let bit = k as usize * n + from;
+            let bit = k.index() * n + from;
             t.between[bit / 64] >> (bit % 64) & 1 != 0
         })
     }
@@ -361,16 +361,16 @@ impl Position {
     fn is_royal_move(&self, m: Move) -> bool {
         let t = &self.rules.tables;
         let royal = |c: Code| c != EMPTY && t.royal_kinds >> kind_of(c) & 1 != 0;
-        royal(self.board[m.from as usize]) || royal(m.promo)
+        royal(self.board[m.from]) || royal(m.promo)
     }
 
     /// With the side to move not in check: would taking the piece off `from` leave a
     /// royal piece of its side attacked? If not, any ordinary move of it is legal.
     fn lifting_exposes(&mut self, from: Cell) -> bool {
-        let piece = std::mem::replace(&mut self.board[from as usize], EMPTY);
+        let piece = std::mem::replace(&mut self.board[from], EMPTY);
         let us = self.side;
         let exposed = self.in_check(us);
-        self.board[from as usize] = piece;
+        self.board[from] = piece;
         exposed
     }
 
@@ -397,7 +397,7 @@ impl Position {
     #[inline]
     fn may_make_royal(&self, m: Move) -> bool {
         let t = &self.rules.tables;
-        let info = &t.gens[m.generator as usize];
+        let info = &t.gens[m.generator];
         let royal_piece = match m.kind {
             MoveKind::Drop => t.royal_kinds >> info.piece & 1 != 0,
             _ if m.from == NO_CELL => false,
@@ -420,7 +420,7 @@ impl Position {
     #[inline]
     fn is_watched_drop(&self, m: Move) -> bool {
         let t = &self.rules.tables;
-        m.kind == MoveKind::Drop && t.no_mate_by_drop >> t.gens[m.generator as usize].piece & 1 != 0
+        m.kind == MoveKind::Drop && t.no_mate_by_drop >> t.gens[m.generator].piece & 1 != 0
     }
 
     /// Does `m` checkmate: the opponent in check after it, with no legal move?
@@ -464,7 +464,7 @@ impl Position {
                 ours &= ours - 1;
                 scratch.clear();
                 let g = super::lookup::Gen::new(self, &self.rules);
-                self.own_piece_moves::<false>(&g, from as Cell, self.board[from], scratch);
+                self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], scratch);
                 if scratch.iter().any(|&m| ok(self, m)) {
                     return true;
                 }
@@ -548,12 +548,12 @@ impl Position {
         (0..kinds)
             .filter(|&k| self.hand[them * kinds + k] != 0 && t.royal_kinds >> k & 1 == 0)
             .flat_map(|k| t.drop_gens[k].iter())
-            .map(|&id| (id, &t.gens[id as usize]))
+            .map(|&id| (id, &t.gens[id]))
             .filter(|(_, info)| info.conds.1 == 0 && !info.counts && info.effects == 0)
             .find_map(|(id, info)| {
                 t.targets(info, them, NO_CELL)
                     .iter()
-                    .find(|&&to| self.board[to as usize] == EMPTY && self.terrain[to as usize] == 0)
+                    .find(|&&to| self.board[to] == EMPTY && self.terrain[to] == 0)
                     .map(|&to| Move {
                         kind: MoveKind::Drop,
                         ..Move::new(NO_CELL, to, id)
@@ -566,7 +566,7 @@ impl Position {
     /// counters, no second piece moved) and does not land on `w`'s square leaves the
     /// opponent's hand, that square and the rest as they were.
     fn leaves_placement(&self, m: Move, w: Move) -> bool {
-        let info = &self.rules.tables.gens[m.generator as usize];
+        let info = &self.rules.tables.gens[m.generator];
         matches!(
             m.kind,
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Drop | MoveKind::Exit
@@ -579,9 +579,9 @@ impl Position {
     /// for placements with nothing to ask but a piece in hand and a free square.
     fn can_still_place(&self, w: Move) -> bool {
         let t = &self.rules.tables;
-        let info = &t.gens[w.generator as usize];
+        let info = &t.gens[w.generator];
         let slot = self.side * self.rules.pieces.len() + info.piece as usize;
-        let to = w.to as usize;
+        let to = w.to.index();
         info.conds.1 == 0
             && !info.counts
             && self.hand[slot] != 0
@@ -598,7 +598,7 @@ impl Position {
         let kind =
             (0..kinds).find(|&k| self.hand[us * kinds + k] != 0 && !t.drop_gens[k].is_empty())?;
         let id = t.drop_gens[kind][0];
-        let info = &t.gens[id as usize];
+        let info = &t.gens[id];
         let g = super::lookup::Gen::new(self, &self.rules);
         t.targets(info, us, NO_CELL)
             .iter()
@@ -607,7 +607,7 @@ impl Position {
                 ..Move::new(NO_CELL, to, id)
             })
             .find(|&m| {
-                let to = m.to as usize;
+                let to = m.to.index();
                 self.board[to] == EMPTY
                     && self.terrain[to] == 0
                     && self.conditions_hold(&g, info, m)

@@ -52,7 +52,7 @@ impl<'r> Gen<'r> {
                 l.overflow = true;
                 break;
             }
-            l.cells[l.len] = (c, cell as Cell);
+            l.cells[l.len] = (c, Cell::new(cell));
             l.len += 1;
         }
         Gen {

@@ -46,13 +46,13 @@ impl Position {
     /// Can a piece of `kind` pass over `cell` (no piece, no terrain in its way)?
     #[inline]
     pub(crate) fn passable(&self, cell: Cell, kind: usize) -> bool {
-        self.board[cell as usize] == EMPTY && self.terrain_lets_pass(cell, kind)
+        self.board[cell] == EMPTY && self.terrain_lets_pass(cell, kind)
     }
 
     /// Does the terrain on `cell`, if any, let a piece of `kind` pass over it?
     #[inline]
     pub(crate) fn terrain_lets_pass(&self, cell: Cell, kind: usize) -> bool {
-        match self.terrain[cell as usize] {
+        match self.terrain[cell] {
             0 => true,
             t => {
                 let tr = &self.rules.terrains[t as usize - 1];
@@ -63,7 +63,7 @@ impl Position {
 
     #[inline]
     fn landing(&self, cell: Cell, kind: usize) -> Landing {
-        match self.terrain[cell as usize] {
+        match self.terrain[cell] {
             0 => Landing::Open,
             t => {
                 let tr = &self.rules.terrains[t as usize - 1];
@@ -103,7 +103,7 @@ impl Position {
             self.game_moves(&g, &t.opening_moves, out);
         }
         for_each_own_square(&self.board, us, |from| {
-            self.own_piece_moves::<false>(&g, from as Cell, self.board[from], out);
+            self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], out);
         });
         self.placements_and_castling(&g, out);
     }
@@ -128,7 +128,7 @@ impl Position {
         for_each_own_square(&self.board, self.side, |from| {
             let c = self.board[from];
             if enemies == ANY_REACH || reach[c as usize * n + from] & enemies != 0 {
-                self.own_piece_moves::<true>(&g, from as Cell, c, out);
+                self.own_piece_moves::<true>(&g, Cell::new(from), c, out);
             }
         });
         let mut kept = first;
@@ -193,7 +193,7 @@ impl Position {
         // Several `pass` declarations whose conditions hold still give one pass.
         let mut passed = false;
         for &id in ids {
-            let info = &rules.tables.gens[id as usize];
+            let info = &rules.tables.gens[id];
             let m = Move::new(NO_CELL, NO_CELL, id);
             match info.kind {
                 GenKind::Swap if self.swap_allowed() => out.push(Move {
@@ -237,9 +237,9 @@ impl Position {
                 continue;
             }
             for &id in &t.drop_gens[kind] {
-                let info = &t.gens[id as usize];
+                let info = &t.gens[id];
                 for &to in t.targets(info, us, NO_CELL) {
-                    if self.board[to as usize] != EMPTY
+                    if self.board[to] != EMPTY
                         || !matches!(self.landing(to, kind), Landing::Open | Landing::Last)
                     {
                         continue;
@@ -273,7 +273,7 @@ impl Position {
             return;
         }
         for &id in &t.piece_extras[kind] {
-            let info = &t.gens[id as usize];
+            let info = &t.gens[id];
             match info.kind {
                 GenKind::Flight => self.flights(g, id, info, from, becomes, out),
                 GenKind::Exit if becomes == EMPTY => {
@@ -302,13 +302,13 @@ impl Position {
     pub(crate) fn flip_face(&self, from: Cell) -> Option<Code> {
         let rules = &*self.rules;
         let t = &rules.tables;
-        let c = self.board[from as usize];
+        let c = self.board[from];
         if c == EMPTY {
             return None;
         }
         let g = Gen::new(self, rules);
         t.piece_extras[kind_of(c)].iter().find_map(|&id| {
-            let info = &t.gens[id as usize];
+            let info = &t.gens[id];
             (info.kind == GenKind::Flip
                 && self.conditions_hold(&g, info, Move::new(from, NO_CELL, id)))
             .then(|| code(info.face as usize, side_of(c)))
@@ -325,9 +325,9 @@ impl Position {
         becomes: Code,
         out: &mut Vec<Move>,
     ) {
-        let kind = kind_of(self.board[from as usize]);
+        let kind = kind_of(self.board[from]);
         for &to in g.rules.tables.targets(info, self.side, from) {
-            if self.board[to as usize] != EMPTY
+            if self.board[to] != EMPTY
                 || !matches!(self.landing(to, kind), Landing::Open | Landing::Last)
             {
                 continue;
@@ -354,7 +354,7 @@ impl Position {
         let rules = g.rules;
         let t = &rules.tables;
         let n = self.board.len();
-        let f = from as usize;
+        let f = from.index();
         let kind = kind_of(face);
         // Most moves need none of the rules' extras: walk them on a short path, with
         // the plain leaps of a generator merged (a piece moving as itself).
@@ -370,7 +370,7 @@ impl Position {
         let watch = &t.watch_landing[face as usize * n..(face as usize + 1) * n];
         let watch = (!t.promotes_from[face as usize * n + f]).then_some(watch);
         for step in &steps[start as usize..(start + len) as usize] {
-            let comp = &t.gens[step.generator as usize];
+            let comp = &t.gens[step.generator];
             if comp.initial && !self.unmoved[f] {
                 continue;
             }
@@ -393,7 +393,7 @@ impl Position {
                 match self.landing(to, kind) {
                     Landing::Open | Landing::Last => self.land(g, comp, new(to), kind, path, out),
                     Landing::Clear => {
-                        if comp.can_move && self.board[to as usize] == EMPTY {
+                        if comp.can_move && self.board[to] == EMPTY {
                             self.push(g, comp, new(to), kind, out);
                         }
                     }
@@ -417,7 +417,7 @@ impl Position {
     ) {
         let mut screened = comp.hop == Hop::None;
         for &to in line {
-            let occupant = self.board[to as usize];
+            let occupant = self.board[to];
             if !screened {
                 // Before the screen: empty squares are passed, the first piece is
                 // the screen, blocking terrain ends the line.
@@ -469,7 +469,7 @@ impl Position {
         out: &mut Vec<Move>,
     ) {
         let t = &g.rules.tables;
-        let comp = &t.gens[step.generator as usize];
+        let comp = &t.gens[step.generator];
         let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
         let path =
             &t.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize];
@@ -504,9 +504,9 @@ impl Position {
         out: &mut Vec<Move>,
     ) -> bool {
         let comp = w.comp;
-        let occupant = self.board[to as usize];
+        let occupant = self.board[to];
         // Games without terrain skip the look at each square's.
-        if !g.rules.terrains.is_empty() && self.terrain[to as usize] != 0 {
+        if !g.rules.terrains.is_empty() && self.terrain[to] != 0 {
             // Terrain: this square takes the full rules.
             match self.landing(to, w.kind) {
                 Landing::Open => {}
@@ -533,7 +533,7 @@ impl Position {
         if wanted {
             // An en-passant capture, or a square where the piece may promote or may
             // not stay: the full rules.
-            let special = en_passant || w.watch.is_none_or(|w| w[to as usize]);
+            let special = en_passant || w.watch.is_none_or(|w| w[to]);
             if TACTICAL && occupant == EMPTY && !special {
                 return true;
             }
@@ -578,7 +578,7 @@ impl Position {
         path: &[Cell],
         out: &mut Vec<Move>,
     ) {
-        let occupant = self.board[m.to as usize];
+        let occupant = self.board[m.to];
         if occupant == EMPTY {
             if comp.can_move {
                 let mut m = m;
@@ -588,7 +588,7 @@ impl Position {
                 self.push(g, comp, m, kind, out);
             }
             if comp.takes_ep && m.to == self.ep && self.ep_victim != NO_CELL {
-                let victim = self.board[self.ep_victim as usize];
+                let victim = self.board[self.ep_victim];
                 if victim != EMPTY && side_of(victim) != self.side {
                     self.push(
                         g,
@@ -651,7 +651,7 @@ impl Position {
         let t = &self.rules.tables;
         let n = self.board.len();
         let at = code(kind, self.side) as usize * n;
-        t.watch_landing[at + m.to as usize] || t.promotes_from[at + m.from as usize]
+        t.watch_landing[at + m.to.index()] || t.promotes_from[at + m.from.index()]
     }
 
     /// Adds the promotions of the piece of `kind` making `m`, if a promotion rule
@@ -722,7 +722,7 @@ impl Position {
         let geo = &g.rules.geometry;
         // The moving piece's side: not always the side to move (attacks are asked of
         // the other side's pieces).
-        let mover = self.board.get(m.from as usize).copied().unwrap_or(EMPTY);
+        let mover = self.board.get(m.from.index()).copied().unwrap_or(EMPTY);
         let side = if mover != EMPTY {
             side_of(mover)
         } else {
@@ -731,7 +731,7 @@ impl Position {
         match *cond {
             // A piece from the hand stands as high as a new piece.
             Cond::Height(op, n) => op.holds(
-                i64::from(self.height.get(m.from as usize).map_or(1, |&h| h)),
+                i64::from(self.height.get(m.from.index()).map_or(1, |&h| h)),
                 n,
             ),
             Cond::From(z) => m.from != NO_CELL && g.rules.zone_contains(z, side, m.from),
@@ -751,7 +751,7 @@ impl Position {
                 let wanted = code(kind.index(), if enemy { side ^ 1 } else { side });
                 let on_file = || {
                     let file = g.rules.tables.file_of(m.to);
-                    file.iter().any(|&c| self.board[c as usize] == wanted)
+                    file.iter().any(|&c| self.board[c] == wanted)
                 };
                 m.to != NO_CELL && (self.counts[wanted as usize] == 0 || !on_file())
             }
@@ -767,7 +767,7 @@ impl Position {
             Cond::CloserTo { enemy, kind } => {
                 let target = code(kind.index(), if enemy { side ^ 1 } else { side });
                 let d2 = |a: Cell, b: Cell| {
-                    let (ca, cb) = (&geo.cells[a as usize], &geo.cells[b as usize]);
+                    let (ca, cb) = (&geo.cells[a], &geo.cells[b]);
                     let (dx, dy) = (
                         ca.file as i64 - cb.file as i64,
                         ca.rank as i64 - cb.rank as i64,
@@ -782,7 +782,7 @@ impl Position {
                         .min(),
                     _ => (0..self.board.len())
                         .filter(|&cell| self.board[cell] == target)
-                        .map(|cell| d2(from, cell as Cell))
+                        .map(|cell| d2(from, Cell::new(cell)))
                         .min(),
                 };
                 match (nearest(m.to), nearest(m.from)) {
@@ -800,7 +800,7 @@ impl Position {
             MoveKind::EnPassant => self.ep_victim,
             _ => m.to,
         };
-        match self.board.get(cell as usize).copied().unwrap_or(EMPTY) {
+        match self.board.get(cell.index()).copied().unwrap_or(EMPTY) {
             EMPTY => g.victim,
             c => c,
         }
@@ -810,17 +810,14 @@ impl Position {
     /// line between `from` and `to`); [`EMPTY`] for a move that jumps nothing.
     fn screen(&self, g: &Gen, m: Move, side: usize) -> Code {
         let rules = g.rules;
-        if m.from == NO_CELL
-            || m.to == NO_CELL
-            || rules.tables.gens[m.generator as usize].hop == Hop::None
-        {
+        if m.from == NO_CELL || m.to == NO_CELL || rules.tables.gens[m.generator].hop == Hop::None {
             return EMPTY;
         }
-        let crate::rules::Source::Betza(b) = &rules.generators[m.generator as usize].source else {
+        let crate::rules::Source::Betza(b) = &rules.generators[m.generator].source else {
             return EMPTY;
         };
         let geo = &rules.geometry;
-        let (a, z) = (&geo.cells[m.from as usize], &geo.cells[m.to as usize]);
+        let (a, z) = (&geo.cells[m.from], &geo.cells[m.to]);
         let (dx, dy) = (z.file as i32 - a.file as i32, z.rank as i32 - a.rank as i32);
         let flip = if side == 0 { 1 } else { -1 };
         // The generator's step whose multiple leads from `from` to `to`.
@@ -838,8 +835,8 @@ impl Position {
                 break;
             };
             cur = next;
-            if self.board[cur as usize] != EMPTY {
-                return self.board[cur as usize];
+            if self.board[cur] != EMPTY {
+                return self.board[cur];
             }
         }
         EMPTY
@@ -855,15 +852,15 @@ impl Position {
         if c.side != us || self.castling >> i & 1 == 0 {
             return;
         }
-        let king = self.board[c.king_from as usize];
-        let rook = self.board[c.rook_from as usize];
+        let king = self.board[c.king_from];
+        let rook = self.board[c.rook_from];
         if king == EMPTY || rook == EMPTY || side_of(king) != us || side_of(rook) != us {
             return;
         }
         if !c
             .must_be_empty
             .iter()
-            .all(|&s| self.board[s as usize] == EMPTY && self.terrain[s as usize] == 0)
+            .all(|&s| self.board[s] == EMPTY && self.terrain[s] == 0)
         {
             return;
         }

@@ -24,7 +24,7 @@ impl Position {
             MoveKind::Swap => MoveText::Swap,
             MoveKind::Pass => self.pass_text(self.side),
             MoveKind::Drop => {
-                let kind = rules.tables.gens[m.generator as usize].piece as usize;
+                let kind = rules.tables.gens[m.generator].piece as usize;
                 MoveText::Drop {
                     letter: drop_symbol(rules, kind, self.side),
                     square: geo.name(m.to).to_string(),
@@ -62,7 +62,7 @@ impl Position {
         }
         if m.kind == MoveKind::Drop {
             let rules = &*self.rules;
-            let placed = self.board[m.to as usize];
+            let placed = self.board[m.to];
             return Some(format!(
                 "{}@{}",
                 drop_symbol(rules, kind_of(placed), side_of(placed)),
@@ -107,7 +107,7 @@ impl Position {
                 // (A flip, which is never forced, still needs its letter.)
                 if let [m] = same[..]
                     && m.promo != EMPTY
-                    && !self.rules.pieces[kind_of(self.board[m.from as usize])]
+                    && !self.rules.pieces[kind_of(self.board[m.from])]
                         .promotions
                         .is_empty()
                 {
@@ -361,7 +361,7 @@ fn has_pass(rules: &Rules) -> bool {
     rules
         .game_moves
         .iter()
-        .any(|&g| rules.generators[g as usize].source == crate::rules::Source::Pass)
+        .any(|&g| rules.generators[g].source == crate::rules::Source::Pass)
 }
 
 /// Drops whitespace, lower-cases the text (but for a placement, whose letter's case

@@ -190,7 +190,7 @@ impl Position {
         self.counts[c as usize] > 0
             && self.rules.tables.reach_cells[rule][side]
                 .iter()
-                .any(|&cell| self.board[cell as usize] == c)
+                .any(|&cell| self.board[cell] == c)
     }
 
     /// End rule `rule`, `reached PIECE in ZONE`: the side that just moved got there
@@ -234,7 +234,7 @@ impl Position {
         let any = self.has_move_that(&mut moves, |pos, m| {
             m.from != NO_CELL
                 && m.to != NO_CELL
-                && kind_of(pos.board[m.from as usize]) == kind.index()
+                && kind_of(pos.board[m.from]) == kind.index()
                 && pos.rules.zone_contains(zone, us, m.to)
                 && pos.is_legal(m)
                 && !(pos.rules.forbid_check && pos.gives_check(m))
@@ -362,19 +362,19 @@ impl Position {
                     .of(side_of(c))
                     .iter()
                     .copied()
-                    .filter(|&s| self.board[s as usize] == c)
+                    .filter(|&s| self.board[s] == c)
                     .collect()
             } else {
                 (0..self.board.len())
                     .filter(|&s| self.board[s] == c)
-                    .map(|s| s as Cell)
+                    .map(Cell::new)
                     .collect()
             }
         };
         let theirs = cells(second);
         cells(first).into_iter().any(|a| {
             theirs.iter().any(|&b| {
-                let (ca, cb) = (&geo.cells[a as usize], &geo.cells[b as usize]);
+                let (ca, cb) = (&geo.cells[a], &geo.cells[b]);
                 if ca.board != 0 || cb.board != 0 || (ca.file != cb.file && ca.rank != cb.rank) {
                     return false;
                 }
@@ -384,7 +384,7 @@ impl Position {
                 loop {
                     match geo.offset(cur, dx, dy) {
                         Some(next) if next == b => return true,
-                        Some(next) if self.board[next as usize] == EMPTY => cur = next,
+                        Some(next) if self.board[next] == EMPTY => cur = next,
                         _ => return false,
                     }
                 }

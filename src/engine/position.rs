@@ -59,7 +59,7 @@ impl Move {
     /// The same move for a player: equal squares, kind and new face, and the same
     /// effects (two generators may produce one move).
     pub fn same_play(&self, other: &Move, rules: &Rules) -> bool {
-        let effects = |m: &Move| rules.tables.gens[m.generator as usize].effects;
+        let effects = |m: &Move| rules.tables.gens[m.generator].effects;
         (self.from, self.to, self.kind, self.promo)
             == (other.from, other.to, other.kind, other.promo)
             && effects(self) == effects(other)
@@ -126,7 +126,7 @@ impl Move {
 impl Position {
     /// What `m` does, in terms of squares and pieces.
     pub fn shape(&self, m: Move) -> MoveShape {
-        let info = &self.rules.tables.gens[m.generator as usize];
+        let info = &self.rules.tables.gens[m.generator];
         match m.kind {
             MoveKind::Swap => MoveShape::Swap,
             MoveKind::Pass => MoveShape::Pass,
@@ -283,19 +283,19 @@ impl Position {
         &self.board
     }
     pub fn piece_at(&self, cell: Cell) -> Code {
-        self.board[cell as usize]
+        self.board[cell]
     }
     /// The terrain index on a cell, if any.
     /// The height of the stack on a cell (0 when empty).
     pub fn height_at(&self, cell: Cell) -> u8 {
-        self.height[cell as usize]
+        self.height[cell]
     }
     /// Has the pie rule swapped the players?
     pub fn swapped(&self) -> bool {
         self.swapped
     }
     pub fn terrain_at(&self, cell: Cell) -> Option<usize> {
-        match self.terrain[cell as usize] {
+        match self.terrain[cell] {
             0 => None,
             t => Some(t as usize - 1),
         }
@@ -344,7 +344,7 @@ impl Position {
             }
         }
         if self.ep != NO_CELL {
-            h ^= z.ep[self.ep as usize];
+            h ^= z.ep[self.ep];
         }
         if self.swapped {
             h ^= z.swapped;
@@ -390,7 +390,7 @@ impl Position {
         let mut h = z.side;
         let ep_victim = self.ep_victim;
         if self.ep != NO_CELL {
-            h ^= z.ep[self.ep as usize];
+            h ^= z.ep[self.ep];
             self.ep = NO_CELL;
             self.ep_victim = NO_CELL;
         }
@@ -413,7 +413,7 @@ impl Position {
                 progress |= changed;
             }
         }
-        if self.rules.tables.gens[m.generator as usize].counts {
+        if self.rules.tables.gens[m.generator].counts {
             h ^= self.apply_counters(m, 1);
             undo.counted = true;
         }
@@ -443,13 +443,13 @@ impl Position {
             to: NO_CELL,
             kind: MoveKind::Pass,
             promo: EMPTY,
-            generator: 0,
+            generator: GenId::default(),
         };
         let undo = self.undo_for(m);
         let z = &self.rules.tables.zobrist;
         let mut h = z.side;
         if self.ep != NO_CELL {
-            h ^= z.ep[self.ep as usize];
+            h ^= z.ep[self.ep];
             self.ep = NO_CELL;
             self.ep_victim = NO_CELL;
         }
@@ -464,12 +464,8 @@ impl Position {
 
     /// What unmake needs to restore, read before `m` is made.
     fn undo_for(&self, m: Move) -> Undo {
-        let from = if m.from == NO_CELL {
-            0
-        } else {
-            m.from as usize
-        };
-        let to = if m.to == NO_CELL { 0 } else { m.to as usize };
+        let from = if m.from == NO_CELL { 0 } else { m.from.index() };
+        let to = if m.to == NO_CELL { 0 } else { m.to.index() };
         let mover = if m.from == NO_CELL {
             EMPTY
         } else {
@@ -509,9 +505,9 @@ impl Position {
         let rules = &*self.rules;
         let z = &rules.tables.zobrist;
         let n = self.board.len();
-        let c = &rules.castlings[rules.tables.gens[m.generator as usize].castling as usize];
-        let (from, to) = (m.from as usize, m.to as usize);
-        let (rf, rt) = (c.rook_from as usize, c.rook_to as usize);
+        let c = &rules.castlings[rules.tables.gens[m.generator].castling as usize];
+        let (from, to) = (m.from.index(), m.to.index());
+        let (rf, rt) = (c.rook_from.index(), c.rook_to.index());
         let (king, rook) = (self.board[from], self.board[rf]);
         undo.unmoved_aux = self.unmoved[rt];
         undo.unmoved_rook = self.unmoved[rf];
@@ -550,11 +546,11 @@ impl Position {
         let z = &t.zobrist;
         let n = self.board.len();
         let us = self.side;
-        let kind = t.gens[m.generator as usize].piece as usize;
+        let kind = t.gens[m.generator].piece as usize;
         let placed = code(kind, us);
         let slot = us * self.rules.pieces.len() + kind;
         let count = self.hand[slot];
-        let to = m.to as usize;
+        let to = m.to.index();
         self.hand[slot] -= 1;
         self.board[to] = placed;
         self.height[to] = 1;
@@ -572,7 +568,7 @@ impl Position {
         let z = &t.zobrist;
         let n = self.board.len();
         let us = self.side;
-        let from = m.from as usize;
+        let from = m.from.index();
         let mover = self.board[from];
         let mut h = z.piece[mover as usize * n + from] ^ height_key(z, from, self.height[from]);
         self.board[from] = EMPTY;
@@ -595,9 +591,9 @@ impl Position {
     /// without moving). Returns the hash change and whether it is progress for the
     /// move clock (a capture, terrain cleared).
     fn make_step(&mut self, m: Move, ep_victim: Cell, undo: &mut Undo) -> (u64, bool) {
-        let (from, to) = (m.from as usize, m.to as usize);
+        let (from, to) = (m.from.index(), m.to.index());
         let cap_cell = if m.kind == MoveKind::EnPassant {
-            ep_victim as usize
+            ep_victim.index()
         } else {
             to
         };
@@ -623,7 +619,7 @@ impl Position {
         h ^= z.piece[mover as usize * n + from] ^ height_key(z, from, height);
         self.board[from] = EMPTY;
         self.height[from] = 0;
-        let effects = t.gens[m.generator as usize].effects;
+        let effects = t.gens[m.generator].effects;
         if effects != 0 {
             for e in &t.effects[effects as usize - 1] {
                 match *e {
@@ -662,7 +658,7 @@ impl Position {
             let passed = rules.geometry.first_step(m.from, m.to);
             self.ep = passed;
             self.ep_victim = m.to;
-            h ^= z.ep[passed as usize];
+            h ^= z.ep[passed];
         }
         (h, progress)
     }
@@ -682,11 +678,11 @@ impl Position {
         self.board[cell] = EMPTY;
         self.counts[captured as usize] -= 1;
         undo.captured = captured;
-        undo.capture_cell = cell as Cell;
+        undo.capture_cell = Cell::new(cell);
         undo.unmoved_aux = self.unmoved[cell];
         self.unmoved[cell] = false;
         if self.is_royal(captured) {
-            self.royals.remove(side_of(captured), cell as Cell);
+            self.royals.remove(side_of(captured), Cell::new(cell));
         }
         match self.hand_slot(captured) {
             Some(slot) => {
@@ -723,7 +719,7 @@ impl Position {
     /// back). Returns the hash change.
     fn apply_counters(&mut self, m: Move, sign: i64) -> u64 {
         let t = &self.rules.tables;
-        let effects = t.gens[m.generator as usize].effects;
+        let effects = t.gens[m.generator].effects;
         let nc = self.rules.counters.len();
         let mover = self.side;
         let mut h = 0;
@@ -747,11 +743,7 @@ impl Position {
         }
         let t = &self.rules.tables;
         let mask = |c: Cell| {
-            if c == NO_CELL {
-                0
-            } else {
-                t.castle_mask[c as usize]
-            }
+            if c == NO_CELL { 0 } else { t.castle_mask[c] }
         };
         let lost = self.castling & (mask(m.from) | mask(m.to));
         let mut h = 0;
@@ -778,7 +770,7 @@ impl Position {
         match m.kind {
             MoveKind::Castle => self.unmake_castle(&u),
             MoveKind::Drop => {
-                let to = m.to as usize;
+                let to = m.to.index();
                 let placed = self.board[to];
                 self.counts[placed as usize] -= 1;
                 self.board[to] = EMPTY;
@@ -790,7 +782,7 @@ impl Position {
                 }
             }
             MoveKind::Exit => {
-                let from = m.from as usize;
+                let from = m.from.index();
                 self.board[from] = u.mover;
                 self.height[from] = u.mover_height;
                 self.counts[u.mover as usize] += 1;
@@ -815,10 +807,10 @@ impl Position {
 
     fn unmake_castle(&mut self, u: &Undo) {
         let m = u.mv;
-        let (from, to) = (m.from as usize, m.to as usize);
+        let (from, to) = (m.from.index(), m.to.index());
         let rules = &*self.rules;
-        let c = &rules.castlings[rules.tables.gens[m.generator as usize].castling as usize];
-        let (rf, rt) = (c.rook_from as usize, c.rook_to as usize);
+        let c = &rules.castlings[rules.tables.gens[m.generator].castling as usize];
+        let (rf, rt) = (c.rook_from.index(), c.rook_to.index());
         let rook = self.board[rt];
         self.board[to] = EMPTY;
         self.board[rt] = EMPTY;
@@ -844,7 +836,7 @@ impl Position {
 
     fn unmake_step(&mut self, u: &Undo) {
         let m = u.mv;
-        let (from, to) = (m.from as usize, m.to as usize);
+        let (from, to) = (m.from.index(), m.to.index());
         let us = self.side;
         if m.kind != MoveKind::Rifle {
             let placed = self.board[to];
@@ -876,7 +868,7 @@ impl Position {
             }
         }
         if u.captured != EMPTY {
-            let cc = u.capture_cell as usize;
+            let cc = u.capture_cell.index();
             if u.to_hand {
                 let slot = self.hand_slot_of(u.captured);
                 self.hand[slot] -= 1;
@@ -899,7 +891,7 @@ impl Position {
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Rifle => m.to,
             _ => return None,
         };
-        let c = *self.board.get(cell as usize)?;
+        let c = *self.board.get(cell.index())?;
         (c != EMPTY && side_of(c) != self.side).then_some(c)
     }
 

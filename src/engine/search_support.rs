@@ -33,17 +33,17 @@ impl Position {
             MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap | MoveKind::Rifle => {
                 return false;
             }
-            MoveKind::Drop => return t.royal_kinds >> t.gens[m.generator as usize].piece & 1 == 0,
+            MoveKind::Drop => return t.royal_kinds >> t.gens[m.generator].piece & 1 == 0,
             MoveKind::Pass => return true,
             _ => {}
         }
-        if royal(self.board[m.from as usize]) || royal(m.promo) {
+        if royal(self.board[m.from]) || royal(m.promo) {
             return false;
         }
         let n = self.board.len();
-        let from = m.from as usize;
+        let from = m.from.index();
         !self.royals.of(self.side).iter().any(|&k| {
-            let bit = k as usize * n + from;
+            let bit = k.index() * n + from;
             t.between[bit / 64] >> (bit % 64) & 1 != 0
         })
     }
@@ -82,24 +82,24 @@ impl Position {
             || !t.flip_cells[0].is_empty()
             || !t.flip_cells[1].is_empty()
             || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
-            || m.from as usize >= self.board.len()
-            || m.to as usize >= self.board.len()
+            || m.from.index() >= self.board.len()
+            || m.to.index() >= self.board.len()
         {
             return None;
         }
-        let info = &t.gens[m.generator as usize];
+        let info = &t.gens[m.generator];
         if info.stays || info.hop != crate::syntax::betza::Hop::None {
             return None;
         }
         let victim = self.victim(m)?;
         let mut gain = [0i32; 40];
-        let mut gone = [0 as crate::rules::Cell; 40];
+        let mut gone = [crate::rules::Cell::default(); 40];
         gone[0] = m.from;
         gain[0] = value(victim);
         let mut on_square = if m.promo != EMPTY {
             value(m.promo)
         } else {
-            value(self.board[m.from as usize])
+            value(self.board[m.from])
         };
         let mut side = self.side ^ 1;
         let mut d = 0;

@@ -11,6 +11,7 @@ use lsp_types::{
 use super::document::{Declared, Document, Kind};
 use crate::check::{self, Overrides};
 use crate::diagnostic::{Problem, Severity};
+use crate::ids::Cell;
 use crate::syntax::ast::Span;
 
 /// Every problem of the text, as the editor shows them.
@@ -158,7 +159,7 @@ fn describe_zone(rules: &crate::Rules, name: &str) -> Option<String> {
     let squares = |side: usize| -> String {
         (0..rules.cell_count())
             .filter(|&c| z.cells[side][c])
-            .map(|c| rules.geometry().name(c as u16).to_string())
+            .map(|c| rules.geometry().name(Cell::new(c)).to_string())
             .collect::<Vec<_>>()
             .join(" ")
     };

@@ -132,7 +132,7 @@ impl WinBoard {
 
     /// A square's name for WinBoard.
     pub fn square(&self, rules: &Rules, cell: Cell) -> String {
-        let c = &rules.geometry().cells[cell as usize];
+        let c = &rules.geometry().cells[cell];
         if c.board != 0 {
             return c.name.clone();
         }

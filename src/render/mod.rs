@@ -101,11 +101,11 @@ pub fn split_edges(rules: &Rules, zones: &[ZoneId]) -> Vec<(Cell, Cell)> {
         let inside = &rules.zone(z).cells[0];
         for c in geo.board_cells(0) {
             for (dx, dy) in [(1, 0), (0, 1)] {
-                let Some(o) = geo.offset(c as Cell, dx, dy) else {
+                let Some(o) = geo.offset(Cell::new(c), dx, dy) else {
                     continue;
                 };
-                let edge = (c as Cell, o);
-                if inside[c] != inside[o as usize] && !edges.contains(&edge) {
+                let edge = (Cell::new(c), o);
+                if inside[c] != inside[o] && !edges.contains(&edge) {
                     edges.push(edge);
                 }
             }
@@ -171,7 +171,7 @@ fn squares_in_words(rules: &Rules, cells: &[bool]) -> String {
     if count <= 6 {
         let names: Vec<&str> = (0..cells.len())
             .filter(|&c| cells[c])
-            .map(|c| geo.name(c as Cell))
+            .map(|c| geo.name(Cell::new(c)))
             .collect();
         return names.join(" ");
     }
@@ -214,7 +214,7 @@ fn rectangle_in_words(rules: &Rules, cells: &[bool], count: usize) -> Option<Str
 pub fn zone_tint(rules: &Rules, shown: &[ZoneId], cell: Cell) -> Option<usize> {
     shown.iter().position(|&z| {
         let z = rules.zone(z);
-        z.cells[0][cell as usize] || z.cells[1][cell as usize]
+        z.cells[0][cell] || z.cells[1][cell]
     })
 }
 
@@ -262,7 +262,7 @@ impl ZoneRole {
 /// Each zone's uses, in [`ZoneRole`] order, each once.
 pub fn zone_roles(rules: &Rules) -> Vec<Vec<ZoneRole>> {
     let mut roles = vec![Vec::new(); rules.zones.len()];
-    let mut add = |z: ZoneId, role: ZoneRole| roles[z.index()].push(role);
+    let mut add = |z: ZoneId, role: ZoneRole| roles[z].push(role);
     for p in &rules.pieces {
         for pr in &p.promotions {
             add(pr.zone, ZoneRole::Promotion);
@@ -419,7 +419,7 @@ pub fn checked_royals(pos: &Position) -> Vec<Cell> {
         return Vec::new();
     }
     let royal = pos.rules().tables.royal_kinds;
-    (0..pos.rules().geometry.len() as Cell)
+    Cell::all(pos.rules().geometry.len())
         .filter(|&c| {
             let p = pos.piece_at(c);
             p != EMPTY && side_of(p) == side && royal >> kind_of(p) & 1 != 0

@@ -196,7 +196,7 @@ impl<'a> Scene<'a> {
 
     /// The top-left corner of a cell's square, on a board drawn from `origin`.
     fn square_at(&self, cell: Cell, origin: (f64, f64)) -> (f64, f64) {
-        let info = &self.rules.geometry.cells[cell as usize];
+        let info = &self.rules.geometry.cells[cell];
         let b = &self.rules.geometry.boards[info.board];
         let (col, row) = if self.opts.flipped {
             (b.files - 1 - info.file, info.rank)
@@ -229,7 +229,7 @@ impl<'a> Scene<'a> {
     /// One board: its squares, terrain, then its pieces, drawn from `x`, `y`.
     fn board(&mut self, board: usize, x: f64, y: f64) {
         let geo = &self.rules.geometry;
-        let cells: Vec<Cell> = geo.board_cells(board).map(|c| c as Cell).collect();
+        let cells: Vec<Cell> = geo.board_cells(board).map(Cell::new).collect();
         let b = &geo.boards[board];
         let (w, h) = (b.files as f64 * SQUARE, b.ranks as f64 * SQUARE);
         let _ = writeln!(self.out, "<g data-board=\"{}\">", esc(&b.name));
@@ -305,7 +305,7 @@ impl<'a> Scene<'a> {
     fn square(&mut self, cell: Cell, origin: (f64, f64)) {
         let geo = &self.rules.geometry;
         let (sx, sy) = self.square_at(cell, origin);
-        let dark = geo.cells[cell as usize].dark;
+        let dark = geo.cells[cell].dark;
         let fill = palette::square(dark, self.tint(cell));
         let _ = writeln!(
             self.out,
@@ -394,7 +394,7 @@ impl<'a> Scene<'a> {
             self.board(i, x, top);
             let one_rank = b.ranks == 1;
             for cell in geo.board_cells(i) {
-                let cell = cell as Cell;
+                let cell = Cell::new(cell);
                 let (sx, sy) = self.square_at(cell, (x, top));
                 let name = geo.name(cell).to_string();
                 if one_rank {
@@ -504,7 +504,7 @@ impl<'a> Scene<'a> {
             let colour = palette::ZONES[i].light;
             self.swatch(x, y, colour, None);
             let name = &rules.zone(z).name;
-            let mut notes: Vec<String> = roles[z.index()]
+            let mut notes: Vec<String> = roles[z]
                 .iter()
                 .map(|r| r.words().to_string())
                 .filter(|w| w != name)

@@ -74,7 +74,7 @@ impl Painter<'_> {
         if !self.color {
             return self.plain_cell(cell, mark);
         }
-        let dark = self.pos.rules().geometry.cells[cell as usize].dark;
+        let dark = self.pos.rules().geometry.cells[cell].dark;
         let back = bg(palette::square(dark, self.tint(cell)));
         if piece == EMPTY {
             let ink = fg(palette::INK, false);
@@ -158,7 +158,7 @@ pub fn render(pos: &Position, color: bool) -> String {
     let geo = &rules.geometry;
     let b = &geo.boards[0];
     let max_h = (0..geo.len())
-        .map(|c| pos.height_at(c as u16))
+        .map(|c| pos.height_at(Cell::new(c)))
         .max()
         .unwrap_or(1);
     // Marked pieces (`+P`, `Q~`) take two characters, and the plain-text brackets

@@ -14,7 +14,7 @@ pub(super) fn lower(game: Game) -> Rules {
     for (kind, piece) in game.pieces.iter().enumerate() {
         let mut moves = Vec::new();
         let mut add = |g: Generator| {
-            moves.push(generators.len() as GenId);
+            moves.push(GenId::new(generators.len()));
             generators.push(g);
         };
         for g in piece_generators(&game, kind, piece, &flight_zones) {
@@ -38,7 +38,7 @@ pub(super) fn lower(game: Game) -> Rules {
     let mut game_moves = Vec::new();
     let game_level = game_generators(&game);
     for g in game_level {
-        game_moves.push(generators.len() as GenId);
+        game_moves.push(GenId::new(generators.len()));
         generators.push(g);
     }
     Rules {

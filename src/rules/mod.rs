@@ -9,9 +9,9 @@ mod lower;
 mod tables;
 
 pub use crate::model::{
-    Board, Castling, Cell, CellInfo, Code, Cond, CounterId, EMPTY, Effect, EndRule, Geometry,
-    MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Symbol, Terrain,
-    Zone, ZoneId, code, file_letter, kind_of, side_of,
+    Board, Castling, Cell, CellInfo, Code, Cond, CounterId, EMPTY, Effect, EndRule, GenId,
+    Geometry, MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Symbol,
+    Terrain, Zone, ZoneId, code, file_letter, kind_of, side_of,
 };
 pub use tables::{
     ANY_REACH, GenInfo, GenKind, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist,
@@ -21,9 +21,6 @@ use indexmap::IndexMap;
 
 use crate::model::Game;
 use crate::syntax::betza::BetzaMove;
-
-/// The index of a generator in [`Rules::generators`].
-pub type GenId = u16;
 
 /// Where the moves of one generator come from. Every source takes the same
 /// [`Cond`]itions and [`Effect`]s; what is special to a source (castling's
@@ -276,7 +273,7 @@ impl Rules {
     }
 
     pub fn zone_contains(&self, zone: ZoneId, side: usize, cell: Cell) -> bool {
-        self.zones[zone.index()].cells[side][cell as usize]
+        self.zones[zone].cells[side][cell]
     }
 
     /// The zone with this name, if one.
@@ -289,12 +286,12 @@ impl Rules {
 
     /// A zone's definition.
     pub fn zone(&self, zone: ZoneId) -> &Zone {
-        &self.zones[zone.index()]
+        &self.zones[zone]
     }
 
     /// A piece type's definition.
     pub fn piece(&self, kind: PieceKind) -> &PieceType {
-        &self.pieces[kind.index()]
+        &self.pieces[kind]
     }
 
     /// The generators of a piece type, with their ids.
@@ -302,7 +299,7 @@ impl Rules {
         self.pieces[kind]
             .moves
             .iter()
-            .map(|&g| (g, &self.generators[g as usize]))
+            .map(|&g| (g, &self.generators[g]))
     }
 
     /// The piece type's generators of one source kind (`Source::Exit`, ...).
@@ -334,6 +331,6 @@ impl Rules {
     pub fn pie_rule(&self) -> bool {
         self.game_moves
             .iter()
-            .any(|&g| self.generators[g as usize].source == Source::Swap)
+            .any(|&g| self.generators[g].source == Source::Swap)
     }
 }

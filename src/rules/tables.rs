@@ -4,7 +4,7 @@
 //! and the Zobrist keys.
 
 use super::{GenId, Rules, Source};
-use crate::model::{Cell, Code, Cond, Effect, EndRule, ZoneId, code};
+use crate::model::{Cell, Code, Cond, Effect, EndRule, PieceKind, ZoneId, code};
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
 /// What kind of source a generator has, as the move generator dispatches on it.
@@ -196,13 +196,13 @@ impl Tables {
     /// Is `cell` a dead square for the piece `code` (never, without the rule)?
     #[inline]
     pub fn is_dead(&self, code: Code, cell: Cell) -> bool {
-        !self.dead.is_empty() && self.dead[code as usize * self.squares + cell as usize]
+        !self.dead.is_empty() && self.dead[code as usize * self.squares + cell.index()]
     }
 
     /// The squares on the file of `cell`, on its board.
     #[inline]
     pub fn file_of(&self, cell: Cell) -> &[Cell] {
-        let (start, len) = self.file_cells[cell as usize];
+        let (start, len) = self.file_cells[cell];
         &self.cells[start as usize..start as usize + len as usize]
     }
 }
@@ -249,7 +249,7 @@ impl Tables {
     #[inline]
     pub fn targets(&self, info: &GenInfo, side: usize, from: Cell) -> &[Cell] {
         let slot = match info.kind {
-            GenKind::Flight => info.targets as usize + side * self.squares + from as usize,
+            GenKind::Flight => info.targets as usize + side * self.squares + from.index(),
             _ => info.targets as usize + side,
         };
         let (start, len) = self.target_index[slot];
@@ -291,8 +291,8 @@ pub(super) fn build(rules: &Rules) -> Tables {
     targets(rules, &mut t);
     t.castle_mask = vec![0; rules.cell_count()];
     for (i, c) in rules.castlings.iter().enumerate() {
-        t.castle_mask[c.king_from as usize] |= 1 << i;
-        t.castle_mask[c.rook_from as usize] |= 1 << i;
+        t.castle_mask[c.king_from] |= 1 << i;
+        t.castle_mask[c.rook_from] |= 1 << i;
     }
     t.zobrist = zobrist(rules);
     t
@@ -347,7 +347,7 @@ fn gen_infos(rules: &Rules, t: &mut Tables) {
             Source::Exit => info.kind = GenKind::Exit,
             Source::Flip { face } => {
                 info.kind = GenKind::Flip;
-                info.face = face.0;
+                info.face = face.raw();
             }
             Source::Castle { castling } => {
                 info.kind = GenKind::Castle;
@@ -408,7 +408,7 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
         }
     }
     for &id in &rules.game_moves {
-        match rules.generators[id as usize].source {
+        match rules.generators[id].source {
             Source::Castle { .. } => t.castle_moves.push(id),
             _ => t.opening_moves.push(id),
         }
@@ -434,7 +434,7 @@ fn steps(rules: &Rules, t: &mut Tables) {
     for kind in 0..rules.pieces.len() {
         for side in 0..2 {
             let code = code(kind, side) as usize;
-            for from in rules.geometry.board_cells(0).map(|c| c as Cell) {
+            for from in rules.geometry.board_cells(0).map(Cell::new) {
                 let start = t.steps.len() as u32;
                 for (id, g) in rules.moves_of(kind) {
                     if let Source::Betza(b) = &g.source {
@@ -442,10 +442,10 @@ fn steps(rules: &Rules, t: &mut Tables) {
                         betza_steps(rules, t, &mut rev, origin, id, b, &g.conditions);
                     }
                 }
-                t.step_index[code * n + from as usize] = (start, t.steps.len() as u32 - start);
+                t.step_index[code * n + from.index()] = (start, t.steps.len() as u32 - start);
                 let plain_start = t.plain_steps.len() as u32;
                 merge_plain_leaps(t, start as usize);
-                t.plain_step_index[code * n + from as usize] =
+                t.plain_step_index[code * n + from.index()] =
                     (plain_start, t.plain_steps.len() as u32 - plain_start);
             }
         }
@@ -466,7 +466,7 @@ fn merge_plain_leaps(t: &mut Tables, start: usize) {
             .unwrap_or(end);
         let run = &t.steps[i..run_end];
         let leaps_only = run.iter().all(|s| !s.rider && s.path_len == 0);
-        if t.gens[id as usize].plain && leaps_only && run.len() > 1 {
+        if t.gens[id].plain && leaps_only && run.len() > 1 {
             let first = t.cells.len() as u32;
             for j in i..run_end {
                 let target = t.cells[t.steps[j].first as usize];
@@ -611,7 +611,7 @@ impl Reverse {
             if !allowed(next) {
                 continue;
             }
-            let list = &mut self.rays[o.side][next as usize];
+            let list = &mut self.rays[o.side][next];
             let key = (-dx, -dy, max, b.hop);
             match list.iter_mut().find(|e| (e.0, e.1, e.2, e.3) == key) {
                 Some(e) => e.4 |= 1 << o.kind,
@@ -621,7 +621,7 @@ impl Reverse {
     }
 
     fn add_leap(&mut self, o: Origin, to: Cell, path_first: u32, path_len: u16) {
-        let list = &mut self.leaps[o.side][to as usize];
+        let list = &mut self.leaps[o.side][to];
         let existing = list
             .iter_mut()
             .find(|e| e.from == o.from && e.path_len == 0 && path_len == 0);
@@ -650,7 +650,7 @@ impl Reverse {
                 let s = t.ray_attacks.len() as u32;
                 for &(dx, dy, max, hop, kinds) in &self.rays[side][target] {
                     let first = t.cells.len() as u32;
-                    let mut cur = target as Cell;
+                    let mut cur = Cell::new(target);
                     while let Some(next) = rules.geometry.offset(cur, dx, dy) {
                         t.cells.push(next);
                         cur = next;
@@ -676,7 +676,7 @@ fn between(rules: &Rules, t: &mut Tables) {
     t.between = vec![0; (n * n).div_ceil(64)];
     let mut hoppers = false;
     for step in &t.steps {
-        let info = &t.gens[step.generator as usize];
+        let info = &t.gens[step.generator];
         if !info.can_capture {
             continue;
         }
@@ -686,7 +686,7 @@ fn between(rules: &Rules, t: &mut Tables) {
             &t.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize];
         for (j, &target) in line.iter().enumerate() {
             for &b in line[..j].iter().chain(path) {
-                let bit = target as usize * n + b as usize;
+                let bit = target.index() * n + b.index();
                 t.between[bit / 64] |= 1 << (bit % 64);
             }
         }
@@ -700,7 +700,7 @@ fn hands(rules: &Rules, t: &mut Tables) {
     t.hand_kind = rules
         .pieces
         .iter()
-        .map(|p| p.to_hand.map_or(NO_HAND, |k| k.0))
+        .map(|p| p.to_hand.map_or(NO_HAND, PieceKind::raw))
         .collect();
     for k in &rules.no_mate_by_drop {
         t.no_mate_by_drop |= 1 << k.index();
@@ -735,7 +735,7 @@ fn ends(rules: &Rules, t: &mut Tables) {
             EndRule::Reached { zone, .. } => [0, 1].map(|side| {
                 (0..rules.cell_count())
                     .filter(|&c| rules.zone(zone).cells[side][c])
-                    .map(|c| c as Cell)
+                    .map(Cell::new)
                     .collect()
             }),
             _ => [Vec::new(), Vec::new()],
@@ -774,7 +774,7 @@ fn landings(rules: &Rules, t: &mut Tables) {
                 let in_zone = |pr: &crate::model::Promotion| rules.zone(pr.zone).cells[side][cell];
                 t.promotes_from[c * n + cell] =
                     p.promotions.iter().any(|pr| pr.applies(in_zone(pr), false));
-                t.watch_landing[c * n + cell] = t.is_dead(c as Code, cell as Cell)
+                t.watch_landing[c * n + cell] = t.is_dead(c as Code, Cell::new(cell))
                     || p.promotions.iter().any(|pr| pr.applies(false, in_zone(pr)));
             }
         }
@@ -805,15 +805,15 @@ fn capture_reach(rules: &Rules, t: &mut Tables) {
                     || steps
                         .iter()
                         .flat_map(line)
-                        .any(|&to| t.watch_landing[c * n + to as usize])
+                        .any(|&to| t.watch_landing[c * n + to.index()])
                 {
                     continue;
                 }
                 t.capture_reach[c * n + from] = steps
                     .iter()
-                    .filter(|s| t.gens[s.generator as usize].can_capture)
+                    .filter(|s| t.gens[s.generator].can_capture)
                     .flat_map(line)
-                    .fold(0, |reach, &to| reach | 1 << to);
+                    .fold(0, |reach, &to| reach | 1 << to.index());
             }
         }
     }
@@ -834,7 +834,7 @@ fn moves_from(rules: &Rules, t: &Tables, kind: usize, side: usize, cell: usize) 
     let steps = &t.steps[start as usize..(start + len) as usize];
     if steps
         .iter()
-        .any(|s| s.len > 0 && zones_allow(&rules.generators[s.generator as usize].conditions))
+        .any(|s| s.len > 0 && zones_allow(&rules.generators[s.generator].conditions))
     {
         return true;
     }
@@ -901,7 +901,7 @@ fn targets(rules: &Rules, t: &mut Tables) {
                                 && colour_ok
                                 && zones_allow(side, Some(from), Some(target))
                             {
-                                t.cells.push(target as Cell);
+                                t.cells.push(Cell::new(target));
                             }
                         }
                         t.target_index.push((start, t.cells.len() as u32 - start));
@@ -916,9 +916,9 @@ fn targets(rules: &Rules, t: &mut Tables) {
                     let start = t.cells.len() as u32;
                     for cell in 0..n {
                         let on_main = geo.cells[cell].board == 0;
-                        let dead = t.is_dead(code(kind, side), cell as Cell);
+                        let dead = t.is_dead(code(kind, side), Cell::new(cell));
                         if (on_main || !anywhere) && !dead && zones_allow(side, None, Some(cell)) {
-                            t.cells.push(cell as Cell);
+                            t.cells.push(Cell::new(cell));
                         }
                     }
                     t.target_index.push((start, t.cells.len() as u32 - start));
@@ -927,7 +927,7 @@ fn targets(rules: &Rules, t: &mut Tables) {
             Source::Flip { .. } => {
                 for side in 0..2 {
                     for cell in 0..n {
-                        let c = cell as Cell;
+                        let c = Cell::new(cell);
                         if zones_allow(side, Some(cell), None) && !t.flip_cells[side].contains(&c) {
                             t.flip_cells[side].push(c);
                         }

@@ -185,7 +185,7 @@ fn leaper_12_reach(rules: &Rules) -> f64 {
         return 0.0;
     }
     let mut total = 0usize;
-    for cell in 0..n as Cell {
+    for cell in Cell::all(n) {
         for (dx, dy) in betza::symmetric(1, 2) {
             if geo.offset(cell, i32::from(dx), i32::from(dy)).is_some() {
                 total += 1;
@@ -205,7 +205,7 @@ fn height_bonus(rules: &Rules, values: &[i32]) -> Vec<i32> {
                 .iter()
                 .flat_map(|g| &g.effects)
                 .filter_map(|e| match *e {
-                    Effect::Leave(left) => Some(values[left.index()]),
+                    Effect::Leave(left) => Some(values[left]),
                     _ => None,
                 })
                 .max();
@@ -283,7 +283,7 @@ fn best_promotion(rules: &Rules, values: &[i32], k: usize) -> i32 {
     rules.pieces[k]
         .promotions
         .iter()
-        .flat_map(|p| p.to.iter().map(|&t| values[t.index()]))
+        .flat_map(|p| p.to.iter().map(|&t| values[t]))
         .max()
         .unwrap_or(0)
 }
@@ -339,7 +339,7 @@ impl Eval {
         let scale = LEAPER_12 / if unit > 0.0 { unit } else { 5.25 };
         // Per kind and side, the reach from every cell.
         let reaches: Vec<[Vec<f64>; 2]> = (0..kinds)
-            .map(|k| [0, 1].map(|s| (0..n as Cell).map(|c| reach(rules, k, s, c)).collect()))
+            .map(|k| [0, 1].map(|s| Cell::all(n).map(|c| reach(rules, k, s, c)).collect()))
             .collect();
         let mean = |k: usize| {
             if n == 0 {
@@ -373,7 +373,7 @@ impl Eval {
                 // Distance from each cell to a zone (the promotion zone, the exit zone).
                 let distances = |zone: crate::rules::ZoneId| -> Vec<i32> {
                     let zone: Vec<usize> = (0..n)
-                        .filter(|&z| rules.zone_contains(zone, side, z as Cell))
+                        .filter(|&z| rules.zone_contains(zone, side, Cell::new(z)))
                         .collect();
                     (0..n)
                         .map(|cell| {
@@ -413,7 +413,7 @@ impl Eval {
                         bonus += EXIT * near.powi(2);
                     }
                     let bonus = match learned {
-                        Some(l) => l.square(&rules.geometry, k, side, cell as Cell),
+                        Some(l) => l.square(&rules.geometry, k, side, Cell::new(cell)),
                         None => bonus.round() as i32,
                     };
                     worth[c * n + cell] = signed(side, values[k] + bonus);
@@ -543,7 +543,7 @@ impl Eval {
                 score += signed(side, v);
             } else {
                 if self.stacks_count {
-                    let h = i32::from(pos.height_at(cell as Cell));
+                    let h = i32::from(pos.height_at(Cell::new(cell)));
                     if h > 1 {
                         let bonus = (h - 1) * self.height_bonus[kind];
                         v += bonus;
@@ -587,7 +587,7 @@ impl Eval {
             && !self.distances.is_empty()
             && royals.count(0) == 1
             && royals.count(1) == 1)
-            .then(|| [royals.of(0)[0] as usize, royals.of(1)[0] as usize])
+            .then(|| [royals.of(0)[0].index(), royals.of(1)[0].index()])
             .filter(|r| r[0] < self.cells && r[1] < self.cells)
     }
 
@@ -613,7 +613,7 @@ impl Eval {
                 score += signed(side, v);
             } else {
                 if self.stacks_count {
-                    let h = i32::from(pos.height_at(cell as Cell));
+                    let h = i32::from(pos.height_at(Cell::new(cell)));
                     if h > 1 {
                         let bonus = (h - 1) * self.height_bonus[kind];
                         v += bonus;

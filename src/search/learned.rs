@@ -66,7 +66,7 @@ impl Learned {
         } else {
             turned(geo, cell)
         };
-        view.and_then(|c| self.squares.get(kind)?.get(c as usize).copied())
+        view.and_then(|c| self.squares.get(kind)?.get(c.index()).copied())
             .unwrap_or(0)
     }
 
@@ -99,7 +99,7 @@ impl Learned {
                     let row: Vec<String> = (0..board.files)
                         .map(|file| {
                             let cell = rules.geometry.cell_at(b, file as i32, rank as i32);
-                            let v = cell.map_or(0, |c| self.squares[k][c as usize]);
+                            let v = cell.map_or(0, |c| self.squares[k][c]);
                             format!("{v:4}")
                         })
                         .collect();
@@ -195,7 +195,7 @@ fn read_rank(
     }
     for (file, n) in numbers.into_iter().enumerate() {
         if let Some(c) = rules.geometry.cell_at(board, file as i32, rank as i32) {
-            squares[c as usize] = weight(n)?;
+            squares[c] = weight(n)?;
         }
     }
     Ok(())
@@ -227,7 +227,7 @@ fn kind_named(rules: &Rules, name: &str) -> Result<usize, String> {
 /// The cell half a turn away on its board: where the first player sees what the
 /// second player sees from `cell` (the second player's moves are the first's turned).
 pub fn turned(geo: &Geometry, cell: Cell) -> Option<Cell> {
-    let info = geo.cells.get(cell as usize)?;
+    let info = geo.cells.get(cell.index())?;
     let board = &geo.boards[info.board];
     geo.cell_at(
         info.board,
@@ -238,7 +238,7 @@ pub fn turned(geo: &Geometry, cell: Cell) -> Option<Cell> {
 
 /// The cell mirrored left to right on its board.
 pub fn mirrored(geo: &Geometry, cell: Cell) -> Option<Cell> {
-    let info = geo.cells.get(cell as usize)?;
+    let info = geo.cells.get(cell.index())?;
     let board = &geo.boards[info.board];
     geo.cell_at(
         info.board,

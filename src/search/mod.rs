@@ -889,8 +889,8 @@ impl Searcher {
     #[inline]
     fn history_index(&self, side: usize, m: Move) -> usize {
         let n = self.cells;
-        let f = (m.from as usize).min(n);
-        let t = (m.to as usize).min(n);
+        let f = m.from.index().min(n);
+        let t = m.to.index().min(n);
         (side * (n + 1) + f) * (n + 1) + t
     }
 

@@ -49,12 +49,12 @@ pub fn exchange_estimate(pos: &Position, eval: &Eval, m: Move) -> i32 {
         MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant
     ) || m.from == NO_CELL
         || m.to == NO_CELL
-        || (m.from as usize) >= pos.board().len()
-        || (m.to as usize) >= pos.board().len()
+        || m.from.index() >= pos.board().len()
+        || m.to.index() >= pos.board().len()
     {
         return victim + promo;
     }
-    let info = &pos.rules().tables.gens[m.generator as usize];
+    let info = &pos.rules().tables.gens[m.generator];
     if info.stays || info.hop != crate::syntax::betza::Hop::None {
         return victim + promo;
     }
@@ -125,11 +125,12 @@ pub fn history_bonus(depth: i32) -> i32 {
 #[inline]
 pub fn move_key(m: Move) -> u64 {
     let from = if m.from == NO_CELL {
-        0x1_0000 + u64::from(m.generator)
+        0x1_0000 + u64::from(m.generator.raw())
     } else {
-        u64::from(m.from)
+        u64::from(m.from.raw())
     };
-    from.wrapping_mul(0x9E37_79B9_7F4A_7C15) ^ u64::from(m.to).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
+    from.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+        ^ u64::from(m.to.raw()).wrapping_mul(0xC2B2_AE3D_27D4_EB4F)
 }
 
 /// The continuation history: how well a quiet move did after a given earlier move,

@@ -15,6 +15,7 @@
 use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
 
 use crate::engine::{Move, MoveKind};
+use crate::ids::{Cell, GenId};
 
 /// What a stored score says about the true one.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,9 +196,9 @@ const KINDS: [MoveKind; 9] = [
 fn pack_move(m: Option<Move>) -> u64 {
     let Some(m) = m else { return 0 };
     let kind = KINDS.iter().position(|&k| k == m.kind).unwrap_or(0) as u64 + 1;
-    u64::from(m.from)
-        | u64::from(m.to) << 16
-        | u64::from(m.generator) << 32
+    u64::from(m.from.raw())
+        | u64::from(m.to.raw()) << 16
+        | u64::from(m.generator.raw()) << 32
         | u64::from(m.promo) << 48
         | kind << 56
 }
@@ -205,9 +206,9 @@ fn pack_move(m: Option<Move>) -> u64 {
 fn unpack_move(w: u64) -> Option<Move> {
     let kind = (w >> 56) as usize;
     (kind != 0).then(|| Move {
-        from: w as u16,
-        to: (w >> 16) as u16,
-        generator: (w >> 32) as u16,
+        from: Cell::from_raw(w as u16),
+        to: Cell::from_raw((w >> 16) as u16),
+        generator: GenId::from_raw((w >> 32) as u16),
         promo: (w >> 48) as u8,
         kind: KINDS[(kind - 1).min(KINDS.len() - 1)],
     })
@@ -259,11 +260,11 @@ mod tests {
     fn entries_round_trip_and_torn_ones_are_not_read() {
         let tt = Tt::new(1);
         let m = Move {
-            from: 12,
-            to: 300,
+            from: Cell::new(12),
+            to: Cell::new(300),
             kind: MoveKind::Drop,
             promo: 7,
-            generator: 513,
+            generator: GenId::new(513),
         };
         tt.store(0xDEAD_BEEF, Some(m), -123_456, 17, Bound::Lower);
         let e = tt.probe(0xDEAD_BEEF).expect("stored");

@@ -54,7 +54,7 @@ impl Layout {
         let mut cells_of: Vec<Vec<usize>> = Vec::new();
         for cell in 0..n {
             let twin = if mirror {
-                mirrored(&rules.geometry, cell as Cell).map_or(cell, |c| c as usize)
+                mirrored(&rules.geometry, Cell::new(cell)).map_or(cell, Cell::index)
             } else {
                 cell
             };
@@ -146,7 +146,7 @@ impl Layout {
             let view = if side == 0 {
                 Some(cell)
             } else {
-                turned(&rules.geometry, cell as Cell).map(|t| t as usize)
+                turned(&rules.geometry, Cell::new(cell)).map(Cell::index)
             };
             if let Some(v) = view.filter(|&v| cell < n && v < n) {
                 raw.push((self.square(kind, v) as u32, sign));
@@ -240,7 +240,7 @@ fn hand_kinds(rules: &Rules, start: &Position) -> Vec<bool> {
         .collect();
     for p in &rules.pieces {
         if let Some(k) = p.to_hand {
-            in_hand[k.index()] = true;
+            in_hand[k] = true;
         }
     }
     in_hand
@@ -251,7 +251,7 @@ fn hand_kinds(rules: &Rules, start: &Position) -> Vec<bool> {
 fn mirror_symmetric(rules: &Rules, start: &Position) -> bool {
     let geo = &rules.geometry;
     let n = rules.cell_count();
-    let twin = |c: usize| mirrored(geo, c as Cell).map(|t| t as usize);
+    let twin = |c: usize| mirrored(geo, Cell::new(c)).map(Cell::index);
     let moves = (0..rules.pieces.len()).all(|k| {
         rules.moves_of(k).all(|(_, g)| match &g.source {
             Source::Betza(b) => b.vectors.iter().all(|&(x, y)| b.vectors.contains(&(-x, y))),
