@@ -17,6 +17,7 @@ use rayon::prelude::*;
 use serde::Serialize;
 
 use crate::engine::{Move, Position};
+use crate::ids::Side;
 use crate::rules::{Rules, kind_of};
 use crate::search::{Ends, Eval, Limits, Rng, Searcher, eval::Source};
 
@@ -119,7 +120,7 @@ pub fn play_from(
     let mut rng = Rng::new(seed);
     let mut searchers: [Option<Searcher>; 2] = [None, None];
     let mut moves: Vec<Move> = Vec::with_capacity(64);
-    let first_side = pos.side_to_move();
+    let first_side = pos.side_to_move().index();
     let mut rec = GameRecord {
         winner: None,
         winner_player: None,
@@ -136,14 +137,14 @@ pub fn play_from(
     let start_swapped = pos.swapped();
     // The person to move: the first mover plays `first_side` until a swap.
     let person = |pos: &Position| {
-        (pos.side_to_move() ^ first_side) ^ usize::from(pos.swapped() != start_swapped)
+        (pos.side_to_move().index() ^ first_side) ^ usize::from(pos.swapped() != start_swapped)
     };
     let both_search = players.iter().all(|p| matches!(p, Player::Search(_)));
     let opening = if both_search { config.opening_plies } else { 0 };
     loop {
         pos.legal_moves_into(&mut moves);
         if let Some(end) = ends.game_end(&mut pos, &moves) {
-            rec.winner = end.winner;
+            rec.winner = end.winner.map(Side::index);
             rec.reason = end.reason.words(&rules);
             break;
         }

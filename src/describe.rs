@@ -4,6 +4,7 @@
 use std::fmt::Write;
 
 use crate::engine::explain::describe_condition;
+use crate::ids::Side;
 use crate::rules::{Effect, EndRule, GenId, Outcome, Rules, Source};
 use crate::syntax::betza::{BetzaMove, Hop};
 
@@ -230,7 +231,7 @@ fn pieces_section(s: &mut String, rules: &Rules) {
             letter: p.letter,
             mark: p.mark,
         }
-        .text(p.owner != Some(1));
+        .text(p.owner != Some(Side::Second));
         let _ = writeln!(s, "  {} {}{} — \"{}\"", letter, p.name, tag, p.betza);
         for &id in &p.moves {
             let _ = writeln!(s, "      {}", describe_generator(rules, id));

@@ -24,14 +24,14 @@ pub const MAX_IN_HAND: u16 = 4096;
 /// The most piece types a game may declare (type sets are 64-bit masks).
 pub const MAX_PIECE_TYPES: usize = 64;
 
-pub fn code(kind: usize, side: usize) -> Code {
-    (1 + 2 * kind + side) as Code
+pub fn code(kind: usize, side: Side) -> Code {
+    (1 + 2 * kind + side.index()) as Code
 }
 pub fn kind_of(code: Code) -> usize {
     (code as usize - 1) >> 1
 }
-pub fn side_of(code: Code) -> usize {
-    (code as usize - 1) & 1
+pub fn side_of(code: Code) -> Side {
+    Side::new(usize::from(code) - 1)
 }
 
 /// One rectangular board.
@@ -176,7 +176,7 @@ pub enum Cond {
     /// The mover's counter number `.0` compared with a number.
     Counter(CounterId, Compare, i64),
     /// Only for this player (lowered from per-player declarations such as `flip`).
-    Player(usize),
+    Player(Side),
     /// One's own piece of `kind` stands in `zone` (lowered from `flip ... if own`).
     OwnPieceIn {
         kind: PieceKind,
@@ -266,7 +266,7 @@ pub struct Piece {
     /// Its own rule for placement from the hand, replacing the game's `drop in`.
     pub drops: Option<DropRule>,
     /// The only player who has this piece, if one (its letter's case then tells).
-    pub owner: Option<usize>,
+    pub owner: Option<Side>,
     /// May fly (see [`Flight`]).
     pub flies: bool,
     /// The other face of a two-faced piece.
@@ -312,7 +312,7 @@ pub struct Zone {
 
 #[derive(Debug, Clone)]
 pub struct Castling {
-    pub side: usize,
+    pub side: Side,
     pub letter: char,
     pub king_from: Cell,
     pub king_to: Cell,

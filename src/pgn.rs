@@ -53,6 +53,7 @@ use std::path::{Component, Path, PathBuf};
 
 use crate::check::Overrides;
 use crate::engine::{GameEnd, Position};
+use crate::ids::Side;
 use crate::rules::Rules;
 
 /// The seven tags every PGN game has, in the standard's order.
@@ -80,7 +81,7 @@ impl GameResult {
         match end.map(|e| e.winner) {
             None => GameResult::Unfinished,
             Some(None) => GameResult::Draw,
-            Some(Some(0)) => GameResult::FirstWins,
+            Some(Some(Side::First)) => GameResult::FirstWins,
             Some(Some(_)) => GameResult::SecondWins,
         }
     }
@@ -218,7 +219,7 @@ impl PgnGame {
     /// `FEN` tags when it is not the file's setup (`fen`: its position string).
     pub fn set_start(&mut self, start: &Position, fen: Option<&str>) {
         self.first_number = start.fullmove();
-        self.second_moves_first = start.side_to_move() == 1;
+        self.second_moves_first = !start.side_to_move().is_first();
         if let Some(f) = fen {
             self.set_tag("SetUp", "1");
             self.set_tag("FEN", f);

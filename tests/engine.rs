@@ -20,10 +20,10 @@ fn captures_under_state_conditions_give_check() {
     let rules = load_rules(ARCHERS).unwrap();
     // The unmoved archer on a1 attacks the king on a4.
     let pos = Position::from_fen(Arc::clone(&rules), "k3/4/4/A2K b - - 0 1").unwrap();
-    assert!(pos.in_check(1));
+    assert!(pos.in_check(varsand::ids::Side::Second));
     // An archer away from its home square has moved: it no longer shoots.
     let pos = Position::from_fen(Arc::clone(&rules), "1k2/4/4/1A1K b - - 0 1").unwrap();
-    assert!(!pos.in_check(1));
+    assert!(!pos.in_check(varsand::ids::Side::Second));
     let moves = |fen: &str| {
         let mut pos = Position::from_fen(Arc::clone(&rules), fen).unwrap();
         let mut moves: Vec<String> = pos
@@ -205,7 +205,7 @@ fn a_pass_flips_the_side_and_keeps_the_board() {
         .expect("a pass, written as the king's null move, is a legal move");
     let (board, hash) = (pos.board().to_vec(), pos.hash());
     pos.make(pass);
-    assert_eq!(pos.side_to_move(), 1);
+    assert_eq!(pos.side_to_move(), varsand::ids::Side::Second);
     assert_eq!(pos.halfmove_clock(), 4);
     assert_eq!(pos.board(), board.as_slice());
     assert_ne!(pos.hash(), hash);
@@ -308,11 +308,11 @@ setup "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
     let at = |fen: &str| Position::from_fen(rules.clone(), fen).unwrap();
     // The knight that takes only queens gives no check; the one that takes only kings
     // does.
-    assert!(!at("4k3/8/8/8/8/3h4/8/4K3 w - - 0 1").in_check(0));
-    assert!(at("4k3/8/8/8/8/3g4/8/4K3 w - - 0 1").in_check(0));
+    assert!(!at("4k3/8/8/8/8/3h4/8/4K3 w - - 0 1").in_check(varsand::ids::Side::First));
+    assert!(at("4k3/8/8/8/8/3g4/8/4K3 w - - 0 1").in_check(varsand::ids::Side::First));
     // The cannon-like piece checks over a blocker, not over a rook.
-    assert!(at("4k3/4l3/8/8/4B3/8/8/4K3 w - - 0 1").in_check(0));
-    assert!(!at("4k3/4l3/8/8/4R3/8/8/4K3 w - - 0 1").in_check(0));
+    assert!(at("4k3/4l3/8/8/4B3/8/8/4K3 w - - 0 1").in_check(varsand::ids::Side::First));
+    assert!(!at("4k3/4l3/8/8/4R3/8/8/4K3 w - - 0 1").in_check(varsand::ids::Side::First));
     // Castling: f1 is reached by the king-taking knight on e3, not by the queen-taker.
     let castles = |fen: &str| {
         let mut pos = at(fen);

@@ -846,7 +846,7 @@ fn hand_counts_are_range_checked() {
             &format!("{CHESS_BOARD}{hand} w - - 0 1"),
         )
         .unwrap_or_else(|e| panic!("{hand}: {e}"));
-        assert_eq!(pos.in_hand(0, pawn), 4096, "{hand}");
+        assert_eq!(pos.in_hand(varsand::ids::Side::First, pawn), 4096, "{hand}");
     }
     for hand in ["[4096PP]", "[P4096P]", "[2048P2049P]"] {
         let (e, _) = refused(&rules, &format!("{CHESS_BOARD}{hand} w - - 0 1"));
@@ -875,7 +875,13 @@ fn counters_are_range_checked() {
     ] {
         let pos = Position::from_fen(Arc::clone(&rules), &at(values))
             .unwrap_or_else(|e| panic!("{values}: {e}"));
-        assert_eq!((pos.counter(0, fists), pos.counter(1, fists)), (red, blue));
+        assert_eq!(
+            (
+                pos.counter(varsand::ids::Side::First, fists),
+                pos.counter(varsand::ids::Side::Second, fists)
+            ),
+            (red, blue)
+        );
         assert_eq!(
             Position::from_fen(Arc::clone(&rules), &pos.fen())
                 .unwrap()
@@ -975,10 +981,10 @@ fn error_spans_stay_inside_the_text() {
 fn nine_royals_load_and_count() {
     let rules = rules_of("variants/chess.var");
     let pos = Position::from_fen(Arc::clone(&rules), "KKKKKKKK/K7/8/8/8/8/8/k7 w - - 0 1").unwrap();
-    assert!(!pos.in_check(0));
+    assert!(!pos.in_check(varsand::ids::Side::First));
     let pos =
         Position::from_fen(Arc::clone(&rules), "KKKKKKKK/K7/8/8/8/8/8/r6k w - - 0 1").unwrap();
-    assert!(pos.in_check(0));
+    assert!(pos.in_check(varsand::ids::Side::First));
 }
 
 /// The clocks stop at the limit the reader accepts (1000000), so a move from a

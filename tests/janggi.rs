@@ -68,7 +68,7 @@ fn cannon_gives_no_check_over_a_cannon() {
     // The black cannon on e6 would jump the white cannon on e4: no check, so the
     // general may pass; the white cannon jumps its general to e1.
     let fen = "3k5/9/9/9/4c4/9/4C4/9/4K4/9 w - - 0 1";
-    assert!(!at(fen).in_check(0));
+    assert!(!at(fen).in_check(varsand::ids::Side::First));
     assert_eq!(
         moves(fen, None),
         list(&[
@@ -77,7 +77,7 @@ fn cannon_gives_no_check_over_a_cannon() {
     );
     // Over a chariot it checks.
     let fen = "3k5/9/9/9/4c4/9/4R4/9/4K4/9 w - - 0 1";
-    assert!(at(fen).in_check(0));
+    assert!(at(fen).in_check(varsand::ids::Side::First));
 }
 
 #[test]
@@ -111,13 +111,13 @@ fn pass_written_as_the_generals_null_move() {
     assert_eq!(pos.parse_move("e2e2").unwrap(), pass);
     pos.make(pass);
     assert_eq!(pos.fen().split(' ').next(), START.split(' ').next());
-    assert_eq!(pos.side_to_move(), 1);
+    assert_eq!(pos.side_to_move(), varsand::ids::Side::Second);
 }
 
 #[test]
 fn pass_not_allowed_in_check() {
     let fen = "3k5/9/9/9/9/9/9/9/4K4/4r4 w - - 0 1";
-    assert!(at(fen).in_check(0));
+    assert!(at(fen).in_check(varsand::ids::Side::First));
     assert_eq!(
         moves(fen, None),
         list(&["e2d2", "e2d3", "e2e1", "e2f2", "e2f3"])

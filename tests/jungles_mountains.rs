@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 use common::rules as rules_from;
 
+use varsand::ids::Side;
 use varsand::perft::Perft;
 use varsand::rules::Cell;
 use varsand::{Position, Rules};
@@ -88,8 +89,8 @@ fn assert_hash_consistent(pos: &Position) {
     );
 }
 
-const WHITE: usize = 0;
-const BLACK: usize = 1;
+const WHITE: Side = Side::First;
+const BLACK: Side = Side::Second;
 
 // ---- the setup --------------------------------------------------------------------
 
@@ -686,7 +687,7 @@ fn example_walls_block_lines_of_attack() {
 }
 
 /// How the game ended, if it did: the winner and the ending in words.
-fn ending(pos: &mut Position) -> Option<(Option<usize>, String)> {
+fn ending(pos: &mut Position) -> Option<(Option<Side>, String)> {
     pos.outcome()
         .map(|end| (end.winner, end.describe(pos.rules())))
 }

@@ -18,13 +18,14 @@ use std::sync::Arc;
 
 use varsand::check::{self, Overrides};
 use varsand::engine::EndReason;
+use varsand::ids::Side;
 use varsand::perft::Perft;
 use varsand::rules::Cell;
 use varsand::rules::Source;
 use varsand::{Position, Rules};
 
-const RED: usize = 0;
-const BLUE: usize = 1;
+const RED: Side = Side::First;
+const BLUE: Side = Side::Second;
 const FISTS: usize = 0;
 
 const START: &str = "5/5/5/5/5/5/5/5|2|2[PPPNLLCIpppnlvck] b - - 0 1 fists=2/0";

@@ -8,12 +8,13 @@
 use std::sync::Arc;
 
 use varsand::check::{self, Overrides};
+use varsand::ids::Side;
 use varsand::perft::Perft;
 use varsand::rules::{Cell, Code, EMPTY, EndRule, Outcome, code};
 use varsand::{Position, Rules};
 
-const WHITE: usize = 0;
-const BLACK: usize = 1;
+const WHITE: Side = Side::First;
+const BLACK: Side = Side::Second;
 
 fn source() -> String {
     std::fs::read_to_string(concat!(
@@ -35,11 +36,11 @@ fn rules() -> Arc<Rules> {
     rules_with(&[])
 }
 
-fn queen(r: &Rules, side: usize) -> Code {
+fn queen(r: &Rules, side: Side) -> Code {
     code(r.kind_by_letter('Q').expect("a Queen"), side)
 }
 
-fn baby(r: &Rules, side: usize) -> Code {
+fn baby(r: &Rules, side: Side) -> Code {
     code(r.kind_by_letter('B').expect("a Baby"), side)
 }
 
@@ -816,7 +817,7 @@ fn notation_variants() {
 }
 
 /// How the game ended, if it did: the winner and the ending in words.
-fn ending(pos: &mut Position) -> Option<(Option<usize>, String)> {
+fn ending(pos: &mut Position) -> Option<(Option<Side>, String)> {
     pos.outcome()
         .map(|end| (end.winner, end.describe(pos.rules())))
 }

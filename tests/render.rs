@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use varsand::render::palette::{self, Colour, contrast};
 use varsand::render::{BoardOptions, svg};
-use varsand::rules::{Cell, EMPTY, side_of};
+use varsand::rules::{Cell, EMPTY, Side, side_of};
 use varsand::{Position, Rules};
 
 fn rules_of(path: &Path) -> Arc<Rules> {
@@ -122,7 +122,7 @@ fn check_picture(pos: &Position, opts: &BoardOptions) -> Read {
     }
     assert_eq!(picture.pieces.len(), on_board, "{}", what());
     let mut held = 0;
-    for side in 0..2 {
+    for side in Side::BOTH {
         for kind in 0..rules.pieces().len() {
             let n = pos.in_hand(side, kind);
             if n == 0 {
@@ -307,19 +307,19 @@ fn contrast_ratios_are_computed_as_wcag_defines_them() {
 fn both_sides_pieces_stand_out_on_every_square_colour() {
     let squares = palette::every_square_colour();
     assert!(squares.len() >= 2 * (4 + palette::ZONES.len() + palette::TERRAIN.len()));
-    for side in 0..2 {
+    for side in Side::BOTH {
         let c = palette::side(side);
         for &sq in &squares {
             let r = contrast(c.outline, sq);
             assert!(
                 r >= 4.5,
-                "side {side}: outline {} on {} is {r:.2}:1",
+                "side {side:?}: outline {} on {} is {r:.2}:1",
                 c.outline.hex(),
                 sq.hex()
             );
         }
         let r = contrast(c.letter, c.token);
-        assert!(r >= 4.5, "side {side}: letter on token is {r:.2}:1");
+        assert!(r >= 4.5, "side {side:?}: letter on token is {r:.2}:1");
         // Pieces in hand stand in a tray.
         assert!(contrast(c.outline, palette::TRAY) >= 4.5);
     }

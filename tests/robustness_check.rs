@@ -31,7 +31,7 @@ fn a_zone_named_like_a_square_off_the_board_can_be_used_in_regions() {
     let rules = load_rules(&source).unwrap();
     let last = rules.zone_by_name("last_rank").unwrap();
     let e8 = rules.geometry().parse_square("e8").unwrap();
-    assert!(rules.zone_contains(last, 0, e8));
+    assert!(rules.zone_contains(last, varsand::ids::Side::First, e8));
 }
 
 #[test]

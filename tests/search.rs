@@ -38,7 +38,7 @@ fn wins_within(pos: &mut Position, n: usize) -> bool {
 }
 
 /// After `us` moved: has `us` won, or does every reply leave a win within `n − 1`?
-fn forced_after(pos: &mut Position, us: usize, n: usize) -> bool {
+fn forced_after(pos: &mut Position, us: varsand::ids::Side, n: usize) -> bool {
     if let Some(end) = pos.outcome() {
         return end.winner == Some(us);
     }

@@ -64,14 +64,14 @@ fn flying_general_captures_only_the_general() {
     // The general's capture along the file is one of the General only: it neither
     // takes the chariot on e5 nor defends against it.
     let mut pos = at("3k5/9/9/9/4r4/9/9/9/9/4K4 w - - 0 1");
-    assert!(pos.in_check(0));
+    assert!(pos.in_check(varsand::ids::Side::First));
     assert_eq!(
         moves("3k5/9/9/9/4r4/9/9/9/9/4K4 w - - 0 1", None),
         list(&["e1f1"])
     );
     let e5 = pos.rules().geometry().parse_square("e5").unwrap();
     assert!(
-        !pos.attacked(e5, 0),
+        !pos.attacked(e5, varsand::ids::Side::First),
         "the general does not attack a chariot"
     );
     assert!(

@@ -89,7 +89,7 @@ impl SaveGames {
         pgn.set_tag("Round", (i + 1).to_string());
         let start = Position::start(self.rules.clone());
         // The person holding each colour at the end (a pie rule's swap exchanges them).
-        let first_side = start.side_to_move();
+        let first_side = start.side_to_move().index();
         for (tag, side) in [("White", 0), ("Black", 1)] {
             let person = side ^ first_side ^ usize::from(rec.swapped);
             pgn.set_tag(tag, player_name(&players[person]));

@@ -5,6 +5,7 @@ use super::boards::{off_board, region_cells};
 use super::pieces::{flips_to_span, resolve_condition};
 use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
+use crate::ids::Side;
 use crate::model::{Castling, Cond, Flight, FlipRule, Piece, PieceKind, ZoneId};
 use crate::syntax::ast::{
     CastleDecl, Condition, Decl, File, FlipDecl, Forbid, Name, Span, Spanned,
@@ -290,7 +291,7 @@ fn castling(
         }
     }
     Some(Castling {
-        side,
+        side: Side::new(side),
         letter: c.right.node,
         king_from: kf,
         king_to: kt,

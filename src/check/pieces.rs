@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::{Checker, MAX_PIECE_VALUE, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
+use crate::ids::Side;
 use crate::model::Effect as RulesEffect;
 use crate::model::{
     Component, Cond, DropRule, MAX_COUNTER, Mark, Piece, PieceKind, Promotion, Symbol,
@@ -108,7 +109,7 @@ fn identity<'a>(
         promotions: Vec::new(),
         to_hand: None,
         drops: None,
-        owner,
+        owner: owner.map(Side::new),
         flies: false,
         flips_to: None,
         exits_from: None,

@@ -3,16 +3,17 @@
 
 use super::lookup::Gen;
 use super::{Move, Position};
+use crate::ids::Side;
 use crate::rules::{Cell, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
-pub(crate) fn attacked(pos: &Position, cell: Cell, by: usize) -> bool {
+pub(crate) fn attacked(pos: &Position, cell: Cell, by: Side) -> bool {
     attacked_as(pos, cell, by, 0)
 }
 
 /// Is `cell` attacked by `by`, were `victim` standing on it (when it is empty; 0:
 /// as it stands)? Captures under conditions on the piece taken ask it.
-pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: usize, victim: u8) -> bool {
+pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> bool {
     let t = &pos.rules.tables;
     let board = &pos.board;
     let (start, len) = t.leap_index[by][cell];
@@ -94,7 +95,7 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: usize, victim: u8) -> 
 }
 
 /// Has `by` a piece of one of the types in the mask `kinds` on the board?
-fn has_any_of(pos: &Position, kinds: u64, by: usize) -> bool {
+fn has_any_of(pos: &Position, kinds: u64, by: Side) -> bool {
     let mut bits = kinds;
     while bits != 0 {
         let kind = bits.trailing_zeros() as usize;
@@ -160,7 +161,7 @@ fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell, victim: u8) -
 
 impl Position {
     /// Is `cell` attacked by a piece of `by`?
-    pub fn attacked(&self, cell: Cell, by: usize) -> bool {
+    pub fn attacked(&self, cell: Cell, by: Side) -> bool {
         attacked(self, cell, by)
     }
 }
@@ -172,7 +173,7 @@ impl Position {
 pub(crate) fn least_attacker(
     pos: &Position,
     cell: Cell,
-    by: usize,
+    by: Side,
     gone: &[Cell],
     value: impl Fn(u8) -> i32,
 ) -> Option<(Cell, u8)> {

@@ -100,7 +100,7 @@ impl Position {
             return format!(
                 "the {pname} on {} is {}'s, and {me} is to move",
                 sq(from),
-                rules.players[us ^ 1].name
+                rules.players[us.opponent()].name
             );
         }
         if self.decided().is_some() || self.pass_end().is_some() {
@@ -215,7 +215,7 @@ impl Position {
             .of(us)
             .iter()
             .copied()
-            .find(|&c| self.attacked(c, us ^ 1))
+            .find(|&c| self.attacked(c, us.opponent()))
             .map(|c| (c, rules.pieces[kind_of(self.board[c])].name.clone()));
         let still_facing = facing.filter(|&k| self.facing(k));
         self.unmake();
@@ -275,7 +275,7 @@ impl Position {
     }
 
     fn stalemate_reason(&self) -> String {
-        let them = &self.rules.players[self.side ^ 1].name;
+        let them = &self.rules.players[self.side.opponent()].name;
         format!("it would leave {them} without a legal move, and a move that stalemates is illegal")
     }
 
@@ -311,7 +311,7 @@ impl Position {
         if super::notation::others_letter(&rules, us, letter) {
             return format!(
                 "`{letter}` is {}'s piece, and {me} is to move",
-                rules.players[us ^ 1].name
+                rules.players[us.opponent()].name
             );
         }
         let Some(kind) = rules.kind_for(us, c) else {
@@ -416,7 +416,7 @@ impl Position {
         }
         if let Some(&s) = c.king_path.iter().find(|&&s| {
             let king = self.board[c.king_from];
-            super::attack::attacked_as(self, s, self.side ^ 1, king)
+            super::attack::attacked_as(self, s, self.side.opponent(), king)
         }) {
             return Some(format!(
                 "castling would take the king across or onto the attacked square {}",

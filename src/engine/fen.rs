@@ -19,6 +19,7 @@ use std::sync::Arc;
 
 use super::Position;
 use super::position::{MAX_CLOCK, Royals};
+use crate::ids::Side;
 use crate::rules::{Cell, Code, EMPTY, Mark, NO_CELL, Rules, Symbol, code, kind_of, side_of};
 
 /// A mistake in a position string, at a byte offset inside it.
@@ -117,7 +118,7 @@ fn letters_help(rules: &Rules) -> String {
                 letter: p.letter,
                 mark: p.mark,
             }
-            .text(p.owner != Some(1))
+            .text(p.owner != Some(Side::Second))
         })
         .collect();
     let mut help = format!("pieces: {}", pieces.join(" "));
@@ -270,7 +271,10 @@ fn read_rank(
         if file >= files {
             return Err(too_wide(here, ch.len_utf8()));
         }
-        let cell = geo.cell_at(board, file as i32, rank as i32).unwrap().index();
+        let cell = geo
+            .cell_at(board, file as i32, rank as i32)
+            .unwrap()
+            .index();
         k = read_square(rules, row, k, cell, p)? + 1;
         file += 1;
     }
@@ -359,7 +363,7 @@ fn read_brackets(
     rules: &Rules,
     row: &Row,
     open: usize,
-    side: usize,
+    side: Side,
     cell: usize,
     p: &mut Placement,
 ) -> Result<usize, FenError> {
@@ -392,7 +396,7 @@ fn read_brackets(
 }
 
 /// A stack height written in a position string: a number, or a parameter's name.
-fn read_height(rules: &Rules, side: usize, text: &str, at: usize) -> Result<u8, FenError> {
+fn read_height(rules: &Rules, side: Side, text: &str, at: usize) -> Result<u8, FenError> {
     let out_of_range = |shown: &str| {
         fen_err(
             at,
@@ -486,11 +490,11 @@ fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u16]) -> Result<(
                 None => return Err(too_many(at + start, digits.len() + 1)),
             },
         };
-        let n = hand[side * kinds + kind] as usize + n;
+        let n = hand[side.index() * kinds + kind] as usize + n;
         if n > MAX_IN_HAND {
             return Err(too_many(at + i, 1));
         }
-        hand[side * kinds + kind] = n as u16;
+        hand[side.index() * kinds + kind] = n as u16;
     }
     if let Some((start, digits)) = count {
         return Err(fen_err(
@@ -507,7 +511,7 @@ fn read_hand(rules: &Rules, text: &str, at: usize, hand: &mut [u16]) -> Result<(
 struct Fields {
     placement: Placement,
     hand: Vec<u16>,
-    side: usize,
+    side: Side,
     castling: u32,
     /// The en-passant square and the square of the piece that passed.
     ep: (Cell, Cell),
@@ -607,14 +611,15 @@ fn read_boards(rules: &Rules, placement: &str, at: usize) -> Result<Placement, F
 }
 
 /// The side to move: the first player's if the field is left out.
-fn read_side(rules: &Rules, field: Option<&Field>) -> Result<usize, FenError> {
+fn read_side(rules: &Rules, field: Option<&Field>) -> Result<Side, FenError> {
     let Some(&(off, s)) = field else {
-        return Ok(0);
+        return Ok(Side::First);
     };
     rules
         .players
         .iter()
         .position(|pl| s.len() == 1 && s.starts_with(pl.letter))
+        .map(Side::new)
         .ok_or_else(|| {
             fen_err(
                 off,
@@ -676,7 +681,7 @@ fn read_castling(rules: &Rules, board: &[Code], field: Option<&Field>) -> Result
 fn read_en_passant(
     rules: &Rules,
     board: &[Code],
-    side: usize,
+    side: Side,
     field: Option<&Field>,
 ) -> Result<(Cell, Cell), FenError> {
     let geo = &rules.geometry;
@@ -692,7 +697,7 @@ fn read_en_passant(
         ));
     };
     // The piece that passed stands one step beyond, in its own forward direction.
-    let dy = if side == 0 { -1 } else { 1 };
+    let dy = if side.is_first() { -1 } else { 1 };
     match geo.offset(cell, 0, dy) {
         Some(v) if board[v] != EMPTY && side_of(board[v]) != side => Ok((cell, v)),
         _ => Ok((NO_CELL, NO_CELL)),
@@ -861,7 +866,7 @@ impl Position {
         let rules = &*self.rules;
         let geo = &rules.geometry;
         let mut out = Vec::new();
-        for side in 0..2 {
+        for side in Side::BOTH {
             let name = &rules.players[side].name;
             // A royal piece in hand (to be placed) or gone off the board by an exit
             // rule is accounted for.
@@ -883,7 +888,7 @@ impl Position {
                 ));
             }
         }
-        let them = self.side ^ 1;
+        let them = self.side.opponent();
         if let Some(&c) = self
             .royals
             .of(them)
@@ -987,7 +992,10 @@ impl Position {
         for rank in (0..b.ranks).rev() {
             let mut empty = 0;
             for file in 0..b.files {
-                let cell = geo.cell_at(board, file as i32, rank as i32).unwrap().index();
+                let cell = geo
+                    .cell_at(board, file as i32, rank as i32)
+                    .unwrap()
+                    .index();
                 let c = self.board[cell];
                 let sym = if c != EMPTY {
                     Some(rules.code_symbol(c))
@@ -1045,9 +1053,9 @@ impl Position {
         if rules.has_drops() || self.hand.iter().any(|&h| h > 0) {
             s.push('[');
             let kinds = rules.pieces.len();
-            for side in 0..2 {
+            for side in Side::BOTH {
                 for kind in 0..kinds {
-                    let n = self.hand[side * kinds + kind];
+                    let n = self.hand[side.index() * kinds + kind];
                     for _ in 0..n {
                         s += &rules.code_symbol(code(kind, side));
                     }
@@ -1077,7 +1085,8 @@ impl Position {
         if self.swapped {
             s += " swapped";
         }
-        let off: String = (0..2)
+        let off: String = Side::BOTH
+            .into_iter()
             .flat_map(|side| {
                 (0..rules.pieces.len())
                     .filter(move |&k| self.exited[side] >> k & 1 != 0)

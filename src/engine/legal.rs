@@ -12,6 +12,7 @@
 
 use super::movegen::own_squares_in_word;
 use super::{Move, MoveKind, Position};
+use crate::ids::Side;
 use crate::rules::{Cell, Code, EMPTY, LeapAttack, NO_CELL, RayAttack, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
@@ -61,7 +62,7 @@ impl Position {
             &[royal] if self.rules.tables.royal_kinds != 0 => Some(royal),
             _ => None,
         };
-        let known = lone_royal.map(|royal| (royal, self.attacked(royal, us ^ 1)));
+        let known = lone_royal.map(|royal| (royal, self.attacked(royal, us.opponent())));
         self.pseudo_moves_knowing(known, out);
         self.keep_safe_moves(out, known.map(|(_, attacked)| attacked));
         if self.rules.forbid_check {
@@ -224,7 +225,7 @@ impl Position {
     /// are read from the board alone (the reverse tables), without hoppers.
     fn pins(&self) -> Option<Pins> {
         let t = &self.rules.tables;
-        let by = self.side ^ 1;
+        let by = self.side.opponent();
         let mut pins = Pins {
             cells: [NO_CELL; MAX_PINS],
             len: 0,
@@ -249,7 +250,7 @@ impl Position {
     /// Walking a line out from a royal piece (as [`super::attack::attacked_as`] does):
     /// the square of a piece not of `by` that alone stands between it and a piece of
     /// `by` that captures along the line.
-    fn pinned_on_ray(&self, r: &RayAttack, by: usize) -> Option<Cell> {
+    fn pinned_on_ray(&self, r: &RayAttack, by: Side) -> Option<Cell> {
         debug_assert!(r.hop == Hop::None, "no hoppers where pins are used");
         let t = &self.rules.tables;
         let line = &t.cells[r.first as usize..r.first as usize + r.len as usize];
@@ -281,7 +282,7 @@ impl Position {
 
     /// A lame leap of a piece of `by` onto a royal piece: the square of the one piece
     /// not of `by` that blocks its path, if lifting it would open the path.
-    fn pinned_on_path(&self, a: &LeapAttack, by: usize) -> Option<Cell> {
+    fn pinned_on_path(&self, a: &LeapAttack, by: Side) -> Option<Cell> {
         if a.path_len == 0 {
             return None;
         }
@@ -322,7 +323,7 @@ impl Position {
         let (from, to) = (m.from.index(), m.to.index());
         let royal = std::mem::replace(&mut self.board[from], EMPTY);
         let taken = std::mem::replace(&mut self.board[to], royal);
-        let safe = !self.attacked(m.to, self.side ^ 1);
+        let safe = !self.attacked(m.to, self.side.opponent());
         self.board[to] = taken;
         self.board[from] = royal;
         safe
@@ -539,14 +540,14 @@ impl Position {
     /// that asks nothing but a piece in hand and a free square, and makes no royal
     /// piece. See [`Self::leaves_placement`] for the moves it survives.
     fn sure_reply(&self) -> Option<Move> {
-        let them = self.side ^ 1;
+        let them = self.side.opponent();
         if self.royals.count(them) != 0 || self.facing_kind().is_some() {
             return None;
         }
         let t = &self.rules.tables;
         let kinds = self.rules.pieces.len();
         (0..kinds)
-            .filter(|&k| self.hand[them * kinds + k] != 0 && t.royal_kinds >> k & 1 == 0)
+            .filter(|&k| self.hand[them.index() * kinds + k] != 0 && t.royal_kinds >> k & 1 == 0)
             .flat_map(|k| t.drop_gens[k].iter())
             .map(|&id| (id, &t.gens[id]))
             .filter(|(_, info)| info.conds.1 == 0 && !info.counts && info.effects == 0)
@@ -580,7 +581,7 @@ impl Position {
     fn can_still_place(&self, w: Move) -> bool {
         let t = &self.rules.tables;
         let info = &t.gens[w.generator];
-        let slot = self.side * self.rules.pieces.len() + info.piece as usize;
+        let slot = self.side.index() * self.rules.pieces.len() + info.piece as usize;
         let to = w.to.index();
         info.conds.1 == 0
             && !info.counts
@@ -595,8 +596,8 @@ impl Position {
         let t = &self.rules.tables;
         let kinds = self.rules.pieces.len();
         let us = self.side;
-        let kind =
-            (0..kinds).find(|&k| self.hand[us * kinds + k] != 0 && !t.drop_gens[k].is_empty())?;
+        let kind = (0..kinds)
+            .find(|&k| self.hand[us.index() * kinds + k] != 0 && !t.drop_gens[k].is_empty())?;
         let id = t.drop_gens[kind][0];
         let info = &t.gens[id];
         let g = super::lookup::Gen::new(self, &self.rules);

@@ -7,6 +7,7 @@
 
 use super::lookup::Gen;
 use super::{Move, MoveKind, Position};
+use crate::ids::Side;
 use crate::model::MAX_COUNTER;
 use crate::rules::{
     ANY_REACH, Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, GenKind, NO_CELL, code, kind_of,
@@ -122,7 +123,7 @@ impl Position {
         let enemies = if reach.is_empty() || self.ep != NO_CELL {
             ANY_REACH
         } else {
-            squares_of(&self.board, self.side ^ 1)
+            squares_of(&self.board, self.side.opponent())
         };
         let n = self.board.len();
         for_each_own_square(&self.board, self.side, |from| {
@@ -218,7 +219,7 @@ impl Position {
 
     /// The pie rule's swap: only instead of the second player's first move.
     fn swap_allowed(&self) -> bool {
-        self.side == 1
+        self.side == Side::Second
             && self.fullmove == 1
             && !self.swapped
             && self
@@ -233,7 +234,7 @@ impl Position {
         let kinds = g.rules.pieces.len();
         let us = self.side;
         for kind in 0..kinds {
-            if self.hand[us * kinds + kind] == 0 {
+            if self.hand[us.index() * kinds + kind] == 0 {
                 continue;
             }
             for &id in &t.drop_gens[kind] {
@@ -710,7 +711,7 @@ impl Position {
             .iter()
             .all(|e| match *e {
                 Effect::Counter(i, d) => {
-                    let after = self.counters[self.side * nc + i.index()] + d;
+                    let after = self.counters[self.side.index() * nc + i.index()] + d;
                     (-MAX_COUNTER..=MAX_COUNTER).contains(&after)
                 }
                 _ => true,
@@ -748,7 +749,7 @@ impl Position {
                         .any(|(cell, &b)| b == c && g.rules.zone(zone).cells[side][cell])
             }
             Cond::NoneOnFile { enemy, kind } => {
-                let wanted = code(kind.index(), if enemy { side ^ 1 } else { side });
+                let wanted = code(kind.index(), if enemy { side.opponent() } else { side });
                 let on_file = || {
                     let file = g.rules.tables.file_of(m.to);
                     file.iter().any(|&c| self.board[c] == wanted)
@@ -765,7 +766,7 @@ impl Position {
             }
             Cond::CloserTo { .. } if m.from == NO_CELL || m.to == NO_CELL => false,
             Cond::CloserTo { enemy, kind } => {
-                let target = code(kind.index(), if enemy { side ^ 1 } else { side });
+                let target = code(kind.index(), if enemy { side.opponent() } else { side });
                 let d2 = |a: Cell, b: Cell| {
                     let (ca, cb) = (&geo.cells[a], &geo.cells[b]);
                     let (dx, dy) = (
@@ -808,7 +809,7 @@ impl Position {
 
     /// The piece a hopping move of a Betza generator jumps (the first piece on its
     /// line between `from` and `to`); [`EMPTY`] for a move that jumps nothing.
-    fn screen(&self, g: &Gen, m: Move, side: usize) -> Code {
+    fn screen(&self, g: &Gen, m: Move, side: Side) -> Code {
         let rules = g.rules;
         if m.from == NO_CELL || m.to == NO_CELL || rules.tables.gens[m.generator].hop == Hop::None {
             return EMPTY;
@@ -819,7 +820,7 @@ impl Position {
         let geo = &rules.geometry;
         let (a, z) = (&geo.cells[m.from], &geo.cells[m.to]);
         let (dx, dy) = (z.file as i32 - a.file as i32, z.rank as i32 - a.rank as i32);
-        let flip = if side == 0 { 1 } else { -1 };
+        let flip = if side.is_first() { 1 } else { -1 };
         // The generator's step whose multiple leads from `from` to `to`.
         let step = b.vectors.iter().find_map(|&(vx, vy)| {
             let (sx, sy) = (i32::from(vx) * flip, i32::from(vy) * flip);
@@ -867,7 +868,7 @@ impl Position {
         if rules.tables.royal_kinds >> kind_of(king) & 1 != 0
             && c.king_path.iter().any(|&s| match g.known_attack {
                 Some((known, attacked)) if known == s => attacked,
-                _ => super::attack::attacked_as(self, s, us ^ 1, king),
+                _ => super::attack::attacked_as(self, s, us.opponent(), king),
             })
         {
             return;
@@ -882,7 +883,7 @@ impl Position {
 /// Calls `f` with each square of `board` that holds a piece of `side`, in square
 /// order.
 #[inline]
-pub(crate) fn for_each_own_square(board: &[Code], side: usize, mut f: impl FnMut(usize)) {
+pub(crate) fn for_each_own_square(board: &[Code], side: Side, mut f: impl FnMut(usize)) {
     for w in 0..board.len().div_ceil(8) {
         let mut ours = own_squares_in_word(board, side, w);
         while ours != 0 {
@@ -907,7 +908,7 @@ pub(crate) fn for_each_occupied_square(board: &[Code], mut f: impl FnMut(usize))
 
 /// The squares of `board` (at most 128) that hold a piece of `side`, as bits.
 #[inline]
-pub(crate) fn squares_of(board: &[Code], side: usize) -> u128 {
+pub(crate) fn squares_of(board: &[Code], side: Side) -> u128 {
     // Gathers the high bit of each byte into one byte: bit `i` for byte `i`.
     const GATHER: u64 = 0x0102_0408_1020_4080;
     let mut bits = 0u128;
@@ -940,11 +941,11 @@ fn word_of(board: &[Code], w: usize) -> u64 {
 /// they are zero: most squares of most boards are empty or the other side's, and a
 /// branch per square mispredicts often.
 #[inline]
-pub(crate) fn own_squares_in_word(board: &[Code], side: usize, w: usize) -> u64 {
+pub(crate) fn own_squares_in_word(board: &[Code], side: Side, w: usize) -> u64 {
     let bytes = word_of(board, w);
     // A byte's high bit: set when its lowest bit is (an odd code).
     let odd = (bytes << 7) & HIGH_BITS;
-    if side == 0 {
+    if side.is_first() {
         odd
     } else {
         nonzero_bytes(bytes) & !odd
@@ -964,7 +965,7 @@ fn nonzero_bytes(bytes: u64) -> u64 {
 #[cfg(test)]
 mod tests {
     use super::{for_each_occupied_square, for_each_own_square};
-    use crate::rules::{EMPTY, side_of};
+    use crate::rules::{EMPTY, Side, side_of};
 
     /// The word-at-a-time scans find the squares a square-by-square one does (any
     /// piece, and each side's), for boards of every length and pieces of every code.
@@ -990,13 +991,13 @@ mod tests {
                 for_each_occupied_square(&board, |sq| occupied.push(sq));
                 let expected: Vec<usize> = (0..len).filter(|&sq| board[sq] != EMPTY).collect();
                 assert_eq!(occupied, expected, "board {board:?}");
-                for side in 0..2 {
+                for side in Side::BOTH {
                     let mut found = Vec::new();
                     for_each_own_square(&board, side, |sq| found.push(sq));
                     let expected: Vec<usize> = (0..len)
                         .filter(|&sq| board[sq] != EMPTY && side_of(board[sq]) == side)
                         .collect();
-                    assert_eq!(found, expected, "board {board:?}, side {side}");
+                    assert_eq!(found, expected, "board {board:?}, side {side:?}");
                 }
             }
         }

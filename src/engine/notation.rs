@@ -6,6 +6,7 @@
 
 use super::outcome::NoMove;
 use super::{Move, MoveKind, Position};
+use crate::ids::Side;
 use crate::rules::{Cell, EMPTY, Rules, code, kind_of, side_of};
 
 impl Position {
@@ -46,7 +47,7 @@ impl Position {
 
     /// A pass by `side`, written as the null move of its royal piece when it has
     /// exactly one (`e2e2`, as Fairy-Stockfish writes it), else `pass`.
-    fn pass_text(&self, side: usize) -> MoveText {
+    fn pass_text(&self, side: Side) -> MoveText {
         match self.royals.of(side) {
             &[cell] => MoveText::PassAt(cell),
             _ => MoveText::Pass,
@@ -58,7 +59,7 @@ impl Position {
         let m = self.last_move()?;
         if m.kind == MoveKind::Pass {
             // Made by the side not to move now.
-            return Some(self.pass_text(self.side ^ 1).text(&self.rules));
+            return Some(self.pass_text(self.side.opponent()).text(&self.rules));
         }
         if m.kind == MoveKind::Drop {
             let rules = &*self.rules;
@@ -130,13 +131,13 @@ impl Position {
 
 /// Does a placement's letter name a piece of the other player than `side`, where each
 /// player's pieces are their own (so that the letter's case names the player)?
-pub(crate) fn others_letter(rules: &Rules, side: usize, letter: &str) -> bool {
+pub(crate) fn others_letter(rules: &Rules, side: Side, letter: &str) -> bool {
     let mut chars = letter.chars();
     let (Some(c), None) = (chars.next(), chars.next()) else {
         return false;
     };
-    rules.kind_for(side ^ 1, c).is_some_and(|k| {
-        rules.pieces[k].owner.is_some() && rules.code_symbol(code(k, side ^ 1)) == letter
+    rules.kind_for(side.opponent(), c).is_some_and(|k| {
+        rules.pieces[k].owner.is_some() && rules.code_symbol(code(k, side.opponent())) == letter
     }) && rules
         .kind_for(side, c)
         .is_none_or(|o| rules.code_symbol(code(o, side)) != letter)
@@ -144,11 +145,11 @@ pub(crate) fn others_letter(rules: &Rules, side: usize, letter: &str) -> bool {
 
 /// The piece of a drop as written: upper case for either player, as UCI writes drops,
 /// unless the piece is one player's own (its case then names it).
-fn drop_symbol(rules: &Rules, kind: usize, side: usize) -> String {
+fn drop_symbol(rules: &Rules, kind: usize, side: Side) -> String {
     let side = if rules.pieces[kind].owner.is_some() {
         side
     } else {
-        0
+        Side::First
     };
     rules.code_symbol(code(kind, side))
 }

@@ -2,6 +2,7 @@
 //! (rules that need no legal move first, then repetition and move limits).
 
 use super::{Move, MoveKind, Position};
+use crate::ids::Side;
 use crate::rules::{
     Cell, EMPTY, EndRule, NO_CELL, Outcome, PieceKind, Rules, ZoneId, code, kind_of, side_of,
 };
@@ -58,12 +59,12 @@ impl EndReason {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GameEnd {
     /// The winning side, or `None` for a draw.
-    pub winner: Option<usize>,
+    pub winner: Option<Side>,
     pub reason: EndReason,
     /// The side the rule is about: the checkmated or stalemated player, the one
     /// whose piece was captured or left, the player to move for repetition and move
     /// limits.
-    pub side: usize,
+    pub side: Side,
 }
 
 impl GameEnd {
@@ -119,7 +120,7 @@ impl std::fmt::Display for NoMove {
 impl std::error::Error for NoMove {}
 
 /// The game ends with result `o` for `side`, for `reason`.
-fn ended(side: usize, o: Outcome, reason: EndReason) -> GameEnd {
+fn ended(side: Side, o: Outcome, reason: EndReason) -> GameEnd {
     GameEnd {
         winner: result_for(side, o),
         reason,
@@ -127,10 +128,10 @@ fn ended(side: usize, o: Outcome, reason: EndReason) -> GameEnd {
     }
 }
 
-fn result_for(side: usize, o: Outcome) -> Option<usize> {
+fn result_for(side: Side, o: Outcome) -> Option<Side> {
     match o {
         Outcome::Win => Some(side),
-        Outcome::Loss => Some(side ^ 1),
+        Outcome::Loss => Some(side.opponent()),
         Outcome::Draw => None,
     }
 }
@@ -150,7 +151,8 @@ impl Position {
                 EndRule::Captured(kind, o) => self
                     .lost_every(kind)
                     .map(|side| ended(side, o, EndReason::Captured(kind))),
-                EndRule::Exited(kind, o) => (0..2)
+                EndRule::Exited(kind, o) => Side::BOTH
+                    .into_iter()
                     .find(|&side| self.exited[side] >> kind.index() & 1 != 0)
                     .map(|side| ended(side, o, EndReason::Exited(kind))),
                 EndRule::Reached {
@@ -174,18 +176,18 @@ impl Position {
 
     /// The side that has lost every piece of `kind` the setup gave it, if one:
     /// pieces in hand count as not captured.
-    fn lost_every(&self, kind: PieceKind) -> Option<usize> {
+    fn lost_every(&self, kind: PieceKind) -> Option<Side> {
         let rules = &*self.rules;
         let kinds = rules.pieces.len();
-        (0..2).find(|&side| {
+        Side::BOTH.into_iter().find(|&side| {
             let c = code(kind.index(), side) as usize;
             let had = rules.tables.home_counts.get(c).is_some_and(|&n| n > 0);
-            had && self.counts[c] == 0 && self.hand[side * kinds + kind.index()] == 0
+            had && self.counts[c] == 0 && self.hand[side.index() * kinds + kind.index()] == 0
         })
     }
 
     /// Does a piece of `kind` of `side` stand in the zone of end rule `rule`?
-    fn has_reached(&self, rule: usize, side: usize, kind: PieceKind) -> bool {
+    fn has_reached(&self, rule: usize, side: Side, kind: PieceKind) -> bool {
         let c = code(kind.index(), side);
         self.counts[c as usize] > 0
             && self.rules.tables.reach_cells[rule][side]
@@ -205,11 +207,11 @@ impl Position {
         reply: bool,
         o: Outcome,
     ) -> Option<GameEnd> {
-        let (us, them) = (self.side, self.side ^ 1);
+        let (us, them) = (self.side, self.side.opponent());
         let reason = EndReason::Reached(kind);
         if reply && self.has_reached(rule, us, kind) {
             // We arrived before the answer: a draw if the answer arrived too.
-            if us == 0 && self.has_reached(rule, them, kind) {
+            if us.is_first() && self.has_reached(rule, them, kind) {
                 return Some(GameEnd {
                     winner: None,
                     reason,
@@ -221,7 +223,7 @@ impl Position {
         if !self.has_reached(rule, them, kind) {
             return None;
         }
-        if reply && them == 0 && !self.in_check(us) && self.can_reach(kind, zone) {
+        if reply && them.is_first() && !self.in_check(us) && self.can_reach(kind, zone) {
             return None;
         }
         Some(ended(them, o, reason))
@@ -248,7 +250,7 @@ impl Position {
     /// side to move has lost if the other has two pieces or more besides royal ones,
     /// and may otherwise try to bare the other at once (a draw).
     fn bare_end(&self, o: Outcome) -> Option<GameEnd> {
-        let (us, them) = (self.side, self.side ^ 1);
+        let (us, them) = (self.side, self.side.opponent());
         let (ours, theirs) = (self.non_royal(us), self.non_royal(them));
         if theirs == 0 && ours > 0 {
             return Some(ended(them, o, EndReason::BareKing));
@@ -260,13 +262,14 @@ impl Position {
     }
 
     /// How many pieces other than royal ones a side has, on the board and in hand.
-    fn non_royal(&self, side: usize) -> usize {
+    fn non_royal(&self, side: Side) -> usize {
         let rules = &*self.rules;
         let kinds = rules.pieces.len();
         (0..kinds)
             .filter(|&k| rules.tables.royal_kinds >> k & 1 == 0)
             .map(|k| {
-                self.counts[code(k, side) as usize] as usize + self.hand[side * kinds + k] as usize
+                self.counts[code(k, side) as usize] as usize
+                    + self.hand[side.index() * kinds + k] as usize
             })
             .sum()
     }
@@ -351,7 +354,10 @@ impl Position {
     pub(crate) fn facing(&self, kind: PieceKind) -> bool {
         let rules = &*self.rules;
         let geo = &rules.geometry;
-        let (first, second) = (code(kind.index(), 0), code(kind.index(), 1));
+        let (first, second) = (
+            code(kind.index(), Side::First),
+            code(kind.index(), Side::Second),
+        );
         if self.counts[first as usize] == 0 || self.counts[second as usize] == 0 {
             return false;
         }

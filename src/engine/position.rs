@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use crate::ids::Side;
 use crate::model::MAX_IN_HAND;
 use crate::rules::NO_HAND;
 use crate::rules::{Cell, Code, EMPTY, Effect, GenId, NO_CELL, Rules, code, kind_of, side_of};
@@ -168,21 +169,21 @@ impl Royals {
             cells: [Vec::with_capacity(cells), Vec::with_capacity(cells)],
         }
     }
-    pub fn of(&self, side: usize) -> &[Cell] {
+    pub fn of(&self, side: Side) -> &[Cell] {
         &self.cells[side]
     }
-    pub fn count(&self, side: usize) -> usize {
+    pub fn count(&self, side: Side) -> usize {
         self.cells[side].len()
     }
-    pub fn add(&mut self, side: usize, cell: Cell) {
+    pub fn add(&mut self, side: Side, cell: Cell) {
         self.cells[side].push(cell);
     }
-    pub fn remove(&mut self, side: usize, cell: Cell) {
+    pub fn remove(&mut self, side: Side, cell: Cell) {
         if let Some(i) = self.cells[side].iter().position(|&c| c == cell) {
             self.cells[side].swap_remove(i);
         }
     }
-    pub fn relocate(&mut self, side: usize, from: Cell, to: Cell) {
+    pub fn relocate(&mut self, side: Side, from: Cell, to: Cell) {
         if let Some(r) = self.cells[side].iter_mut().find(|c| **c == from) {
             *r = to;
         }
@@ -229,7 +230,7 @@ pub struct Position {
     pub(crate) terrain: Vec<u8>,
     /// Pieces that have not moved since the setup (for `i` moves).
     pub(crate) unmoved: Vec<bool>,
-    pub(crate) side: usize,
+    pub(crate) side: Side,
     pub(crate) castling: u32,
     pub(crate) ep: Cell,
     pub(crate) ep_victim: Cell,
@@ -300,7 +301,7 @@ impl Position {
             t => Some(t as usize - 1),
         }
     }
-    pub fn side_to_move(&self) -> usize {
+    pub fn side_to_move(&self) -> Side {
         self.side
     }
     pub fn hash(&self) -> u64 {
@@ -335,7 +336,7 @@ impl Position {
                 h ^= z.terrain[(t - 1) * n + cell];
             }
         }
-        if self.side == 1 {
+        if self.side == Side::Second {
             h ^= z.side;
         }
         for (i, k) in z.castling.iter().enumerate() {
@@ -356,10 +357,10 @@ impl Position {
             h ^= z.counter_key(i, v);
         }
         let kinds = self.rules.pieces.len();
-        for side in 0..2 {
+        for side in Side::BOTH {
             for kind in 0..kinds {
                 if self.exited[side] >> kind & 1 != 0 {
-                    h ^= z.exited[side * kinds + kind];
+                    h ^= z.exited[side.index() * kinds + kind];
                 }
             }
         }
@@ -367,13 +368,13 @@ impl Position {
     }
 
     /// Pieces of a kind in a side's hand.
-    pub fn in_hand(&self, side: usize, kind: usize) -> u16 {
-        self.hand[side * self.rules.pieces.len() + kind]
+    pub fn in_hand(&self, side: Side, kind: usize) -> u16 {
+        self.hand[side.index() * self.rules.pieces.len() + kind]
     }
 
     /// A side's value of counter number `i`.
-    pub fn counter(&self, side: usize, i: usize) -> i64 {
-        self.counters[side * self.rules.counters.len() + i]
+    pub fn counter(&self, side: Side, i: usize) -> i64 {
+        self.counters[side.index() * self.rules.counters.len() + i]
     }
 
     /// Plays a move that the move generator produced. Any other move may corrupt the
@@ -425,8 +426,8 @@ impl Position {
         } else {
             (self.halfmove + 1).min(MAX_CLOCK)
         };
-        self.side ^= 1;
-        if self.side == 0 {
+        self.side = self.side.opponent();
+        if self.side == Side::First {
             self.fullmove = (self.fullmove + 1).min(MAX_CLOCK);
         }
         self.hash ^= h;
@@ -454,8 +455,8 @@ impl Position {
             self.ep_victim = NO_CELL;
         }
         self.halfmove = 0;
-        self.side ^= 1;
-        if self.side == 0 {
+        self.side = self.side.opponent();
+        if self.side == Side::First {
             self.fullmove = (self.fullmove + 1).min(MAX_CLOCK);
         }
         self.hash ^= h;
@@ -548,7 +549,7 @@ impl Position {
         let us = self.side;
         let kind = t.gens[m.generator].piece as usize;
         let placed = code(kind, us);
-        let slot = us * self.rules.pieces.len() + kind;
+        let slot = us.index() * self.rules.pieces.len() + kind;
         let count = self.hand[slot];
         let to = m.to.index();
         self.hand[slot] -= 1;
@@ -582,7 +583,7 @@ impl Position {
         let kind = kind_of(mover);
         if self.exited[us] >> kind & 1 == 0 {
             self.exited[us] |= 1 << kind;
-            h ^= z.exited[us * kinds + kind];
+            h ^= z.exited[us.index() * kinds + kind];
         }
         h
     }
@@ -700,7 +701,7 @@ impl Position {
     #[inline]
     fn hand_slot_of(&self, captured: Code) -> usize {
         let kind = self.rules.tables.hand_kind[kind_of(captured)];
-        self.side * self.rules.pieces.len() + kind as usize
+        self.side.index() * self.rules.pieces.len() + kind as usize
     }
 
     /// The slot of the side to move's hand a captured piece goes to, if it goes to a
@@ -710,7 +711,7 @@ impl Position {
         let t = &self.rules.tables;
         match t.hand_kind[kind_of(captured)] {
             NO_HAND => None,
-            kind => Some(self.side * self.rules.pieces.len() + kind as usize)
+            kind => Some(self.side.index() * self.rules.pieces.len() + kind as usize)
                 .filter(|&slot| self.hand[slot] < MAX_IN_HAND),
         }
     }
@@ -725,7 +726,7 @@ impl Position {
         let mut h = 0;
         for e in &t.effects[effects as usize - 1] {
             if let Effect::Counter(i, d) = *e {
-                let slot = mover * nc + i.index();
+                let slot = mover.index() * nc + i.index();
                 h ^= t.zobrist.counter_key(slot, self.counters[slot]);
                 self.counters[slot] += sign * d;
                 h ^= t.zobrist.counter_key(slot, self.counters[slot]);
@@ -765,7 +766,7 @@ impl Position {
             self.hash = u.hash;
             return;
         }
-        self.side ^= 1;
+        self.side = self.side.opponent();
         self.fullmove = u.fullmove;
         match m.kind {
             MoveKind::Castle => self.unmake_castle(&u),
@@ -776,7 +777,7 @@ impl Position {
                 self.board[to] = EMPTY;
                 self.height[to] = 0;
                 self.unmoved[to] = u.unmoved_to;
-                self.hand[self.side * self.rules.pieces.len() + kind_of(placed)] += 1;
+                self.hand[self.side.index() * self.rules.pieces.len() + kind_of(placed)] += 1;
                 if self.is_royal(placed) {
                     self.royals.remove(self.side, m.to);
                 }
@@ -896,11 +897,11 @@ impl Position {
     }
 
     /// Is a royal piece of `side` attacked?
-    pub fn in_check(&self, side: usize) -> bool {
+    pub fn in_check(&self, side: Side) -> bool {
         self.royals
             .of(side)
             .iter()
-            .any(|&c| self.attacked(c, side ^ 1))
+            .any(|&c| self.attacked(c, side.opponent()))
     }
 }
 

@@ -4,6 +4,7 @@
 //! every move up front as [`Position::legal_moves_into`] does.
 
 use super::{Move, MoveKind, Position};
+use crate::ids::Side;
 use crate::rules::{Code, EMPTY, Rules, kind_of};
 
 /// Is leaving no royal piece attacked the whole of legality under these rules? Not
@@ -51,7 +52,7 @@ impl Position {
     /// After a move by `side`: does it leave one of its royal pieces attacked (the
     /// test [`Position::is_legal`] makes)?
     #[inline]
-    pub(crate) fn royal_left_attacked(&self, side: usize) -> bool {
+    pub(crate) fn royal_left_attacked(&self, side: Side) -> bool {
         self.royals.count(side) != 0 && self.in_check(side)
     }
 
@@ -101,7 +102,7 @@ impl Position {
         } else {
             value(self.board[m.from])
         };
-        let mut side = self.side ^ 1;
+        let mut side = self.side.opponent();
         let mut d = 0;
         while d + 1 < gain.len() {
             d += 1;
@@ -116,7 +117,7 @@ impl Position {
             };
             gone[d] = cell;
             on_square = value(piece);
-            side ^= 1;
+            side = side.opponent();
         }
         while d > 1 {
             d -= 1;

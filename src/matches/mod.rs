@@ -33,6 +33,7 @@ use serde::Serialize;
 
 use crate::check::Overrides;
 use crate::engine::{GameEnd, Move, Position};
+use crate::ids::Side;
 use crate::pgn::{GameResult, PgnGame, RuleSource};
 use crate::rules::Rules;
 use crate::search::{Ends, Rng};
@@ -232,7 +233,7 @@ impl Game {
     fn new(rules: &Arc<Rules>, first: usize) -> Self {
         let pos = Position::start(rules.clone());
         Game {
-            first_side: pos.side_to_move(),
+            first_side: pos.side_to_move().index(),
             start_swapped: pos.swapped(),
             pos,
             moves: Vec::new(),
@@ -381,7 +382,7 @@ impl<'a> Runner<'a> {
             if game.moves.len() >= self.opts.max_plies {
                 return Ending::Cap;
             }
-            let side = game.pos.side_to_move();
+            let side = game.pos.side_to_move().index();
             let seat = game.seat_of(side);
             let reply = match self.ask(seat, game) {
                 Ok(r) => r,
@@ -481,7 +482,10 @@ impl<'a> Runner<'a> {
     fn record(&mut self, i: usize, game: &Game, ending: &Ending) -> Result<(), String> {
         let rules = &self.opts.rules;
         let (winner_side, winner_seat) = match ending {
-            Ending::Rules(end) => (end.winner, end.winner.map(|w| game.seat_of(w))),
+            Ending::Rules(end) => (
+                end.winner.map(Side::index),
+                end.winner.map(|w| game.seat_of(w.index())),
+            ),
             Ending::Cap => (None, None),
             Ending::Forfeit { seat, side, .. } => (Some(side ^ 1), Some(seat ^ 1)),
         };

@@ -22,6 +22,7 @@ use super::clock::{Clock, DEFAULT_OVERHEAD_MS, MAX_OVERHEAD_MS, fixed_budget};
 use super::thinking::{Signals, Thinking};
 use super::{DEFAULT_HASH_MB, MAX_HASH_MB, Output, Session, engine_name, read_command};
 use crate::engine::{GameEnd, Move, Position};
+use crate::ids::Side;
 use crate::rules::Rules;
 use crate::search::{Eval, Limits, MAX_DEPTH, MAX_THREADS, SearchResult, Searcher};
 use crate::session::MAX_MOVETIME_MS;
@@ -87,7 +88,7 @@ impl Go {
     }
 
     /// `side`'s clock, if the `go` gave its time.
-    fn clock(&self, side: usize) -> Option<Clock> {
+    fn clock(&self, side: Side) -> Option<Clock> {
         Some(Clock {
             remaining: self.time[side]?,
             increment: self.increment[side].unwrap_or_default(),
@@ -353,7 +354,7 @@ impl Uci {
     }
 
     /// The time `go` gives the side to move: `movetime`, else its share of its clock.
-    fn time_budget(&self, go: &Go, side: usize) -> Option<Duration> {
+    fn time_budget(&self, go: &Go, side: Side) -> Option<Duration> {
         match go.movetime {
             Some(t) => Some(fixed_budget(t, self.overhead)),
             None => go.clock(side).map(|c| c.budget(self.overhead)),

@@ -21,6 +21,7 @@
 //!   but the interface cannot show the game.
 
 use crate::engine::{Move, MoveText, Position};
+use crate::ids::Side;
 use crate::model::file_letter;
 use crate::rules::{Cell, EMPTY, Mark, Rules, Source, code};
 
@@ -238,7 +239,11 @@ impl WinBoard {
         };
         format!(
             "{s} {} {} {ep} {} {}",
-            if pos.side_to_move() == 0 { 'w' } else { 'b' },
+            if pos.side_to_move().is_first() {
+                'w'
+            } else {
+                'b'
+            },
             if castling.is_empty() { "-" } else { &castling },
             fields[4],
             fields[5]
@@ -289,7 +294,7 @@ impl WinBoard {
     fn hand_letters(&self, pos: &Position) -> String {
         let rules = pos.rules();
         let mut s = String::new();
-        for side in 0..2 {
+        for side in Side::BOTH {
             for kind in 0..rules.pieces().len() {
                 for _ in 0..pos.in_hand(side, kind) {
                     s += &rules.code_symbol(code(kind, side));
@@ -354,7 +359,7 @@ fn hand_kinds(start: &Position) -> Vec<usize> {
         )
         .collect();
     for kind in 0..rules.pieces().len() {
-        if start.in_hand(0, kind) + start.in_hand(1, kind) > 0 {
+        if start.in_hand(Side::First, kind) + start.in_hand(Side::Second, kind) > 0 {
             kinds.push(kind);
         }
     }

@@ -40,6 +40,7 @@ use super::{
     DEFAULT_HASH_MB, MAX_HASH_MB, Output, Session, engine_name, read_command, without_double_quotes,
 };
 use crate::engine::{GameEnd, Move, Position};
+use crate::ids::Side;
 use crate::rules::Rules;
 use crate::search::{Eval, Limits, MAX_DEPTH, MAX_THREADS, SearchResult, Searcher};
 
@@ -134,7 +135,7 @@ struct Xboard {
     searcher: Option<Searcher>,
     thinking: Option<Thinking>,
     /// The side the engine plays; `None` in force mode.
-    engine_side: Option<usize>,
+    engine_side: Option<Side>,
     analyzing: bool,
     post: bool,
     controls: Controls,
@@ -167,7 +168,7 @@ impl Xboard {
             out,
             searcher: None,
             thinking: None,
-            engine_side: Some(1),
+            engine_side: Some(Side::Second),
             analyzing: false,
             post: false,
             controls: Controls::default(),
@@ -185,7 +186,7 @@ impl Xboard {
         lock(&self.game)
     }
 
-    fn side_to_move(&self) -> usize {
+    fn side_to_move(&self) -> Side {
         self.game().pos.side_to_move()
     }
 
@@ -264,7 +265,7 @@ impl Xboard {
             }
             "playother" => {
                 self.stop_thinking();
-                self.engine_side = Some(self.side_to_move() ^ 1);
+                self.engine_side = Some(self.side_to_move().opponent());
             }
             "usermove" => self.user_move(rest),
             "?" => self.move_now(),
@@ -314,7 +315,7 @@ impl Xboard {
         if let Some(searcher) = &mut self.searcher {
             searcher.clear();
         }
-        self.engine_side = Some(1);
+        self.engine_side = Some(Side::Second);
         self.analyzing = false;
         self.controls.depth = None;
         self.controls.own_time = None;
@@ -668,7 +669,7 @@ fn lock(game: &Mutex<Game>) -> MutexGuard<'_, Game> {
 /// `1-0 {black is checkmated}`: the result for the first player, and why.
 fn result_line(rules: &Rules, end: &GameEnd) -> String {
     let result = match end.winner {
-        Some(0) => "1-0",
+        Some(Side::First) => "1-0",
         Some(_) => "0-1",
         None => "1/2-1/2",
     };

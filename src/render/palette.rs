@@ -16,6 +16,8 @@
 //! second player's black with a white letter, and every square colour is light enough
 //! (relative luminance at least 0.175) for black to reach 4.5:1 on it.
 
+use crate::ids::Side;
+
 /// A colour of the xterm 256-colour palette, by its index.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Colour(pub u8);
@@ -131,8 +133,12 @@ pub const SECOND_SIDE: SideColours = SideColours {
 };
 
 /// A player's colours (0 moves first).
-pub fn side(player: usize) -> SideColours {
-    if player == 0 { FIRST_SIDE } else { SECOND_SIDE }
+pub fn side(player: Side) -> SideColours {
+    if player.is_first() {
+        FIRST_SIDE
+    } else {
+        SECOND_SIDE
+    }
 }
 
 /// The stack-height badge: white numbers on dark red.

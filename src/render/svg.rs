@@ -18,6 +18,7 @@ use super::{
     terrain_looks,
 };
 use crate::engine::Position;
+use crate::ids::Side;
 use crate::rules::{Cell, EMPTY, Rules, ZoneId, code, side_of};
 
 /// The side of a square, in pixels.
@@ -91,7 +92,9 @@ impl<'a> Scene<'a> {
     fn new(pos: &'a Position, opts: &'a BoardOptions) -> Scene<'a> {
         let rules: &Rules = pos.rules();
         let kinds = rules.pieces.len();
-        let held = (0..2).any(|s| (0..kinds).any(|k| pos.in_hand(s, k) > 0));
+        let held = Side::BOTH
+            .into_iter()
+            .any(|s| (0..kinds).any(|k| pos.in_hand(s, k) > 0));
         let splits = split_zones(rules);
         Scene {
             pos,
@@ -115,7 +118,11 @@ impl<'a> Scene<'a> {
         let mut y = PAD;
         self.title(y);
         y += 30.0;
-        let (top, bottom) = if self.opts.flipped { (0, 1) } else { (1, 0) };
+        let (top, bottom) = if self.opts.flipped {
+            (Side::First, Side::Second)
+        } else {
+            (Side::Second, Side::First)
+        };
         if self.hands {
             self.tray(top, PAD + COORD, y);
             y += TRAY + 8.0;
@@ -427,7 +434,7 @@ impl<'a> Scene<'a> {
     }
 
     /// A player's pieces in hand, as tokens with their counts, from `x`, `y`.
-    fn tray(&mut self, player: usize, x: f64, y: f64) {
+    fn tray(&mut self, player: Side, x: f64, y: f64) {
         let rules = self.rules;
         let name = &rules.players[player].name;
         let held: Vec<(usize, u16)> = (0..rules.pieces.len())
@@ -486,9 +493,9 @@ impl<'a> Scene<'a> {
             let line = format!(
                 "{name}: {} {}, {} {}",
                 rules.players[0].name,
-                self.pos.counter(0, i),
+                self.pos.counter(Side::First, i),
                 rules.players[1].name,
-                self.pos.counter(1, i)
+                self.pos.counter(Side::Second, i)
             );
             self.text(x, y + 13.0, 12.0, "", &line);
             y += LINE;
@@ -604,7 +611,7 @@ fn face(rules: &Rules, piece: crate::rules::Code) -> String {
 fn token(
     (cx, cy): (f64, f64),
     r: f64,
-    side: usize,
+    side: Side,
     label: &str,
     badge: Option<&str>,
     stacked: bool,

@@ -14,6 +14,7 @@
 use std::fmt::Write;
 
 use crate::engine::Position;
+use crate::ids::Side;
 use crate::render::palette::{self, Colour, Tint};
 use crate::render::{BoardOptions, TerrainLook, checked_royals, shown_zones, terrain_looks};
 use crate::rules::{Cell, EMPTY, ZoneId, code, side_of};
@@ -234,7 +235,7 @@ pub fn render(pos: &Position, color: bool) -> String {
     // Pieces in hand and counters.
     let kinds = rules.pieces.len();
     if rules.has_drops() {
-        for s in 0..2 {
+        for s in Side::BOTH {
             let held: Vec<String> = (0..kinds)
                 .filter(|&k| pos.in_hand(s, k) > 0)
                 .map(|k| {
@@ -264,9 +265,9 @@ pub fn render(pos: &Position, color: bool) -> String {
             out,
             "{name}: {} {}, {} {}",
             rules.players[0].name,
-            pos.counter(0, i),
+            pos.counter(Side::First, i),
             rules.players[1].name,
-            pos.counter(1, i)
+            pos.counter(Side::Second, i)
         );
     }
     out += &painter.legend();

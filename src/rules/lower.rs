@@ -3,6 +3,7 @@
 //! the pieces' Betza moves, so that every later stage sees one shape.
 
 use super::{GenId, Generator, PieceType, Rules, Source, Tables};
+use crate::ids::Side;
 use crate::model::{Cond, Game, Piece, Zone, ZoneId};
 
 /// The rules of `game` with every way to move lowered onto generators (tables empty).
@@ -134,7 +135,7 @@ fn piece_generators(
         out.push(gen_of(Source::Exit, vec![Cond::From(zone)]));
     }
     if let Some(face) = piece.flips_to {
-        for (side, rule) in game.flip_rules.iter().enumerate() {
+        for (side, rule) in Side::BOTH.into_iter().zip(&game.flip_rules) {
             let Some(rule) = rule else { continue };
             if piece.owner.is_some_and(|o| o != side) {
                 continue;

@@ -10,8 +10,8 @@ mod tables;
 
 pub use crate::model::{
     Board, Castling, Cell, CellInfo, Code, Cond, CounterId, EMPTY, Effect, EndRule, GenId,
-    Geometry, MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Symbol,
-    Terrain, Zone, ZoneId, code, file_letter, kind_of, side_of,
+    Geometry, MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Side,
+    Symbol, Terrain, Zone, ZoneId, code, file_letter, kind_of, side_of,
 };
 pub use tables::{
     ANY_REACH, GenInfo, GenKind, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist,
@@ -78,7 +78,7 @@ pub struct PieceType {
     /// Captured, it goes to the capturer's hand as this piece type.
     pub to_hand: Option<PieceKind>,
     /// The only player who has this piece, if one (its letter's case then tells).
-    pub owner: Option<usize>,
+    pub owner: Option<Side>,
     /// Its generators, in the order they produce moves.
     pub moves: Vec<GenId>,
 }
@@ -212,7 +212,7 @@ impl Rules {
 
     /// The piece type and side a position string's letter stands for: upper case for
     /// the first player, lower case for the second.
-    pub fn piece_by_letter(&self, c: char) -> Option<(usize, usize)> {
+    pub fn piece_by_letter(&self, c: char) -> Option<(usize, Side)> {
         self.piece_by_symbol(Symbol {
             letter: c,
             mark: Mark::Plain,
@@ -221,11 +221,11 @@ impl Rules {
 
     /// The piece type and side a position string's symbol stands for (`P`, `+p`,
     /// `Q~`): upper case for the first player.
-    pub fn piece_by_symbol(&self, s: Symbol) -> Option<(usize, usize)> {
+    pub fn piece_by_symbol(&self, s: Symbol) -> Option<(usize, Side)> {
         if !s.letter.is_ascii_alphabetic() {
             return None;
         }
-        let side = usize::from(s.letter.is_ascii_lowercase());
+        let side = Side::new(usize::from(s.letter.is_ascii_lowercase()));
         let up = s.letter.to_ascii_uppercase();
         let kind = self.pieces.iter().position(|p| {
             p.letter == up && p.mark == s.mark && p.owner.is_none_or(|o| o == side)
@@ -240,7 +240,7 @@ impl Rules {
             letter: p.letter,
             mark: p.mark,
         }
-        .text(side_of(code) == 0)
+        .text(side_of(code).is_first())
     }
 
     /// Does the game have pieces written with a mark (`+P`, `Q~`)?
@@ -255,7 +255,7 @@ impl Rules {
     }
 
     /// The piece type of `side` whose letter is `c`, in either case.
-    pub fn kind_for(&self, side: usize, c: char) -> Option<usize> {
+    pub fn kind_for(&self, side: Side, c: char) -> Option<usize> {
         let up = c.to_ascii_uppercase();
         self.pieces.iter().position(|p| {
             p.letter == up && p.mark == Mark::Plain && p.owner.is_none_or(|o| o == side)
@@ -265,14 +265,14 @@ impl Rules {
     /// The letter of a piece code: upper case for the first player.
     pub fn code_letter(&self, code: Code) -> char {
         let l = self.pieces[kind_of(code)].letter;
-        if side_of(code) == 0 {
+        if side_of(code).is_first() {
             l
         } else {
             l.to_ascii_lowercase()
         }
     }
 
-    pub fn zone_contains(&self, zone: ZoneId, side: usize, cell: Cell) -> bool {
+    pub fn zone_contains(&self, zone: ZoneId, side: Side, cell: Cell) -> bool {
         self.zones[zone].cells[side][cell]
     }
 

@@ -4,6 +4,7 @@
 //! and the Zobrist keys.
 
 use super::{GenId, Rules, Source};
+use crate::ids::Side;
 use crate::model::{Cell, Code, Cond, Effect, EndRule, PieceKind, ZoneId, code};
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
@@ -247,10 +248,10 @@ impl Tables {
     /// The target squares of a flight (for a piece of `side` on `from`) or a drop
     /// (for `side`) generator.
     #[inline]
-    pub fn targets(&self, info: &GenInfo, side: usize, from: Cell) -> &[Cell] {
+    pub fn targets(&self, info: &GenInfo, side: Side, from: Cell) -> &[Cell] {
         let slot = match info.kind {
-            GenKind::Flight => info.targets as usize + side * self.squares + from.index(),
-            _ => info.targets as usize + side,
+            GenKind::Flight => info.targets as usize + side.index() * self.squares + from.index(),
+            _ => info.targets as usize + side.index(),
         };
         let (start, len) = self.target_index[slot];
         &self.cells[start as usize..(start + len) as usize]
@@ -432,7 +433,7 @@ fn steps(rules: &Rules, t: &mut Tables) {
         rays: [vec![Vec::new(); n], vec![Vec::new(); n]],
     };
     for kind in 0..rules.pieces.len() {
-        for side in 0..2 {
+        for side in Side::BOTH {
             let code = code(kind, side) as usize;
             for from in rules.geometry.board_cells(0).map(Cell::new) {
                 let start = t.steps.len() as u32;
@@ -492,7 +493,7 @@ fn merge_plain_leaps(t: &mut Tables, start: usize) {
 #[derive(Clone, Copy)]
 struct Origin {
     kind: usize,
-    side: usize,
+    side: Side,
     from: Cell,
 }
 
@@ -513,7 +514,7 @@ fn betza_steps(
     conditions: &[Cond],
 ) {
     let geo = &rules.geometry;
-    let flip = if o.side == 0 { 1 } else { -1 };
+    let flip = if o.side.is_first() { 1 } else { -1 };
     for &(vx, vy) in &b.vectors {
         let (dx, dy) = (i32::from(vx) * flip, i32::from(vy) * flip);
         let first = t.cells.len() as u32;
@@ -639,7 +640,7 @@ impl Reverse {
     /// Flattens the collected entries into the tables.
     fn store(self, rules: &Rules, t: &mut Tables) {
         let n = rules.cell_count();
-        for side in 0..2 {
+        for side in Side::BOTH {
             t.leap_index[side] = Vec::with_capacity(n);
             t.ray_index[side] = Vec::with_capacity(n);
             for target in 0..n {
@@ -751,7 +752,7 @@ fn landings(rules: &Rules, t: &mut Tables) {
     if rules.forbid_dead_squares {
         t.dead = vec![false; ncodes * n];
         for kind in 0..rules.pieces.len() {
-            for side in 0..2 {
+            for side in Side::BOTH {
                 let c = code(kind, side) as usize;
                 let alive: Vec<bool> = (0..n)
                     .map(|cell| moves_from(rules, t, kind, side, cell))
@@ -768,7 +769,7 @@ fn landings(rules: &Rules, t: &mut Tables) {
     t.promotes_from = vec![false; ncodes * n];
     t.watch_landing = vec![false; ncodes * n];
     for (kind, p) in rules.pieces.iter().enumerate() {
-        for side in 0..2 {
+        for side in Side::BOTH {
             let c = code(kind, side) as usize;
             for cell in 0..n {
                 let in_zone = |pr: &crate::model::Promotion| rules.zone(pr.zone).cells[side][cell];
@@ -795,7 +796,7 @@ fn capture_reach(rules: &Rules, t: &mut Tables) {
         if t.extra_kinds >> kind & 1 != 0 {
             continue;
         }
-        for side in 0..2 {
+        for side in Side::BOTH {
             let c = code(kind, side) as usize;
             for from in 0..n {
                 let (start, len) = t.step_index[c * n + from];
@@ -821,7 +822,7 @@ fn capture_reach(rules: &Rules, t: &mut Tables) {
 
 /// May a piece of `kind` and `side` ever move from `cell`, by the board's geometry
 /// (a leap or line that stays on the board, a flight, exit or flip from there)?
-fn moves_from(rules: &Rules, t: &Tables, kind: usize, side: usize, cell: usize) -> bool {
+fn moves_from(rules: &Rules, t: &Tables, kind: usize, side: Side, cell: usize) -> bool {
     let zones_allow = |conditions: &[Cond]| {
         conditions.iter().all(|c| match *c {
             Cond::From(z) => rules.zone(z).cells[side][cell],
@@ -871,7 +872,7 @@ fn targets(rules: &Rules, t: &mut Tables) {
     type FlightKey<'a> = (ZoneId, bool, &'a Vec<Cond>);
     let mut flights: Vec<(FlightKey, u32)> = Vec::new();
     for (id, g) in rules.generators.iter().enumerate() {
-        let zones_allow = |side: usize, from: Option<usize>, to: Option<usize>| {
+        let zones_allow = |side: Side, from: Option<usize>, to: Option<usize>| {
             g.conditions.iter().all(|c| match *c {
                 Cond::From(z) => from.is_some_and(|f| rules.zone(z).cells[side][f]),
                 Cond::To(z) => to.is_some_and(|c| rules.zone(z).cells[side][c]),
@@ -890,7 +891,7 @@ fn targets(rules: &Rules, t: &mut Tables) {
                 let offset = t.target_index.len() as u32;
                 flights.push((key, offset));
                 t.gens[id].targets = offset;
-                for side in 0..2 {
+                for side in Side::BOTH {
                     for from in 0..n {
                         let start = t.cells.len() as u32;
                         for target in 0..n {
@@ -912,7 +913,7 @@ fn targets(rules: &Rules, t: &mut Tables) {
                 t.gens[id].targets = t.target_index.len() as u32;
                 let anywhere = !g.conditions.iter().any(|c| matches!(c, Cond::To(_)));
                 let kind = g.piece.expect("a drop places a piece");
-                for side in 0..2 {
+                for side in Side::BOTH {
                     let start = t.cells.len() as u32;
                     for cell in 0..n {
                         let on_main = geo.cells[cell].board == 0;
@@ -925,7 +926,7 @@ fn targets(rules: &Rules, t: &mut Tables) {
                 }
             }
             Source::Flip { .. } => {
-                for side in 0..2 {
+                for side in Side::BOTH {
                     for cell in 0..n {
                         let c = Cell::new(cell);
                         if zones_allow(side, Some(cell), None) && !t.flip_cells[side].contains(&c) {

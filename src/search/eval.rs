@@ -37,6 +37,7 @@
 
 use crate::engine::Position;
 use crate::engine::for_each_occupied_square;
+use crate::ids::Side;
 use crate::rules::{
     Cell, Code, Cond, EMPTY, Effect, EndRule, Outcome, Rules, code, kind_of, side_of,
 };
@@ -128,9 +129,9 @@ pub struct Eval {
 const DISTANCE_TABLE_CELLS: usize = 256;
 
 /// The average-mobility estimate of each component, for one side, from one cell.
-fn reach(rules: &Rules, kind: usize, side: usize, cell: Cell) -> f64 {
+fn reach(rules: &Rules, kind: usize, side: Side, cell: Cell) -> f64 {
     let geo = &rules.geometry;
-    let flip = if side == 0 { 1 } else { -1 };
+    let flip = if side.is_first() { 1 } else { -1 };
     let mut total = 0.0;
     for (_, c) in rules.moves_of(kind) {
         let crate::rules::Source::Betza(b) = &c.source else {
@@ -339,7 +340,7 @@ impl Eval {
         let scale = LEAPER_12 / if unit > 0.0 { unit } else { 5.25 };
         // Per kind and side, the reach from every cell.
         let reaches: Vec<[Vec<f64>; 2]> = (0..kinds)
-            .map(|k| [0, 1].map(|s| Cell::all(n).map(|c| reach(rules, k, s, c)).collect()))
+            .map(|k| Side::BOTH.map(|s| Cell::all(n).map(|c| reach(rules, k, s, c)).collect()))
             .collect();
         let mean = |k: usize| {
             if n == 0 {
@@ -368,7 +369,7 @@ impl Eval {
         for (k, p) in rules.pieces.iter().enumerate() {
             let avg = mean(k);
             let gain = best_promotion(rules, &values, k) - values[k];
-            for (side, reach) in reaches[k].iter().enumerate() {
+            for (side, reach) in Side::BOTH.into_iter().zip(&reaches[k]) {
                 let c = code(k, side) as usize;
                 // Distance from each cell to a zone (the promotion zone, the exit zone).
                 let distances = |zone: crate::rules::ZoneId| -> Vec<i32> {
@@ -424,7 +425,7 @@ impl Eval {
         let mut goal_weight = vec![0; ncodes];
         for k in 0..kinds {
             if targets >> k & 1 == 0 {
-                for side in 0..2 {
+                for side in Side::BOTH {
                     goal_weight[code(k, side) as usize] = signed(side, values[k].max(0) * 16 / 200);
                 }
             }
@@ -433,7 +434,7 @@ impl Eval {
         for (k, per_side) in reaches.iter().enumerate() {
             if targets >> k & 1 != 0 {
                 let avg = mean(k);
-                for (side, reach) in per_side.iter().enumerate() {
+                for (side, reach) in Side::BOTH.into_iter().zip(per_side) {
                     let c = code(k, side) as usize;
                     for cell in 0..n {
                         confine[c * n + cell] =
@@ -486,7 +487,7 @@ impl Eval {
     /// The first player's bonus for standing on `cell` with a piece of `kind`: its
     /// worth there less its value (what `varsand tune` starts from).
     pub fn square_bonus(&self, kind: usize, cell: usize) -> i32 {
-        self.worth[code(kind, 0) as usize * self.cells + cell] - self.values[kind]
+        self.worth[code(kind, Side::First) as usize * self.cells + cell] - self.values[kind]
     }
 
     #[inline]
@@ -585,9 +586,14 @@ impl Eval {
         let royals = &pos.royals;
         (self.royal_targets
             && !self.distances.is_empty()
-            && royals.count(0) == 1
-            && royals.count(1) == 1)
-            .then(|| [royals.of(0)[0].index(), royals.of(1)[0].index()])
+            && royals.count(Side::First) == 1
+            && royals.count(Side::Second) == 1)
+            .then(|| {
+                [
+                    royals.of(Side::First)[0].index(),
+                    royals.of(Side::Second)[0].index(),
+                ]
+            })
             .filter(|r| r[0] < self.cells && r[1] < self.cells)
     }
 
@@ -650,7 +656,7 @@ impl Eval {
         let kinds = self.values.len();
         let mut score = 0;
         if kinds > 0 {
-            for (side, hand) in pos.hand.chunks_exact(kinds).take(2).enumerate() {
+            for (side, hand) in Side::BOTH.into_iter().zip(pos.hand.chunks_exact(kinds)) {
                 for (&count, &value) in hand.iter().zip(&self.hand_values) {
                     score += signed(side, i32::from(count) * value);
                 }
@@ -678,7 +684,7 @@ impl Eval {
             if w == 0 {
                 return;
             }
-            if let Some(d) = self.nearest(targets, side_of(c) ^ 1, cell) {
+            if let Some(d) = self.nearest(targets, side_of(c).opponent(), cell) {
                 goal += w * (self.max_dist - d);
             }
         });
@@ -699,7 +705,7 @@ impl Eval {
 
     /// The distance from `cell` to the nearest target piece of `side`, if it has one.
     #[inline]
-    fn nearest(&self, targets: &Targets, side: usize, cell: usize) -> Option<i32> {
+    fn nearest(&self, targets: &Targets, side: Side, cell: usize) -> Option<i32> {
         let count = targets.len[side];
         if count <= TARGETS_KEPT {
             return targets.cells[side][..count]
@@ -720,12 +726,12 @@ impl Eval {
     /// side and its bonus, if one leads enough.
     /// `lead`: the first player's lead in the material of non-target pieces; `left`:
     /// that material, both sides.
-    fn hunt(&self, lead: i32, left: i32, targets: &Targets) -> Option<(usize, i32)> {
+    fn hunt(&self, lead: i32, left: i32, targets: &Targets) -> Option<(Side, i32)> {
         if self.start_material <= 0 || lead.abs() < HUNT_LEAD {
             return None;
         }
-        let strong = usize::from(lead < 0);
-        let weak = strong ^ 1;
+        let strong = Side::new(usize::from(lead < 0));
+        let weak = strong.opponent();
         let weight = (self.start_material - left).max(0) * 256 / self.start_material;
         let mut hunt = 0;
         self.targets_of(targets, weak, |t| {
@@ -739,7 +745,7 @@ impl Eval {
 
     /// Calls `f` with the cell of each target piece of `side`: from the array when
     /// they all fit in it, else from the board.
-    fn targets_of(&self, targets: &Targets, side: usize, mut f: impl FnMut(usize)) {
+    fn targets_of(&self, targets: &Targets, side: Side, mut f: impl FnMut(usize)) {
         let count = targets.len[side];
         if count <= TARGETS_KEPT {
             targets.cells[side][..count].iter().for_each(|&t| f(t));
@@ -763,8 +769,8 @@ struct Targets<'a> {
 
 /// `x` from the first player's point of view, for a quantity of `side`'s.
 #[inline]
-fn signed(side: usize, x: i32) -> i32 {
-    if side == 0 { x } else { -x }
+fn signed(side: Side, x: i32) -> i32 {
+    if side.is_first() { x } else { -x }
 }
 
 /// Learned weights kept within the range of declared values.

@@ -26,6 +26,7 @@
 
 use std::path::{Path, PathBuf};
 
+use crate::ids::Side;
 use crate::model::Geometry;
 use crate::rules::{Cell, Rules};
 
@@ -60,8 +61,8 @@ pub struct Header {
 impl Learned {
     /// The bonus of `kind` of `side` on `cell`.
     #[inline]
-    pub fn square(&self, geo: &Geometry, kind: usize, side: usize, cell: Cell) -> i32 {
-        let view = if side == 0 {
+    pub fn square(&self, geo: &Geometry, kind: usize, side: Side, cell: Cell) -> i32 {
+        let view = if side.is_first() {
             Some(cell)
         } else {
             turned(geo, cell)
@@ -213,7 +214,7 @@ fn weight(text: &str) -> Result<i32, String> {
 /// A piece kind's symbol in position strings, as its owner (or the first player)
 /// writes it.
 pub fn symbol(rules: &Rules, kind: usize) -> String {
-    let side = rules.pieces[kind].owner.unwrap_or(0);
+    let side = rules.pieces[kind].owner.unwrap_or(Side::First);
     rules.code_symbol(crate::rules::code(kind, side))
 }
 

@@ -44,6 +44,7 @@ use std::time::{Duration, Instant};
 
 use crate::engine::search_support::legality_is_royal_safety;
 use crate::engine::{GameEnd, Move, Position};
+use crate::ids::Side;
 use crate::rules::{Code, EMPTY, EndRule, GenKind, Outcome, Rules, code, kind_of};
 pub use eval::Eval;
 use tt::{Bound, Entry, Tt};
@@ -896,16 +897,16 @@ impl Searcher {
 
     /// A quiet move's history: its own, and how it did after the last two moves.
     #[inline]
-    fn quiet_score(&self, side: usize, m: Move, ply: usize) -> i32 {
+    fn quiet_score(&self, side: Side, m: Move, ply: usize) -> i32 {
         let key = ordering::move_key(m);
-        let mut s = self.history[self.history_index(side, m)];
+        let mut s = self.history[self.history_index(side.index(), m)];
         for distance in 1..=2 {
             if ply >= distance
                 && let Some(earlier) = self.path[ply - distance]
             {
-                s += self
-                    .cont_history
-                    .get(ordering::move_key(earlier), key, side, distance);
+                s +=
+                    self.cont_history
+                        .get(ordering::move_key(earlier), key, side.index(), distance);
             }
         }
         s
@@ -928,16 +929,21 @@ impl Searcher {
         }
     }
 
-    fn update_quiet(&mut self, side: usize, m: Move, bonus: i32, ply: usize) {
-        let h = self.history_index(side, m);
+    fn update_quiet(&mut self, side: Side, m: Move, bonus: i32, ply: usize) {
+        let h = self.history_index(side.index(), m);
         ordering::update_history(&mut self.history[h], bonus);
         let key = ordering::move_key(m);
         for distance in 1..=2 {
             if ply >= distance
                 && let Some(earlier) = self.path[ply - distance]
             {
-                self.cont_history
-                    .update(ordering::move_key(earlier), key, side, distance, bonus);
+                self.cont_history.update(
+                    ordering::move_key(earlier),
+                    key,
+                    side.index(),
+                    distance,
+                    bonus,
+                );
             }
         }
     }
@@ -1330,7 +1336,7 @@ impl Searcher {
         let mut r = self.reductions.get(late.depth, late.searched);
         r += i32::from(!late.pv_node) + i32::from(!late.improving);
         r -= i32::from(late.killer);
-        r - self.quiet_score(pos.side_to_move() ^ 1, m, ply) / 6_000
+        r - self.quiet_score(pos.side_to_move().opponent(), m, ply) / 6_000
     }
 
     /// Quiescence: captures and promotions until the position is quiet (every legal
@@ -1503,9 +1509,9 @@ fn strong_codes(rules: &Rules, eval: &Eval) -> [Vec<Code>; 2] {
     let kinds: Vec<usize> = (0..rules.pieces.len())
         .filter(|&k| !rules.pieces[k].royal)
         .collect();
-    let value = |k: usize| eval.value_of(code(k, 0));
+    let value = |k: usize| eval.value_of(code(k, Side::First));
     let least = kinds.iter().map(|&k| value(k)).filter(|&v| v > 0).min();
-    [0, 1].map(|side| {
+    Side::BOTH.map(|side| {
         kinds
             .iter()
             .filter(|&&k| least.is_some_and(|l| 2 * value(k) >= 5 * l))
@@ -1515,7 +1521,7 @@ fn strong_codes(rules: &Rules, eval: &Eval) -> [Vec<Code>; 2] {
 }
 
 /// The score of a finished game for `us`, `ply` plies from the root.
-fn end_score(end: &GameEnd, us: usize, ply: usize) -> i32 {
+fn end_score(end: &GameEnd, us: Side, ply: usize) -> i32 {
     match end.winner {
         Some(w) if w == us => MATE - ply as i32,
         Some(_) => -(MATE - ply as i32),

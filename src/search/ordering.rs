@@ -72,7 +72,7 @@ pub fn exchange_estimate(pos: &Position, eval: &Eval, m: Move) -> i32 {
     if at_risk <= victim {
         return victim + promo - at_risk;
     }
-    if pos.attacked(m.to, pos.side_to_move() ^ 1) {
+    if pos.attacked(m.to, pos.side_to_move().opponent()) {
         victim + promo - at_risk
     } else {
         victim + promo

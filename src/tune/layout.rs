@@ -10,6 +10,7 @@
 //! (the two sides are always tied, by the half turn the second player's moves make).
 
 use crate::engine::{Position, for_each_occupied_square};
+use crate::ids::Side;
 use std::sync::Arc;
 
 use crate::rules::{Cell, Rules, Source, kind_of, side_of};
@@ -141,9 +142,9 @@ impl Layout {
             if kind >= self.kinds {
                 return;
             }
-            let sign = if side == 0 { 1.0 } else { -1.0 };
+            let sign = if side.is_first() { 1.0 } else { -1.0 };
             raw.push((self.value(kind) as u32, sign));
-            let view = if side == 0 {
+            let view = if side.is_first() {
                 Some(cell)
             } else {
                 turned(&rules.geometry, Cell::new(cell)).map(Cell::index)
@@ -152,8 +153,8 @@ impl Layout {
                 raw.push((self.square(kind, v) as u32, sign));
             }
         });
-        for side in 0..2 {
-            let sign = if side == 0 { 1.0 } else { -1.0 };
+        for side in Side::BOTH {
+            let sign = if side.is_first() { 1.0 } else { -1.0 };
             for kind in 0..self.kinds {
                 let count = pos.in_hand(side, kind);
                 if count > 0 {
@@ -162,7 +163,11 @@ impl Layout {
                 }
             }
         }
-        let to_move = if pos.side_to_move() == 0 { 1.0 } else { -1.0 };
+        let to_move = if pos.side_to_move().is_first() {
+            1.0
+        } else {
+            -1.0
+        };
         raw.push((self.mobility() as u32, to_move * mobility as f32));
         raw.push((self.edge() as u32, 1.0));
         merge(raw)
@@ -236,7 +241,7 @@ fn merge(mut raw: Vec<(u32, f32)>) -> Vec<(u32, f32)> {
 fn hand_kinds(rules: &Rules, start: &Position) -> Vec<bool> {
     let kinds = rules.pieces.len();
     let mut in_hand: Vec<bool> = (0..kinds)
-        .map(|k| start.in_hand(0, k) > 0 || start.in_hand(1, k) > 0)
+        .map(|k| start.in_hand(Side::First, k) > 0 || start.in_hand(Side::Second, k) > 0)
         .collect();
     for p in &rules.pieces {
         if let Some(k) = p.to_hand {
