@@ -101,7 +101,7 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
     let g = &rules.generators[id];
     let stays = g.effects.contains(&Effect::Stay);
     let mut line = match &g.source {
-        Source::Betza(b) => describe_betza(b, stays),
+        Source::Betza(b) => describe_betza(rules.betza(*b), stays),
         Source::Flight { to, same_colour } => {
             let colour = if *same_colour {
                 ", of the colour it stands on"
@@ -120,7 +120,7 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
             rules.piece(*face).name
         ),
         Source::Castle { castling } => {
-            let c = &rules.castlings[*castling];
+            let c = &rules.castlings[usize::from(*castling)];
             let geo = &rules.geometry;
             format!(
                 "castling ({}): {}{} with {}{}",

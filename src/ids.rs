@@ -1,6 +1,6 @@
 //! Typed indices, below every stage: a square ([`Cell`]), a player ([`Side`]), a piece
-//! type ([`PieceKind`]), a zone ([`ZoneId`]), a counter ([`CounterId`]) and a generator
-//! ([`GenId`]). Each wraps a small integer that only its constructor and `index()` see,
+//! type ([`PieceKind`]), a zone ([`ZoneId`]), a counter ([`CounterId`]), a generator
+//! ([`GenId`]) and a Betza move component ([`BetzaId`]). Each wraps a small integer that only its constructor and `index()` see,
 //! so that one kind of index cannot be passed for another, and each indexes its own
 //! tables (`board[cell]`, `royals[side]`) without a cast. They compile to the bare
 //! integers (`repr(transparent)`, every method inlined).
@@ -82,6 +82,8 @@ id_type! {
     CounterId(u8);
     /// The index of a generator (in `Rules::generators`).
     GenId(u16);
+    /// The index of a Betza move component (in `Rules::betza_moves`).
+    BetzaId(u16);
 }
 
 impl Cell {

@@ -8,7 +8,7 @@ use indexmap::IndexMap;
 pub use crate::syntax::ast::{Compare, Mark, PromoteWhen, Symbol};
 use crate::syntax::betza;
 
-pub use crate::ids::{Cell, CounterId, GenId, PieceKind, Side, ZoneId};
+pub use crate::ids::{BetzaId, Cell, CounterId, GenId, PieceKind, Side, ZoneId};
 /// Marks "no square".
 pub const NO_CELL: Cell = Cell::NONE;
 /// A piece on a square: 0 is empty, else `1 + 2 * type + side`.

@@ -256,8 +256,8 @@ impl Position {
         let g = Gen::new(self, rules);
         let id = t.piece_extras[kind].iter().copied().find(|&id| {
             let info = &t.gens[id];
-            info.kind == crate::rules::GenKind::Flip
-                && promo_char(rules, crate::rules::code(info.face as usize, self.side)) == letter
+            matches!(info.source, crate::rules::Source::Flip { face }
+                if promo_char(rules, crate::rules::code(face.index(), self.side)) == letter)
         })?;
         let m = Move::new(from, to, id);
         let unmet: Vec<String> = rules.generators[id]

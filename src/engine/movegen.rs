@@ -10,7 +10,7 @@ use super::{Move, MoveKind, Position};
 use crate::ids::Side;
 use crate::model::MAX_COUNTER;
 use crate::rules::{
-    ANY_REACH, Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, GenKind, NO_CELL, code, kind_of,
+    ANY_REACH, Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, NO_CELL, Source, code, kind_of,
     side_of,
 };
 use crate::syntax::betza::Hop;
@@ -196,12 +196,12 @@ impl Position {
         for &id in ids {
             let info = &rules.tables.gens[id];
             let m = Move::new(NO_CELL, NO_CELL, id);
-            match info.kind {
-                GenKind::Swap if self.swap_allowed() => out.push(Move {
+            match info.source {
+                Source::Swap if self.swap_allowed() => out.push(Move {
                     kind: MoveKind::Swap,
                     ..m
                 }),
-                GenKind::Pass => {
+                Source::Pass => {
                     let m = Move {
                         kind: MoveKind::Pass,
                         ..m
@@ -211,7 +211,7 @@ impl Position {
                         out.push(m);
                     }
                 }
-                GenKind::Castle => self.castling(g, id, info, out),
+                Source::Castle { .. } => self.castling(g, id, info, out),
                 _ => {}
             }
         }
@@ -275,9 +275,9 @@ impl Position {
         }
         for &id in &t.piece_extras[kind] {
             let info = &t.gens[id];
-            match info.kind {
-                GenKind::Flight => self.flights(g, id, info, from, becomes, out),
-                GenKind::Exit if becomes == EMPTY => {
+            match info.source {
+                Source::Flight { .. } => self.flights(g, id, info, from, becomes, out),
+                Source::Exit if becomes == EMPTY => {
                     let m = Move {
                         kind: MoveKind::Exit,
                         ..Move::new(from, NO_CELL, id)
@@ -286,11 +286,11 @@ impl Position {
                         out.push(m);
                     }
                 }
-                GenKind::Flip
+                Source::Flip { face }
                     if becomes == EMPTY
                         && self.conditions_hold(g, info, Move::new(from, NO_CELL, id)) =>
                 {
-                    let other = code(info.face as usize, self.side);
+                    let other = code(face.index(), self.side);
                     self.piece_moves::<TACTICAL>(g, from, other, other, out);
                 }
                 _ => {}
@@ -310,9 +310,11 @@ impl Position {
         let g = Gen::new(self, rules);
         t.piece_extras[kind_of(c)].iter().find_map(|&id| {
             let info = &t.gens[id];
-            (info.kind == GenKind::Flip
-                && self.conditions_hold(&g, info, Move::new(from, NO_CELL, id)))
-            .then(|| code(info.face as usize, side_of(c)))
+            let Source::Flip { face } = info.source else {
+                return None;
+            };
+            self.conditions_hold(&g, info, Move::new(from, NO_CELL, id))
+                .then(|| code(face.index(), side_of(c)))
         })
     }
 
@@ -814,9 +816,10 @@ impl Position {
         if m.from == NO_CELL || m.to == NO_CELL || rules.tables.gens[m.generator].hop == Hop::None {
             return EMPTY;
         }
-        let crate::rules::Source::Betza(b) = &rules.generators[m.generator].source else {
+        let Source::Betza(b) = rules.generators[m.generator].source else {
             return EMPTY;
         };
+        let b = rules.betza(b);
         let geo = &rules.geometry;
         let (a, z) = (&geo.cells[m.from], &geo.cells[m.to]);
         let (dx, dy) = (z.file as i32 - a.file as i32, z.rank as i32 - a.rank as i32);
@@ -847,7 +850,7 @@ impl Position {
     /// royal piece) the squares it crosses allow.
     fn castling(&self, g: &Gen, id: GenId, info: &GenInfo, out: &mut Vec<Move>) {
         let rules = &*self.rules;
-        let i = info.castling as usize;
+        let i = info.castling();
         let c = &rules.castlings[i];
         let us = self.side;
         if c.side != us || self.castling >> i & 1 == 0 {

@@ -139,7 +139,7 @@ impl Position {
             MoveKind::Castle => MoveShape::Castle {
                 from: m.from,
                 to: m.to,
-                castling: info.castling as usize,
+                castling: info.castling(),
             },
             MoveKind::Rifle => MoveShape::Rifle {
                 from: m.from,
@@ -506,7 +506,7 @@ impl Position {
         let rules = &*self.rules;
         let z = &rules.tables.zobrist;
         let n = self.board.len();
-        let c = &rules.castlings[rules.tables.gens[m.generator].castling as usize];
+        let c = &rules.castlings[rules.tables.gens[m.generator].castling()];
         let (from, to) = (m.from.index(), m.to.index());
         let (rf, rt) = (c.rook_from.index(), c.rook_to.index());
         let (king, rook) = (self.board[from], self.board[rf]);
@@ -810,7 +810,7 @@ impl Position {
         let m = u.mv;
         let (from, to) = (m.from.index(), m.to.index());
         let rules = &*self.rules;
-        let c = &rules.castlings[rules.tables.gens[m.generator].castling as usize];
+        let c = &rules.castlings[rules.tables.gens[m.generator].castling()];
         let (rf, rt) = (c.rook_from.index(), c.rook_to.index());
         let rook = self.board[rt];
         self.board[to] = EMPTY;

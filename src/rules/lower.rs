@@ -3,14 +3,16 @@
 //! the pieces' Betza moves, so that every later stage sees one shape.
 
 use super::{GenId, Generator, PieceType, Rules, Source, Tables};
-use crate::ids::Side;
+use crate::ids::{BetzaId, Side};
 use crate::model::{Cond, Game, Piece, Zone, ZoneId};
+use crate::syntax::betza::BetzaMove;
 
 /// The rules of `game` with every way to move lowered onto generators (tables empty).
 pub(super) fn lower(game: Game) -> Rules {
     let mut zones = game.zones.clone();
     let flight_zones = flight_zones(&game, &mut zones);
     let mut generators = Vec::new();
+    let mut betza_moves = Vec::new();
     let mut pieces = Vec::new();
     for (kind, piece) in game.pieces.iter().enumerate() {
         let mut moves = Vec::new();
@@ -18,7 +20,7 @@ pub(super) fn lower(game: Game) -> Rules {
             moves.push(GenId::new(generators.len()));
             generators.push(g);
         };
-        for g in piece_generators(&game, kind, piece, &flight_zones) {
+        for g in piece_generators(&game, kind, piece, &flight_zones, &mut betza_moves) {
             add(g);
         }
         pieces.push(PieceType {
@@ -59,6 +61,7 @@ pub(super) fn lower(game: Game) -> Rules {
         forbid_check: game.forbid_check,
         setup: game.setup,
         generators,
+        betza_moves,
         game_moves,
         tables: Tables::default(),
     }
@@ -105,6 +108,7 @@ fn piece_generators(
     kind: usize,
     piece: &Piece,
     flight_zones: &[(ZoneId, ZoneId)],
+    betza_moves: &mut Vec<BetzaMove>,
 ) -> Vec<Generator> {
     let gen_of = |source, conditions: Vec<Cond>| Generator {
         piece: Some(kind),
@@ -115,11 +119,14 @@ fn piece_generators(
     let mut out: Vec<Generator> = piece
         .components
         .iter()
-        .map(|c| Generator {
-            piece: Some(kind),
-            source: Source::Betza(c.betza.clone()),
-            conditions: c.conditions.clone(),
-            effects: c.effects.clone(),
+        .map(|c| {
+            betza_moves.push(c.betza.clone());
+            Generator {
+                piece: Some(kind),
+                source: Source::Betza(BetzaId::new(betza_moves.len() - 1)),
+                conditions: c.conditions.clone(),
+                effects: c.effects.clone(),
+            }
         })
         .collect();
     if piece.flies {
@@ -173,7 +180,10 @@ fn game_generators(game: &Game) -> Vec<Generator> {
         out.push(plain(Source::Swap));
     }
     for castling in 0..game.castlings.len() {
-        out.push(plain(Source::Castle { castling }));
+        // At most 32 castlings (their rights are the bits of a u32).
+        out.push(plain(Source::Castle {
+            castling: castling as u8,
+        }));
     }
     for conditions in &game.passes {
         out.push(Generator {

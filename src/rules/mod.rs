@@ -9,26 +9,28 @@ mod lower;
 mod tables;
 
 pub use crate::model::{
-    Board, Castling, Cell, CellInfo, Code, Cond, CounterId, EMPTY, Effect, EndRule, GenId,
+    BetzaId, Board, Castling, Cell, CellInfo, Code, Cond, CounterId, EMPTY, Effect, EndRule, GenId,
     Geometry, MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Side,
     Symbol, Terrain, Zone, ZoneId, code, file_letter, kind_of, side_of,
 };
-pub use tables::{
-    ANY_REACH, GenInfo, GenKind, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist,
-};
+pub use tables::{ANY_REACH, GenInfo, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist};
 
 use indexmap::IndexMap;
 
 use crate::model::Game;
 use crate::syntax::betza::BetzaMove;
 
-/// Where the moves of one generator come from. Every source takes the same
-/// [`Cond`]itions and [`Effect`]s; what is special to a source (castling's
-/// passing-through test, a flight's colour) lives inside it.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// Where the moves of one generator come from: the one list of the ways to move.
+/// Every source takes the same [`Cond`]itions and [`Effect`]s; what is special to a
+/// source (castling's passing-through test, a flight's colour) lives inside it. It is
+/// small and `Copy`, so that the engine's per-generator table ([`GenInfo`]) holds it
+/// and the move generator dispatches on it directly; a new way to move is one variant
+/// here (and a [`MoveKind`](crate::engine::MoveKind) only if make/unmake must do
+/// something new).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Source {
-    /// Leaps, rides and hops of one Betza component.
-    Betza(BetzaMove),
+    /// Leaps, rides and hops of one Betza component (in [`Rules::betza_moves`]).
+    Betza(BetzaId),
     /// To an empty square of zone `to` on any board, never capturing; with
     /// `same_colour`, only to a square of the colour the piece stands on.
     Flight { to: ZoneId, same_colour: bool },
@@ -40,7 +42,7 @@ pub enum Source {
     Flip { face: PieceKind },
     /// Castling number `castling` of [`Rules::castlings`]: the king-like piece and its
     /// partner move together.
-    Castle { castling: usize },
+    Castle { castling: u8 },
     /// The player moves nothing.
     Pass,
     /// The pie rule: the second player takes over the first player's side.
@@ -111,6 +113,8 @@ pub struct Rules {
     pub(crate) setup: String,
     /// Every generator of every piece, and of the game.
     pub(crate) generators: Vec<Generator>,
+    /// The Betza move components the generators name ([`Source::Betza`]).
+    pub(crate) betza_moves: Vec<BetzaMove>,
     /// The generators that belong to no piece (castling, passing, the pie rule).
     pub(crate) game_moves: Vec<GenId>,
     pub(crate) tables: Tables,
@@ -180,6 +184,11 @@ impl Rules {
     /// Every generator of every piece and of the game.
     pub fn generators(&self) -> &[Generator] {
         &self.generators
+    }
+
+    /// A Betza generator's move component.
+    pub fn betza(&self, id: BetzaId) -> &BetzaMove {
+        &self.betza_moves[id]
     }
 
     /// The generators of the game itself.

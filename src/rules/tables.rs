@@ -8,24 +8,11 @@ use crate::ids::Side;
 use crate::model::{Cell, Code, Cond, Effect, EndRule, PieceKind, ZoneId, code};
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
-/// What kind of source a generator has, as the move generator dispatches on it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum GenKind {
-    #[default]
-    Betza,
-    Flight,
-    Drop,
-    Exit,
-    Flip,
-    Castle,
-    Pass,
-    Swap,
-}
-
 /// A generator as the move generator reads it.
-#[derive(Debug, Clone, Copy, Default)]
+#[derive(Debug, Clone, Copy)]
 pub struct GenInfo {
-    pub kind: GenKind,
+    /// Its way to move, which the move generator dispatches on.
+    pub source: Source,
     pub can_move: bool,
     pub can_capture: bool,
     pub hop: Hop,
@@ -46,13 +33,20 @@ pub struct GenInfo {
     pub effects: u16,
     /// The piece type whose move it is (a drop places one of these).
     pub piece: u8,
-    /// For a flip: the piece type of the other face.
-    pub face: u8,
-    /// For castling: its index in `Rules::castlings`.
-    pub castling: u8,
     /// For a flight: targets per side and origin at `targets + side * cells + cell`
     /// in `Tables::target_index`; for a drop, per side at `targets + side`.
     pub targets: u32,
+}
+
+impl GenInfo {
+    /// For castling, its index in `Rules::castlings` (0 for other generators).
+    #[inline]
+    pub fn castling(&self) -> usize {
+        match self.source {
+            Source::Castle { castling } => usize::from(castling),
+            _ => 0,
+        }
+    }
 }
 
 /// One precomputed leap or ray from a square.
@@ -249,8 +243,10 @@ impl Tables {
     /// (for `side`) generator.
     #[inline]
     pub fn targets(&self, info: &GenInfo, side: Side, from: Cell) -> &[Cell] {
-        let slot = match info.kind {
-            GenKind::Flight => info.targets as usize + side.index() * self.squares + from.index(),
+        let slot = match info.source {
+            Source::Flight { .. } => {
+                info.targets as usize + side.index() * self.squares + from.index()
+            }
             _ => info.targets as usize + side.index(),
         };
         let (start, len) = self.target_index[slot];
@@ -321,41 +317,36 @@ fn gen_infos(rules: &Rules, t: &mut Tables) {
         };
         let piece = g.piece.map(|k| &rules.pieces[k]);
         let mut info = GenInfo {
+            source: g.source,
+            can_move: false,
+            can_capture: false,
+            hop: Hop::None,
+            initial: false,
+            sets_ep: false,
+            takes_ep: false,
+            stays: false,
+            counts: g.effects.iter().any(|e| matches!(e, Effect::Counter(..))),
+            plain: false,
             conds,
             effects,
-            counts: g.effects.iter().any(|e| matches!(e, Effect::Counter(..))),
             piece: g.piece.unwrap_or(0) as u8,
-            ..GenInfo::default()
+            targets: 0,
         };
-        match &g.source {
-            Source::Betza(b) => {
-                let en_passant = piece.is_some_and(|p| p.en_passant);
-                let passes = b
-                    .vectors
-                    .iter()
-                    .any(|&(x, y)| !betza::lame_path(x, y).is_empty());
-                info.can_move = b.can_move;
-                info.can_capture = b.can_capture;
-                info.hop = b.hop;
-                info.initial = b.initial;
-                info.sets_ep = en_passant && b.can_move && !b.can_capture && b.lame && passes;
-                info.takes_ep = en_passant && b.can_capture && b.hop == Hop::None;
-                info.stays = g.effects.contains(&Effect::Stay);
-                info.plain = b.hop == Hop::None && g.conditions.is_empty() && g.effects.is_empty();
-            }
-            Source::Flight { .. } => info.kind = GenKind::Flight,
-            Source::Drop => info.kind = GenKind::Drop,
-            Source::Exit => info.kind = GenKind::Exit,
-            Source::Flip { face } => {
-                info.kind = GenKind::Flip;
-                info.face = face.raw();
-            }
-            Source::Castle { castling } => {
-                info.kind = GenKind::Castle;
-                info.castling = *castling as u8;
-            }
-            Source::Pass => info.kind = GenKind::Pass,
-            Source::Swap => info.kind = GenKind::Swap,
+        if let Source::Betza(b) = g.source {
+            let b = rules.betza(b);
+            let en_passant = piece.is_some_and(|p| p.en_passant);
+            let passes = b
+                .vectors
+                .iter()
+                .any(|&(x, y)| !betza::lame_path(x, y).is_empty());
+            info.can_move = b.can_move;
+            info.can_capture = b.can_capture;
+            info.hop = b.hop;
+            info.initial = b.initial;
+            info.sets_ep = en_passant && b.can_move && !b.can_capture && b.lame && passes;
+            info.takes_ep = en_passant && b.can_capture && b.hop == Hop::None;
+            info.stays = g.effects.contains(&Effect::Stay);
+            info.plain = b.hop == Hop::None && g.conditions.is_empty() && g.effects.is_empty();
         }
         t.gens.push(info);
     }
@@ -372,7 +363,7 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
         for (id, g) in rules.moves_of(kind) {
             match &g.source {
                 Source::Betza(b) => {
-                    for v in &b.vectors {
+                    for v in &rules.betza(*b).vectors {
                         if seen.contains(v) {
                             t.overlapping_kinds |= bit;
                         }
@@ -440,6 +431,7 @@ fn steps(rules: &Rules, t: &mut Tables) {
                 for (id, g) in rules.moves_of(kind) {
                     if let Source::Betza(b) = &g.source {
                         let origin = Origin { kind, side, from };
+                        let b = rules.betza(*b);
                         betza_steps(rules, t, &mut rev, origin, id, b, &g.conditions);
                     }
                 }
@@ -692,7 +684,10 @@ fn between(rules: &Rules, t: &mut Tables) {
             }
         }
     }
-    let flips = t.gens.iter().any(|g| g.kind == GenKind::Flip);
+    let flips = t
+        .gens
+        .iter()
+        .any(|g| matches!(g.source, Source::Flip { .. }));
     t.fast_legality = !hoppers && !flips;
 }
 

@@ -134,9 +134,10 @@ fn reach(rules: &Rules, kind: usize, side: Side, cell: Cell) -> f64 {
     let flip = if side.is_first() { 1 } else { -1 };
     let mut total = 0.0;
     for (_, c) in rules.moves_of(kind) {
-        let crate::rules::Source::Betza(b) = &c.source else {
+        let crate::rules::Source::Betza(b) = c.source else {
             continue;
         };
+        let b = rules.betza(b);
         let mut w = match (b.can_move, b.can_capture) {
             (true, true) => 1.0,
             (false, false) => 0.0,

@@ -45,7 +45,7 @@ use std::time::{Duration, Instant};
 use crate::engine::search_support::legality_is_royal_safety;
 use crate::engine::{GameEnd, Move, Position};
 use crate::ids::Side;
-use crate::rules::{Code, EMPTY, EndRule, GenKind, Outcome, Rules, code, kind_of};
+use crate::rules::{Code, EMPTY, EndRule, Outcome, Rules, Source, code, kind_of};
 pub use eval::Eval;
 use tt::{Bound, Entry, Tt};
 
@@ -1499,7 +1499,7 @@ fn null_move_means_something(rules: &Rules) -> bool {
         && !t
             .gens
             .iter()
-            .any(|g| matches!(g.kind, GenKind::Pass | GenKind::Swap))
+            .any(|g| matches!(g.source, Source::Pass | Source::Swap))
 }
 
 /// Per side, the codes of the pieces worth at least two and a half times the least

@@ -258,8 +258,11 @@ fn mirror_symmetric(rules: &Rules, start: &Position) -> bool {
     let n = rules.cell_count();
     let twin = |c: usize| mirrored(geo, Cell::new(c)).map(Cell::index);
     let moves = (0..rules.pieces.len()).all(|k| {
-        rules.moves_of(k).all(|(_, g)| match &g.source {
-            Source::Betza(b) => b.vectors.iter().all(|&(x, y)| b.vectors.contains(&(-x, y))),
+        rules.moves_of(k).all(|(_, g)| match g.source {
+            Source::Betza(b) => {
+                let v = &rules.betza(b).vectors;
+                v.iter().all(|&(x, y)| v.contains(&(-x, y)))
+            }
             _ => true,
         })
     });
