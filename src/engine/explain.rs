@@ -4,6 +4,7 @@
 use super::lookup::Gen;
 use super::notation::{MoveText, promo_char, read_move_text};
 use super::{Move, MoveKind, Position};
+use crate::ids::PieceKind;
 use crate::rules::{Cell, Cond, EMPTY, Rules, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
@@ -382,7 +383,7 @@ impl Position {
         let kind = kind_of(piece);
         let name = &rules.pieces[kind].name;
         let a_name = with_article(name);
-        match rules.exit_zone(kind) {
+        match rules.exit_zone(PieceKind::new(kind)) {
             None => format!("{a_name} never leaves the board"),
             Some(z) => format!("{a_name} leaves the board only from {}", rules.zone(z).name),
         }

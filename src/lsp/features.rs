@@ -11,7 +11,7 @@ use lsp_types::{
 use super::document::{Declared, Document, Kind};
 use crate::check::{self, Overrides};
 use crate::diagnostic::{Problem, Severity};
-use crate::ids::Cell;
+use crate::ids::{Cell, PieceKind};
 use crate::syntax::ast::Span;
 
 /// Every problem of the text, as the editor shows them.
@@ -143,7 +143,7 @@ fn describe_name(text: &str, d: &Declared) -> Option<String> {
         (Kind::Piece, Some(rules)) => {
             let p = rules.pieces().get(d.nth_of_kind)?;
             let mut s = format!("**piece {name}** — {} `{}`\n", p.name, p.betza);
-            for (id, _) in rules.moves_of(d.nth_of_kind) {
+            for (id, _) in rules.moves_of(PieceKind::new(d.nth_of_kind)) {
                 s += &format!("\n- {}", crate::describe::describe_generator(&rules, id));
             }
             s

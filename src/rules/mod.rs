@@ -304,7 +304,7 @@ impl Rules {
     }
 
     /// The generators of a piece type, with their ids.
-    pub fn moves_of(&self, kind: usize) -> impl Iterator<Item = (GenId, &Generator)> {
+    pub fn moves_of(&self, kind: PieceKind) -> impl Iterator<Item = (GenId, &Generator)> {
         self.pieces[kind]
             .moves
             .iter()
@@ -314,7 +314,7 @@ impl Rules {
     /// The piece type's generators of one source kind (`Source::Exit`, ...).
     pub fn moves_where(
         &self,
-        kind: usize,
+        kind: PieceKind,
         wanted: impl Fn(&Source) -> bool,
     ) -> impl Iterator<Item = (GenId, &Generator)> {
         self.moves_of(kind).filter(move |(_, g)| wanted(&g.source))
@@ -326,7 +326,7 @@ impl Rules {
     }
 
     /// The zone a piece type may leave the board from, if one.
-    pub fn exit_zone(&self, kind: usize) -> Option<ZoneId> {
+    pub fn exit_zone(&self, kind: PieceKind) -> Option<ZoneId> {
         self.moves_where(kind, |s| *s == Source::Exit)
             .find_map(|(_, g)| {
                 g.conditions.iter().find_map(|c| match *c {

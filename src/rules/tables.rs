@@ -360,7 +360,7 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
         let mut extras = Vec::new();
         let mut drops = Vec::new();
         let mut flights = 0;
-        for (id, g) in rules.moves_of(kind) {
+        for (id, g) in rules.moves_of(PieceKind::new(kind)) {
             match &g.source {
                 Source::Betza(b) => {
                     for v in &rules.betza(*b).vectors {
@@ -428,7 +428,7 @@ fn steps(rules: &Rules, t: &mut Tables) {
             let code = code(kind, side) as usize;
             for from in rules.geometry.board_cells(0).map(Cell::new) {
                 let start = t.steps.len() as u32;
-                for (id, g) in rules.moves_of(kind) {
+                for (id, g) in rules.moves_of(PieceKind::new(kind)) {
                     if let Source::Betza(b) = &g.source {
                         let origin = Origin { kind, side, from };
                         let b = rules.betza(*b);
@@ -834,7 +834,7 @@ fn moves_from(rules: &Rules, t: &Tables, kind: usize, side: Side, cell: usize) -
     {
         return true;
     }
-    rules.moves_of(kind).any(|(_, g)| {
+    rules.moves_of(PieceKind::new(kind)).any(|(_, g)| {
         matches!(
             g.source,
             Source::Flight { .. } | Source::Exit | Source::Flip { .. }

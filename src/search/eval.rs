@@ -37,7 +37,7 @@
 
 use crate::engine::Position;
 use crate::engine::for_each_occupied_square;
-use crate::ids::Side;
+use crate::ids::{PieceKind, Side};
 use crate::rules::{
     Cell, Code, Cond, EMPTY, Effect, EndRule, Outcome, Rules, code, kind_of, side_of,
 };
@@ -133,7 +133,7 @@ fn reach(rules: &Rules, kind: usize, side: Side, cell: Cell) -> f64 {
     let geo = &rules.geometry;
     let flip = if side.is_first() { 1 } else { -1 };
     let mut total = 0.0;
-    for (_, c) in rules.moves_of(kind) {
+    for (_, c) in rules.moves_of(PieceKind::new(kind)) {
         let crate::rules::Source::Betza(b) = c.source else {
             continue;
         };
@@ -202,7 +202,8 @@ fn leaper_12_reach(rules: &Rules) -> f64 {
 fn height_bonus(rules: &Rules, values: &[i32]) -> Vec<i32> {
     (0..rules.pieces.len())
         .map(|k| {
-            let gens: Vec<&crate::rules::Generator> = rules.moves_of(k).map(|(_, g)| g).collect();
+            let gens: Vec<&crate::rules::Generator> =
+                rules.moves_of(PieceKind::new(k)).map(|(_, g)| g).collect();
             let leaves = gens
                 .iter()
                 .flat_map(|g| &g.effects)
@@ -387,7 +388,7 @@ impl Eval {
                         .collect()
                 };
                 let zone_dist: Option<Vec<i32>> = p.promotions.first().map(|pr| distances(pr.zone));
-                let exit_dist: Option<Vec<i32>> = rules.exit_zone(k).map(distances);
+                let exit_dist: Option<Vec<i32>> = rules.exit_zone(PieceKind::new(k)).map(distances);
                 let exit_longest = exit_dist
                     .as_ref()
                     .and_then(|d| d.iter().copied().max())

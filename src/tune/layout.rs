@@ -10,7 +10,7 @@
 //! (the two sides are always tied, by the half turn the second player's moves make).
 
 use crate::engine::{Position, for_each_occupied_square};
-use crate::ids::Side;
+use crate::ids::{PieceKind, Side};
 use std::sync::Arc;
 
 use crate::rules::{Cell, Rules, Source, kind_of, side_of};
@@ -258,13 +258,15 @@ fn mirror_symmetric(rules: &Rules, start: &Position) -> bool {
     let n = rules.cell_count();
     let twin = |c: usize| mirrored(geo, Cell::new(c)).map(Cell::index);
     let moves = (0..rules.pieces.len()).all(|k| {
-        rules.moves_of(k).all(|(_, g)| match g.source {
-            Source::Betza(b) => {
-                let v = &rules.betza(b).vectors;
-                v.iter().all(|&(x, y)| v.contains(&(-x, y)))
-            }
-            _ => true,
-        })
+        rules
+            .moves_of(PieceKind::new(k))
+            .all(|(_, g)| match g.source {
+                Source::Betza(b) => {
+                    let v = &rules.betza(b).vectors;
+                    v.iter().all(|&(x, y)| v.contains(&(-x, y)))
+                }
+                _ => true,
+            })
     });
     let zones = rules.zones.iter().all(|z| {
         (0..2).all(|s| (0..n).all(|c| twin(c).is_some_and(|t| z.cells[s][c] == z.cells[s][t])))
