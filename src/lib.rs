@@ -17,6 +17,7 @@ pub mod engine;
 pub mod errors_index;
 pub mod ids;
 pub mod interrupt;
+pub mod loader;
 #[cfg(feature = "cli")]
 pub mod lsp;
 #[cfg(feature = "cli")]
@@ -68,5 +69,5 @@ pub use rules::Rules;
 /// assert_eq!(problems[0].code, "varsand::betza");
 /// ```
 pub fn load_rules(source: &str) -> Result<Arc<Rules>, Vec<diagnostic::Problem>> {
-    check::load(source, &Overrides::new()).map(Arc::new)
+    loader::load(source, &Overrides::new()).map(Arc::new)
 }

@@ -5,7 +5,8 @@ mod common;
 
 use std::time::{Duration, Instant};
 
-use varsand::check::{Overrides, check_source};
+use varsand::check::Overrides;
+use varsand::loader::check_source;
 
 /// Runs `varsand ARGS...`: whether it succeeded, its output and its errors.
 fn varsand(args: &[&str]) -> (bool, String, String) {

@@ -12,14 +12,15 @@ use std::path::Path;
 
 mod common;
 
-use varsand::check::{self, Overrides};
+use varsand::check::Overrides;
 use varsand::diagnostic::render_plain;
+use varsand::loader;
 
 /// Loads a catalogue file, which must fail; returns its problem count and the
 /// rendered problems.
 fn render_failure(name: &str, source: &str) -> (usize, String) {
     let path = format!("tests/diagnostics/{name}.var");
-    let problems = match check::load(source, &Overrides::new()) {
+    let problems = match loader::load(source, &Overrides::new()) {
         Ok(_) => panic!("{path} loaded without problems, but it is meant to be broken"),
         Err(problems) => problems,
     };
@@ -186,7 +187,7 @@ catalogue! {
 fn problems_of(name: &str) -> (String, Vec<varsand::diagnostic::Problem>) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/diagnostics/{name}.var"));
     let source = std::fs::read_to_string(&path).expect("catalogue file");
-    let problems = check::load(&source, &Overrides::new()).expect_err("a broken file");
+    let problems = loader::load(&source, &Overrides::new()).expect_err("a broken file");
     (source, problems)
 }
 
@@ -287,7 +288,7 @@ fn every_variant_loads() {
     let mut failures = String::new();
     for path in &files {
         let source = std::fs::read_to_string(path).expect("readable variant file");
-        if let Err(problems) = check::load(&source, &Overrides::new()) {
+        if let Err(problems) = loader::load(&source, &Overrides::new()) {
             let name = format!("variants/{}", path.file_name().unwrap().to_string_lossy());
             failures += &render_plain(&problems, &name, &source);
         }
@@ -300,7 +301,7 @@ fn every_variant_loads() {
 fn render_warnings(name: &str) -> (usize, String) {
     let path = format!("tests/warnings/{name}.var");
     let source = std::fs::read_to_string(&path).unwrap();
-    let checked = check::check_source(&source, &Overrides::new());
+    let checked = loader::check_source(&source, &Overrides::new());
     assert!(
         checked.rules.is_some(),
         "{path} must load: {:?}",
@@ -334,7 +335,7 @@ fn warnings_repeated_properties() {
 fn shipped_files_have_no_warnings() {
     for path in common::game_files() {
         let source = std::fs::read_to_string(&path).unwrap();
-        let checked = check::check_source(&source, &Overrides::new());
+        let checked = loader::check_source(&source, &Overrides::new());
         let shown = render_plain(&checked.problems, &path.display().to_string(), &source);
         assert!(checked.problems.is_empty(), "{}:\n{shown}", path.display());
     }

@@ -6,7 +6,7 @@
 //! file and applies one to four random mutations: delete, insert or replace characters
 //! and whole tokens, duplicate, swap or delete lines, put random Betza strings into
 //! `moves`, random position strings into `setup`, and edge-case numbers anywhere. Each
-//! mutant goes through `check::load`; every problem's span must lie inside the text and
+//! mutant goes through `loader::load`; every problem's span must lie inside the text and
 //! `render_plain` must render it.
 //!
 //! Environment: `VARSAND_FUZZ_CASES` (default 100000) sets the number of cases,
@@ -21,8 +21,9 @@ use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 use std::time::Instant;
 
-use varsand::check::{self, Overrides};
+use varsand::check::Overrides;
 use varsand::diagnostic::render_plain;
+use varsand::loader;
 
 // ---- random numbers -------------------------------------------------------------------
 
@@ -434,7 +435,7 @@ fn run(text: &str) -> Outcome {
     let mut split_char = None;
     let mut loaded = false;
     let result = panic::catch_unwind(AssertUnwindSafe(|| {
-        match check::load(text, &Overrides::new()) {
+        match loader::load(text, &Overrides::new()) {
             Ok(_) => loaded = true,
             Err(problems) => {
                 assert!(!problems.is_empty(), "load failed with no problem");

@@ -10,8 +10,9 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use common::process::{TempDir, assert_has, assert_no_panic, repo, run, run_with_deadline, text};
-use varsand::check::{self, MAX_PIECE_VALUE, Overrides};
+use varsand::check::{MAX_PIECE_VALUE, Overrides};
 use varsand::engine::MAX_MOVE_TEXT_BYTES;
+use varsand::loader;
 use varsand::search::{Limits, MATE_BOUND, Searcher};
 use varsand::{Position, session::read_text};
 
@@ -70,7 +71,7 @@ fn an_over_long_move_text_is_refused_at_once_by_uci_and_xboard() {
 
 #[test]
 fn a_move_text_at_the_cap_is_still_read() {
-    let rules = Arc::new(check::load(&chess_source(), &Overrides::new()).unwrap());
+    let rules = Arc::new(loader::load(&chess_source(), &Overrides::new()).unwrap());
     let mut pos = Position::start(rules);
     // Spaces are allowed inside a move text; padded to the cap it is still a move.
     let padded = format!("e2e4{}", " ".repeat(MAX_MOVE_TEXT_BYTES - 4));
@@ -201,7 +202,7 @@ fn check_refuses_a_setup_whose_side_not_to_move_is_in_check() {
 #[test]
 fn check_refuses_a_setup_where_a_side_lacks_its_royal_piece() {
     let source = chess_with_setup("8/8/8/8/8/8/8/4K2R w - - 0 1");
-    let problems = check::load(&source, &Overrides::new()).unwrap_err();
+    let problems = loader::load(&source, &Overrides::new()).unwrap_err();
     let found: Vec<String> = problems.iter().map(|p| p.message.clone()).collect();
     assert!(
         problems
@@ -254,7 +255,7 @@ fn a_script_line_longer_than_the_cap_is_refused_and_the_session_goes_on() {
 #[test]
 fn a_piece_value_out_of_range_is_a_diagnostic() {
     let source = chess_source().replacen("resets-clock", "resets-clock\n  value 2000", 1);
-    let problems = check::load(&source, &Overrides::new()).unwrap_err();
+    let problems = loader::load(&source, &Overrides::new()).unwrap_err();
     assert_eq!(problems.len(), 1, "{problems:?}");
     assert_eq!(problems[0].code, "varsand::value-range");
     let at_bound = chess_source().replacen(
@@ -262,7 +263,7 @@ fn a_piece_value_out_of_range_is_a_diagnostic() {
         &format!("resets-clock\n  value {MAX_PIECE_VALUE}"),
         1,
     );
-    assert!(check::load(&at_bound, &Overrides::new()).is_ok());
+    assert!(loader::load(&at_bound, &Overrides::new()).is_ok());
 }
 
 /// `value 2000` on a pawn put eight pawns of material in the mate range: the search
@@ -275,7 +276,7 @@ fn material_never_reads_as_a_mate_whatever_the_values() {
         &format!("resets-clock\n  value {MAX_PIECE_VALUE}"),
         1,
     );
-    let rules = Arc::new(check::load(&source, &Overrides::new()).unwrap());
+    let rules = Arc::new(loader::load(&source, &Overrides::new()).unwrap());
     let mut pos =
         Position::from_fen(rules.clone(), "4k3/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1").unwrap();
     let mut searcher = Searcher::new(rules);

@@ -16,9 +16,10 @@
 
 use std::sync::Arc;
 
-use varsand::check::{self, Overrides};
+use varsand::check::Overrides;
 use varsand::engine::EndReason;
 use varsand::ids::Side;
+use varsand::loader;
 use varsand::perft::Perft;
 use varsand::rules::Cell;
 use varsand::rules::Source;
@@ -39,7 +40,7 @@ fn source() -> String {
 }
 
 fn load(src: &str) -> Arc<Rules> {
-    Arc::new(check::load(src, &Overrides::new()).unwrap_or_else(|e| panic!("load: {e:?}")))
+    Arc::new(loader::load(src, &Overrides::new()).unwrap_or_else(|e| panic!("load: {e:?}")))
 }
 
 fn rules() -> Arc<Rules> {

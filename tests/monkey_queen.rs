@@ -7,8 +7,9 @@
 
 use std::sync::Arc;
 
-use varsand::check::{self, Overrides};
+use varsand::check::Overrides;
 use varsand::ids::Side;
+use varsand::loader;
 use varsand::perft::Perft;
 use varsand::rules::{Cell, Code, EMPTY, EndRule, Outcome, code};
 use varsand::{Position, Rules};
@@ -29,7 +30,7 @@ fn rules_with(set: &[(&str, i64)]) -> Arc<Rules> {
     for &(k, v) in set {
         overrides.insert(k.to_string(), v);
     }
-    Arc::new(check::load(&source(), &overrides).unwrap_or_else(|e| panic!("load: {e:?}")))
+    Arc::new(loader::load(&source(), &overrides).unwrap_or_else(|e| panic!("load: {e:?}")))
 }
 
 fn rules() -> Arc<Rules> {
@@ -735,9 +736,9 @@ fn height_parameter() {
     // Out of range: the file says 3..255.
     let mut set = Overrides::new();
     set.insert("height".into(), 2);
-    assert!(check::load(&source(), &set).is_err());
+    assert!(loader::load(&source(), &set).is_err());
     set.insert("height".into(), 256);
-    assert!(check::load(&source(), &set).is_err());
+    assert!(loader::load(&source(), &set).is_err());
 }
 
 #[test]

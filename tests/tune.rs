@@ -9,7 +9,8 @@ use std::process::Command;
 use std::sync::Arc;
 
 use varsand::analyze::GameConfig;
-use varsand::check::{self, Overrides};
+use varsand::check::Overrides;
+use varsand::loader;
 use varsand::search::learned::{self, Header, Learned};
 use varsand::search::{Eval, Limits, Rng};
 use varsand::tune::{self, Layout, SelfPlay};
@@ -23,7 +24,7 @@ fn tiny_text() -> String {
 }
 
 fn load(text: &str) -> Arc<Rules> {
-    Arc::new(check::load(text, &Overrides::new()).unwrap_or_else(|e| panic!("{e:?}")))
+    Arc::new(loader::load(text, &Overrides::new()).unwrap_or_else(|e| panic!("{e:?}")))
 }
 
 fn kind(rules: &Rules, name: &str) -> usize {

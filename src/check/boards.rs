@@ -189,7 +189,7 @@ pub(crate) fn off_board(n: &Name, geo: &Geometry) -> Problem {
     match geo.boards.first() {
         Some(b) => p.help(format!(
             "the board has files a..{} and ranks 1..{}",
-            crate::rules::file_letter(b.files - 1),
+            crate::model::file_letter(b.files - 1),
             b.ranks
         )),
         None => p.help("declare the board first: `board FILES x RANKS`"),
@@ -248,7 +248,7 @@ pub(crate) fn region_cells(
                     .label("off the board")
                     .help(format!(
                         "files run from a to {}",
-                        crate::rules::file_letter(b.files - 1)
+                        crate::model::file_letter(b.files - 1)
                     )),
                 );
             }

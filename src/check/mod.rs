@@ -14,10 +14,12 @@
 //! 5. [`moves::movement`] (flight, flip, drop, pass, `forbid`), [`moves::castlings`];
 //! 6. [`ends::end_rules`], [`setup::setup_decl`], [`usage::warnings`] (unused
 //!    declarations, repeated properties and moves);
-//! 7. [`setup::compile`]: the game is compiled and its setup read whenever the
-//!    passes that define what a setup names (boards, players, parameters, piece
-//!    letters, terrain, castling rights) found no problem, so that setup problems
-//!    are reported together with all the others.
+//!
+//! The checker ends with the resolved [`Game`](crate::model::Game) and its setup line
+//! ([`Resolved`]); it knows no position. [`crate::loader`], above the engine, compiles
+//! the game and reads the setup whenever the passes that define what a setup names
+//! (boards, players, parameters, piece letters, terrain, castling rights) found no
+//! problem, so that setup problems are reported together with all the others.
 
 mod boards;
 mod ends;
@@ -34,11 +36,7 @@ use indexmap::IndexMap;
 
 use crate::diagnostic::Problem;
 use crate::model::Game;
-use crate::rules::Rules;
-use crate::syntax::{
-    self,
-    ast::{Decl, File, Span},
-};
+use crate::syntax::ast::{Decl, File, Span, Spanned};
 
 pub(crate) use names::Scope;
 
@@ -48,49 +46,6 @@ pub const MAX_PIECE_VALUE: i64 = 1000;
 
 /// Parameter overrides given by the user (`--set height=30`, `--set white.height=24`).
 pub type Overrides = IndexMap<String, i64>;
-
-/// Parses and checks a rule file: the compiled rules, or every error found (warnings
-/// are left out: [`check_source`] gives them).
-pub fn load(source: &str, overrides: &Overrides) -> Result<Rules, Vec<Problem>> {
-    check_source(source, overrides).into_result()
-}
-
-/// A checked rule file: its rules if it has no error, and every problem found,
-/// errors and warnings, in the order they were found.
-#[derive(Debug)]
-pub struct Checked {
-    pub rules: Option<Rules>,
-    pub problems: Vec<Problem>,
-}
-
-impl Checked {
-    /// The rules, or the errors.
-    pub fn into_result(self) -> Result<Rules, Vec<Problem>> {
-        match self.rules {
-            Some(rules) => Ok(rules),
-            None => Err(self
-                .problems
-                .into_iter()
-                .filter(Problem::is_error)
-                .collect()),
-        }
-    }
-    /// The warnings found.
-    pub fn warnings(&self) -> impl Iterator<Item = &Problem> {
-        self.problems.iter().filter(|p| !p.is_error())
-    }
-}
-
-/// Parses and checks a rule file: its rules if it has no error, and every problem.
-pub fn check_source(source: &str, overrides: &Overrides) -> Checked {
-    match syntax::parse(source) {
-        Ok(file) => check(&file, source, overrides),
-        Err(problems) => Checked {
-            rules: None,
-            problems,
-        },
-    }
-}
 
 /// What every pass reports into.
 pub(crate) struct Checker {
@@ -142,19 +97,20 @@ impl Checker {
         }
         out
     }
-
-    /// The result: the rules only if no error was found.
-    fn finish(self, rules: Option<Rules>) -> Checked {
-        let ok = self.errors() == 0;
-        Checked {
-            rules: rules.filter(|_| ok),
-            problems: self.problems,
-        }
-    }
 }
 
-/// Checks a parsed file and compiles it.
-pub fn check(file: &File, source: &str, overrides: &Overrides) -> Checked {
+/// A rule file checked, before its setup is read: every problem found so far, and
+/// the game with its setup line when the passes that define what a setup names
+/// (boards, players, parameters, piece letters, terrain, castling rights) found no
+/// problem — also when other passes did, so that a bad setup is reported with them
+/// ([`crate::loader`] compiles the game and reads the setup).
+pub struct Resolved {
+    pub problems: Vec<Problem>,
+    pub game: Option<(Game, Spanned<String>)>,
+}
+
+/// Checks a parsed file: every problem, and the game if its setup may be read.
+pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
     let mut ck = Checker::new(file, source);
     let decls = ck.defining_setup(|ck| names::declarations(ck, file));
     let players = ck.defining_setup(|ck| names::players(ck, decls.players));
@@ -207,5 +163,9 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Checked {
         passes: movement.passes,
         setup: setup.map(|s| s.node.clone()).unwrap_or_default(),
     };
-    setup::compile(ck, game, setup)
+    let readable = !ck.setup_unreadable && !game.geometry.boards.is_empty();
+    Resolved {
+        problems: ck.problems,
+        game: setup.filter(|_| readable).map(|s| (game, s.clone())),
+    }
 }

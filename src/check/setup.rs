@@ -1,16 +1,12 @@
-//! Parameters, their overrides from the command line, and the setup: the start
-//! position, read against the compiled rules.
-
-use std::sync::Arc;
+//! Parameters, their overrides from the command line, and the one setup line (read
+//! as a position by [`crate::loader`], above the engine).
 
 use indexmap::IndexMap;
 
 use super::suggest::{did_you_mean, player_names};
-use super::{Checked, Checker, Overrides};
+use super::{Checker, Overrides};
 use crate::diagnostic::{Problem, ProblemCode};
-use crate::engine::Position;
-use crate::model::{Game, Param, Player};
-use crate::rules::Rules;
+use crate::model::{Param, Player};
 use crate::syntax::ast::{ParamDecl, Span, Spanned};
 
 /// One `param NAME = VALUE [in LOW..HIGH]` declaration.
@@ -142,53 +138,6 @@ pub(crate) fn setup_decl<'a>(
                 );
             }
             Some(*one)
-        }
-    }
-}
-
-/// The last pass: compiles the game and reads its setup, whenever the passes that
-/// define what a setup names (boards, players, parameters, piece letters, terrain,
-/// castling rights) found no problem — also when other passes did, so that a bad
-/// setup is reported with them. Every problem left out a resolved part of the game
-/// (a move, a condition, a zone), never a name the setup reads.
-pub(crate) fn compile(mut ck: Checker, game: Game, setup: Option<&Spanned<String>>) -> Checked {
-    let Some(setup) = setup else {
-        return ck.finish(None);
-    };
-    if ck.setup_unreadable || game.geometry.boards.is_empty() {
-        return ck.finish(None);
-    }
-    let mut rules = Rules::compile(game);
-    match Position::from_fen_with(Arc::new(rules.clone()), &setup.node, true) {
-        Ok(pos) => {
-            // The same test `play --fen` applies to a typed position: a start that
-            // no game could reach would let the first move take a royal piece.
-            let wrong = pos.impossibilities();
-            if !wrong.is_empty() {
-                ck.report(
-                    Problem::new(
-                        ProblemCode::ImpossibleSetup,
-                        setup.span,
-                        format!("impossible setup: {}", wrong.join("; ")),
-                    )
-                    .label("no game reaches this position")
-                    .help("give each side the royal pieces its rules name, and leave the side not to move out of check"),
-                );
-                return ck.finish(None);
-            }
-            rules.set_home(pos.board());
-            ck.finish(Some(rules))
-        }
-        Err(e) => {
-            ck.report(Problem::inside(
-                ProblemCode::Setup,
-                setup.span,
-                e.offset,
-                e.len,
-                format!("bad setup: {}", e.message),
-                e.help,
-            ));
-            ck.finish(None)
         }
     }
 }

@@ -45,7 +45,7 @@ pub fn run(args: &Args) -> ExitCode {
                 continue;
             }
         };
-        let checked = crate::check::check_source(&source, &Overrides::new());
+        let checked = crate::loader::check_source(&source, &Overrides::new());
         let failed =
             checked.rules.is_none() || (deny_warnings && checked.warnings().next().is_some());
         ok &= !failed;

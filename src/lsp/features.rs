@@ -9,14 +9,15 @@ use lsp_types::{
 };
 
 use super::document::{Declared, Document, Kind};
-use crate::check::{self, Overrides};
+use crate::check::Overrides;
 use crate::diagnostic::{Problem, Severity};
 use crate::ids::{Cell, PieceKind};
+use crate::loader;
 use crate::syntax::ast::Span;
 
 /// Every problem of the text, as the editor shows them.
 pub fn diagnostics(uri: &Uri, text: &str) -> Vec<Diagnostic> {
-    let checked = check::check_source(text, &Overrides::new());
+    let checked = loader::check_source(text, &Overrides::new());
     let doc = Document::new(text);
     checked
         .problems
@@ -136,7 +137,7 @@ pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
 fn describe_name(text: &str, d: &Declared) -> Option<String> {
     let name = d.name.text;
     let rules = match d.kind {
-        Kind::Piece | Kind::Zone => check::load(text, &Overrides::new()).ok(),
+        Kind::Piece | Kind::Zone => loader::load(text, &Overrides::new()).ok(),
         _ => None,
     };
     Some(match (d.kind, rules) {

@@ -5,8 +5,9 @@
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use crate::check::{self, Overrides};
+use crate::check::Overrides;
 use crate::engine::{GameEnd, Position};
+use crate::loader;
 use crate::rules::Rules;
 use crate::search::{self, Limits, Rng, Searcher};
 use crate::session::replay::Stop;
@@ -40,7 +41,7 @@ impl Game {
     /// Reads and checks the rule file; the rendered diagnostics if it does not check.
     pub fn open(path: PathBuf, movetime_ms: u64) -> Result<Game, String> {
         let (watch, text) = Watch::start(path.clone()).map_err(|e| e + "\n")?;
-        let rules = check::load(&text, &Overrides::new())
+        let rules = loader::load(&text, &Overrides::new())
             .map(Arc::new)
             .map_err(|p| render_problems(&p, &path, &text, false))?;
         Ok(Game {
@@ -158,7 +159,7 @@ impl Game {
         match self.watch.poll() {
             Change::Same => {}
             Change::Unreadable(e) => self.keep_old_rules(e),
-            Change::Text(text) => match check::load(&text, &Overrides::new()) {
+            Change::Text(text) => match loader::load(&text, &Overrides::new()) {
                 Ok(rules) => self.reload(Arc::new(rules)),
                 Err(p) => {
                     let shown = render_problems(&p, &self.path, &text, false);

@@ -4,8 +4,9 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::check::{self, Overrides};
+use crate::check::Overrides;
 use crate::diagnostic::Problem;
+use crate::loader;
 use crate::rules::Rules;
 
 /// Renders diagnostics (with [`crate::diagnostic::render`]) and a closing line
@@ -83,7 +84,7 @@ pub fn load_hashed(
     color: bool,
 ) -> Result<(Arc<Rules>, String), String> {
     let source = read_text(path).map_err(|e| e + "\n")?;
-    check::load(&source, overrides)
+    loader::load(&source, overrides)
         .map(|r| (Arc::new(r), crate::pgn::text_hash(&source)))
         .map_err(|p| render_problems(&p, path, &source, color))
 }

@@ -30,7 +30,7 @@ pub fn rules_with(path: &str, overrides: &Overrides) -> Arc<Rules> {
     let file = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
     let source =
         std::fs::read_to_string(&file).unwrap_or_else(|e| panic!("cannot read {path}: {e}"));
-    let rules = varsand::check::load(&source, overrides)
+    let rules = varsand::loader::load(&source, overrides)
         .unwrap_or_else(|problems| panic!("{path} does not load: {problems:?}"));
     Arc::new(rules)
 }
