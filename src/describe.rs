@@ -211,7 +211,7 @@ pub fn describe(rules: &Rules) -> String {
 /// promotion.
 fn pieces_section(s: &mut String, rules: &Rules) {
     let _ = writeln!(s, "\nPieces:");
-    for p in &rules.pieces {
+    for (p, moves) in rules.pieces.iter().zip(&rules.piece_moves) {
         let mut tags = Vec::new();
         if let Some(o) = p.owner {
             tags.push(format!("{}'s", rules.players[o].name));
@@ -233,7 +233,7 @@ fn pieces_section(s: &mut String, rules: &Rules) {
         }
         .text(p.owner != Some(Side::Second));
         let _ = writeln!(s, "  {} {}{} — \"{}\"", letter, p.name, tag, p.betza);
-        for &id in &p.moves {
+        for &id in moves {
             let _ = writeln!(s, "      {}", describe_generator(rules, id));
         }
         if p.en_passant {

@@ -2,64 +2,37 @@
 //! exits, castling, the pie rule, passing) become generators of the pieces they apply to, beside
 //! the pieces' Betza moves, so that every later stage sees one shape.
 
-use super::{GenId, Generator, PieceType, Rules, Source, Tables};
+use super::{GenId, Generator, Rules, Source, Tables};
 use crate::ids::{BetzaId, Side};
 use crate::model::{Cond, Game, Piece, Zone, ZoneId};
 use crate::syntax::betza::BetzaMove;
 
 /// The rules of `game` with every way to move lowered onto generators (tables empty).
-pub(super) fn lower(game: Game) -> Rules {
-    let mut zones = game.zones.clone();
+/// The game is kept as the checker resolved it; lowering adds the generators, the
+/// Betza components they name, and a flight's squares as zones of their own.
+pub(super) fn lower(mut game: Game) -> Rules {
+    let mut zones = std::mem::take(&mut game.zones);
     let flight_zones = flight_zones(&game, &mut zones);
+    game.zones = zones;
     let mut generators = Vec::new();
     let mut betza_moves = Vec::new();
-    let mut pieces = Vec::new();
+    let mut piece_moves = Vec::new();
     for (kind, piece) in game.pieces.iter().enumerate() {
         let mut moves = Vec::new();
-        let mut add = |g: Generator| {
+        for g in piece_generators(&game, kind, piece, &flight_zones, &mut betza_moves) {
             moves.push(GenId::new(generators.len()));
             generators.push(g);
-        };
-        for g in piece_generators(&game, kind, piece, &flight_zones, &mut betza_moves) {
-            add(g);
         }
-        pieces.push(PieceType {
-            name: piece.name.clone(),
-            letter: piece.letter,
-            mark: piece.mark,
-            royal: piece.royal,
-            en_passant: piece.en_passant,
-            resets_clock: piece.resets_clock,
-            value: piece.value,
-            betza: piece.betza.clone(),
-            promotions: piece.promotions.clone(),
-            to_hand: piece.to_hand,
-            owner: piece.owner,
-            moves,
-        });
+        piece_moves.push(moves);
     }
     let mut game_moves = Vec::new();
-    let game_level = game_generators(&game);
-    for g in game_level {
+    for g in game_generators(&game) {
         game_moves.push(GenId::new(generators.len()));
         generators.push(g);
     }
     Rules {
-        name: game.name,
-        geometry: game.geometry,
-        players: game.players,
-        pieces,
-        terrains: game.terrains,
-        zones,
-        castlings: game.castlings,
-        end_rules: game.end_rules,
-        params: game.params,
-        counters: game.counters,
-        stalemate_illegal: game.stalemate_illegal,
-        forbid_dead_squares: game.forbid_dead_squares,
-        no_mate_by_drop: game.no_mate_by_drop,
-        forbid_check: game.forbid_check,
-        setup: game.setup,
+        game,
+        piece_moves,
         generators,
         betza_moves,
         game_moves,

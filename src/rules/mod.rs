@@ -13,11 +13,13 @@ pub use crate::model::{
     Geometry, MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Side,
     Symbol, Terrain, Zone, ZoneId, code, file_letter, kind_of, side_of,
 };
-pub use tables::{ANY_REACH, GenInfo, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist};
+pub(crate) use tables::{
+    ANY_REACH, GenInfo, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist,
+};
 
 use indexmap::IndexMap;
 
-use crate::model::Game;
+use crate::model::{Game, Piece};
 use crate::syntax::betza::BetzaMove;
 
 /// Where the moves of one generator come from: the one list of the ways to move.
@@ -61,56 +63,17 @@ pub struct Generator {
     pub effects: Vec<Effect>,
 }
 
-/// A piece type as the engine plays it.
-#[derive(Debug, Clone)]
-pub struct PieceType {
-    pub name: String,
-    /// The upper-case letter; the second player's pieces use the lower case.
-    pub letter: char,
-    /// Its mark in position strings (`+P`, `Q~`).
-    pub mark: Mark,
-    pub royal: bool,
-    pub en_passant: bool,
-    pub resets_clock: bool,
-    pub value: Option<i64>,
-    /// Its Betza strings as written, for messages.
-    pub betza: String,
-    /// Its promotion rules; a move to which several apply offers all their choices.
-    pub promotions: Vec<Promotion>,
-    /// Captured, it goes to the capturer's hand as this piece type.
-    pub to_hand: Option<PieceKind>,
-    /// The only player who has this piece, if one (its letter's case then tells).
-    pub owner: Option<Side>,
-    /// Its generators, in the order they produce moves.
-    pub moves: Vec<GenId>,
-}
-
-/// A game's rules, checked and compiled. Read-only outside the crate: the tables
-/// are compiled from the definitions, so neither may change alone.
+/// A game's rules, checked and compiled: the checked [`Game`], which it reads
+/// through (`Deref`), and what compiling adds — every way to move lowered onto
+/// generators, and the tables the engine reads. Read-only outside the crate: the
+/// tables are compiled from the definitions, so neither may change alone.
 #[derive(Debug, Clone)]
 pub struct Rules {
-    pub(crate) name: String,
-    pub(crate) geometry: Geometry,
-    pub(crate) players: [Player; 2],
-    pub(crate) pieces: Vec<PieceType>,
-    pub(crate) terrains: Vec<Terrain>,
-    /// The file's zones, then the zones lowering made (a flight's squares).
-    pub(crate) zones: Vec<Zone>,
-    /// Castling rights, in the order a position string lists them.
-    pub(crate) castlings: Vec<Castling>,
-    pub(crate) end_rules: Vec<EndRule>,
-    pub(crate) params: IndexMap<String, Param>,
-    /// Names of the per-player counters.
-    pub(crate) counters: Vec<String>,
-    /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
-    pub(crate) stalemate_illegal: bool,
-    /// No move may leave a piece where none of its moves leads anywhere.
-    pub(crate) forbid_dead_squares: bool,
-    /// Drops of these piece types may not checkmate.
-    pub(crate) no_mate_by_drop: Vec<PieceKind>,
-    /// No move may give check.
-    pub(crate) forbid_check: bool,
-    pub(crate) setup: String,
+    /// The game as the checker resolved it; its zones are the file's, then those
+    /// lowering made (a flight's squares).
+    pub(crate) game: Game,
+    /// Per piece type: its generators, in the order they produce moves.
+    pub(crate) piece_moves: Vec<Vec<GenId>>,
     /// Every generator of every piece, and of the game.
     pub(crate) generators: Vec<Generator>,
     /// The Betza move components the generators name ([`Source::Betza`]).
@@ -118,6 +81,15 @@ pub struct Rules {
     /// The generators that belong to no piece (castling, passing, the pie rule).
     pub(crate) game_moves: Vec<GenId>,
     pub(crate) tables: Tables,
+}
+
+/// The declarations are read where the checker put them: `rules.pieces`,
+/// `rules.geometry`, ... are the checked game's.
+impl std::ops::Deref for Rules {
+    type Target = Game;
+    fn deref(&self) -> &Game {
+        &self.game
+    }
 }
 
 impl Rules {
@@ -137,7 +109,7 @@ impl Rules {
     }
 
     /// The piece types.
-    pub fn pieces(&self) -> &[PieceType] {
+    pub fn pieces(&self) -> &[Piece] {
         &self.pieces
     }
 
@@ -299,14 +271,13 @@ impl Rules {
     }
 
     /// A piece type's definition.
-    pub fn piece(&self, kind: PieceKind) -> &PieceType {
+    pub fn piece(&self, kind: PieceKind) -> &Piece {
         &self.pieces[kind]
     }
 
     /// The generators of a piece type, with their ids.
     pub fn moves_of(&self, kind: PieceKind) -> impl Iterator<Item = (GenId, &Generator)> {
-        self.pieces[kind]
-            .moves
+        self.piece_moves[kind]
             .iter()
             .map(|&g| (g, &self.generators[g]))
     }
