@@ -365,7 +365,7 @@ impl Position {
         if !self.is_legal(m) {
             return self.why_unsafe(m);
         }
-        if t.no_mate_by_drop >> kind & 1 != 0 {
+        if t.hands.no_mate_by_drop >> kind & 1 != 0 {
             return format!("{a_name} may not be placed to give checkmate");
         }
         self.stalemate_reason()

@@ -643,6 +643,7 @@ fn read_castling(rules: &Rules, board: &[Code], field: Option<&Field>) -> Result
         rules
             .tables
             .home
+            .board
             .get(cell.index())
             .is_none_or(|&h| h == code)
     };
@@ -956,7 +957,7 @@ impl Position {
             if rules.pieces[kind_of(c)].royal {
                 royals.add(side_of(c), Cell::new(cell));
             }
-            unmoved[cell] = is_setup || rules.tables.home.get(cell) == Some(&c);
+            unmoved[cell] = is_setup || rules.tables.home.board.get(cell) == Some(&c);
         }
         let mut p = Position {
             rules,

@@ -68,7 +68,7 @@ impl Position {
         if self.rules.forbid_check {
             out.retain(|&m| !self.gives_check(m));
         }
-        if self.rules.tables.no_mate_by_drop != 0 {
+        if self.rules.tables.hands.no_mate_by_drop != 0 {
             self.forbid_mating_drops(out);
         }
         if self.rules.stalemate_illegal && !out.is_empty() {
@@ -421,7 +421,7 @@ impl Position {
     #[inline]
     fn is_watched_drop(&self, m: Move) -> bool {
         let t = &self.rules.tables;
-        m.kind == MoveKind::Drop && t.no_mate_by_drop >> t.gens[m.generator].piece & 1 != 0
+        m.kind == MoveKind::Drop && t.hands.no_mate_by_drop >> t.gens[m.generator].piece & 1 != 0
     }
 
     /// Does `m` checkmate: the opponent in check after it, with no legal move?

@@ -674,7 +674,7 @@ impl Position {
             for &k in &p.to {
                 let promo = code(k.index(), side);
                 let t = &rules.tables;
-                let lost = || self.counts[promo as usize] < t.home_counts[promo as usize];
+                let lost = || self.counts[promo as usize] < t.home.counts[promo as usize];
                 if offered >> k.index() & 1 == 0
                     && !t.is_dead(promo, m.to)
                     && (!p.only_lost || lost())

@@ -142,11 +142,11 @@ impl Position {
     /// that stood after a pass. Moves stop there (as in Fairy-Stockfish's move
     /// generator).
     pub(crate) fn decided(&mut self) -> Option<GameEnd> {
-        if !self.rules.tables.ends_at_once {
+        if self.rules.tables.ends.at_once.is_empty() {
             return None;
         }
-        for k in 0..self.rules.tables.at_once_rules.len() {
-            let i = self.rules.tables.at_once_rules[k];
+        for k in 0..self.rules.tables.ends.at_once.len() {
+            let i = self.rules.tables.ends.at_once[k];
             let end = match self.rules.end_rules[i] {
                 EndRule::Captured(kind, o) => self
                     .lost_every(kind)
@@ -181,7 +181,7 @@ impl Position {
         let kinds = rules.pieces.len();
         Side::BOTH.into_iter().find(|&side| {
             let c = code(kind.index(), side) as usize;
-            let had = rules.tables.home_counts.get(c).is_some_and(|&n| n > 0);
+            let had = rules.tables.home.counts.get(c).is_some_and(|&n| n > 0);
             had && self.counts[c] == 0 && self.hand[side.index() * kinds + kind.index()] == 0
         })
     }
@@ -190,7 +190,7 @@ impl Position {
     fn has_reached(&self, rule: usize, side: Side, kind: PieceKind) -> bool {
         let c = code(kind.index(), side);
         self.counts[c as usize] > 0
-            && self.rules.tables.reach_cells[rule][side]
+            && self.rules.tables.ends.reach_cells[rule][side]
                 .iter()
                 .any(|&cell| self.board[cell] == c)
     }
@@ -346,7 +346,7 @@ impl Position {
     /// The piece type of the game's `facing` rule, if it has one.
     #[inline]
     pub(crate) fn facing_kind(&self) -> Option<PieceKind> {
-        self.rules.tables.facing
+        self.rules.tables.ends.facing
     }
 
     /// Do a piece of `kind` of each player stand on one file or rank of the main

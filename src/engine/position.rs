@@ -700,7 +700,7 @@ impl Position {
     /// its type goes to a hand).
     #[inline]
     fn hand_slot_of(&self, captured: Code) -> usize {
-        let kind = self.rules.tables.hand_kind[kind_of(captured)];
+        let kind = self.rules.tables.hands.kind[kind_of(captured)];
         self.side.index() * self.rules.pieces.len() + kind as usize
     }
 
@@ -709,7 +709,7 @@ impl Position {
     #[inline]
     fn hand_slot(&self, captured: Code) -> Option<usize> {
         let t = &self.rules.tables;
-        match t.hand_kind[kind_of(captured)] {
+        match t.hands.kind[kind_of(captured)] {
             NO_HAND => None,
             kind => Some(self.side.index() * self.rules.pieces.len() + kind as usize)
                 .filter(|&slot| self.hand[slot] < MAX_IN_HAND),
@@ -744,7 +744,11 @@ impl Position {
         }
         let t = &self.rules.tables;
         let mask = |c: Cell| {
-            if c == NO_CELL { 0 } else { t.castle_mask[c] }
+            if c == NO_CELL {
+                0
+            } else {
+                t.home.castle_mask[c]
+            }
         };
         let lost = self.castling & (mask(m.from) | mask(m.to));
         let mut h = 0;

@@ -11,9 +11,9 @@ use crate::rules::{Code, EMPTY, Rules, kind_of};
 /// with a `facing` rule, forbidden checks, drops that may not mate or an illegal
 /// stalemate: those need [`Position::legal_moves_into`].
 pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
-    rules.tables.facing.is_none()
+    rules.tables.ends.facing.is_none()
         && !rules.forbid_check
-        && rules.tables.no_mate_by_drop == 0
+        && rules.tables.hands.no_mate_by_drop == 0
         && !rules.stalemate_illegal
 }
 

@@ -179,12 +179,12 @@ impl Rules {
 
     /// Records the setup's board, to tell which pieces are unmoved.
     pub(crate) fn set_home(&mut self, board: &[Code]) {
-        self.tables.home = board.to_vec();
+        self.tables.home.board = board.to_vec();
         let mut counts = vec![0u16; 1 + 2 * self.pieces.len()];
         for &c in board {
             counts[c as usize] += 1;
         }
-        self.tables.home_counts = counts;
+        self.tables.home.counts = counts;
     }
 
     pub fn cell_count(&self) -> usize {

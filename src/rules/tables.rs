@@ -5,7 +5,7 @@
 
 use super::{GenId, Rules, Source};
 use crate::ids::Side;
-use crate::model::{Cell, Code, Cond, Effect, EndRule, PieceKind, ZoneId, code};
+use crate::model::{Castling, Cell, Code, Cond, Effect, EndRule, Piece, PieceKind, ZoneId, code};
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
 /// A generator as the move generator reads it.
@@ -121,11 +121,10 @@ pub struct Tables {
     pub ray_index: [Vec<(u32, u32)>; 2],
     pub leap_attacks: Vec<LeapAttack>,
     pub ray_attacks: Vec<RayAttack>,
-    /// Castling rights lost when a move starts or ends on a cell.
-    pub castle_mask: Vec<u32>,
-    /// Piece codes of the setup position, to tell which pieces are unmoved.
-    pub home: Vec<Code>,
     pub zobrist: Zobrist,
+    pub hands: Hands,
+    pub ends: Ends,
+    pub home: Home,
     /// Piece types that are royal.
     pub royal_kinds: u64,
     pub conds: Vec<Cond>,
@@ -134,8 +133,6 @@ pub struct Tables {
     pub overlapping_kinds: u64,
     /// Piece types that a `closer-to` condition looks for.
     pub located_kinds: u64,
-    /// How many of each piece code the setup has.
-    pub home_counts: Vec<u16>,
     /// Bit `target * cells + between` is set when a piece on `between` may stand
     /// between `target` and a piece that could capture there (on a rider's line or
     /// a lame leaper's path). Moving a piece off every such square cannot expose a
@@ -151,8 +148,6 @@ pub struct Tables {
     pub dynamic_attack_kinds: u64,
     /// Per side, the squares a flip generator may start from (its `from` zone).
     pub flip_cells: [Vec<Cell>; 2],
-    /// Per piece type: the type it becomes in the capturer's hand, or [`NO_HAND`].
-    pub hand_kind: Vec<u8>,
     /// Per `code * cells + cell`, under `forbid dead-squares` (else empty): none of
     /// the piece's moves leads anywhere from there, so it may not be left there.
     pub dead: Vec<bool>,
@@ -168,17 +163,41 @@ pub struct Tables {
     pub capture_reach: Vec<u128>,
     /// Per cell: (start, len) in `cells` of the squares on its file, on its board.
     pub file_cells: Vec<(u32, u16)>,
+}
+
+/// What captures into the hand and drops need (built by [`hands`]).
+#[derive(Debug, Clone, Default)]
+pub struct Hands {
+    /// Per piece type: the type it becomes in the capturer's hand, or [`NO_HAND`].
+    pub kind: Vec<u8>,
     /// Piece types whose drops may not checkmate.
     pub no_mate_by_drop: u64,
-    /// Some end rule may end the game whatever moves remain (captured, exited,
-    /// reached, bare king).
-    pub ends_at_once: bool,
-    /// Those end rules, by their index in `Rules::end_rules`, in order.
-    pub at_once_rules: Vec<usize>,
+}
+
+/// What the end rules need while playing (built by [`ends`]).
+#[derive(Debug, Clone, Default)]
+pub struct Ends {
+    /// The end rules that may end the game whatever moves remain (captured, exited,
+    /// reached, bare king, passes, facing), by their index in `Rules::end_rules`, in
+    /// order.
+    pub at_once: Vec<usize>,
     /// Per end rule, per side: the squares of a `reached` rule's zone (else empty).
     pub reach_cells: Vec<[Vec<Cell>; 2]>,
     /// The piece type of the game's `facing` rule, if it has one.
-    pub facing: Option<crate::model::PieceKind>,
+    pub facing: Option<PieceKind>,
+}
+
+/// The setup position as the rules remember it, to tell which pieces are unmoved
+/// and which castling rights a move loses (the castling mask is built by
+/// [`castle_mask`]; the rest by `Rules::set_home` once the setup is read).
+#[derive(Debug, Clone, Default)]
+pub struct Home {
+    /// Piece codes of the setup position.
+    pub board: Vec<Code>,
+    /// How many of each piece code the setup has.
+    pub counts: Vec<u16>,
+    /// Castling rights lost when a move starts or ends on a cell.
+    pub castle_mask: Vec<u32>,
 }
 
 /// A piece whose tactical moves are not only captures (see `Tables::capture_reach`).
@@ -280,19 +299,25 @@ pub(super) fn build(rules: &Rules) -> Tables {
     piece_flags(rules, &mut t);
     steps(rules, &mut t);
     between(rules, &mut t);
-    hands(rules, &mut t);
-    ends(rules, &mut t);
     landings(rules, &mut t);
     capture_reach(rules, &mut t);
     files(rules, &mut t);
     targets(rules, &mut t);
-    t.castle_mask = vec![0; rules.cell_count()];
-    for (i, c) in rules.castlings.iter().enumerate() {
-        t.castle_mask[c.king_from] |= 1 << i;
-        t.castle_mask[c.rook_from] |= 1 << i;
-    }
     t.zobrist = zobrist(rules);
+    t.hands = hands(&rules.pieces, &rules.no_mate_by_drop);
+    t.ends = ends(rules);
+    t.home.castle_mask = castle_mask(&rules.castlings, rules.cell_count());
     t
+}
+
+/// Per cell: the castling rights a move starting or ending there loses.
+fn castle_mask(castlings: &[Castling], cells: usize) -> Vec<u32> {
+    let mut mask = vec![0; cells];
+    for (i, c) in castlings.iter().enumerate() {
+        mask[c.king_from] |= 1 << i;
+        mask[c.rook_from] |= 1 << i;
+    }
+    mask
 }
 
 /// One [`GenInfo`] per generator.
@@ -692,20 +717,19 @@ fn between(rules: &Rules, t: &mut Tables) {
 }
 
 /// What captured pieces become in the capturer's hand, and which drops may not mate.
-fn hands(rules: &Rules, t: &mut Tables) {
-    t.hand_kind = rules
-        .pieces
-        .iter()
-        .map(|p| p.to_hand.map_or(NO_HAND, PieceKind::raw))
-        .collect();
-    for k in &rules.no_mate_by_drop {
-        t.no_mate_by_drop |= 1 << k.index();
+fn hands(pieces: &[Piece], no_mate_by_drop: &[PieceKind]) -> Hands {
+    Hands {
+        kind: pieces
+            .iter()
+            .map(|p| p.to_hand.map_or(NO_HAND, PieceKind::raw))
+            .collect(),
+        no_mate_by_drop: no_mate_by_drop.iter().fold(0, |m, k| m | 1 << k.index()),
     }
 }
 
 /// What the end rules that end a game at once need.
-fn ends(rules: &Rules, t: &mut Tables) {
-    t.at_once_rules = (rules.end_rules.iter().enumerate())
+fn ends(rules: &Rules) -> Ends {
+    let at_once = (rules.end_rules.iter().enumerate())
         .filter(|(_, r)| {
             matches!(
                 r,
@@ -719,12 +743,11 @@ fn ends(rules: &Rules, t: &mut Tables) {
         })
         .map(|(i, _)| i)
         .collect();
-    t.ends_at_once = !t.at_once_rules.is_empty();
-    t.facing = rules.end_rules.iter().find_map(|r| match *r {
+    let facing = rules.end_rules.iter().find_map(|r| match *r {
         EndRule::Facing(kind, _) => Some(kind),
         _ => None,
     });
-    t.reach_cells = rules
+    let reach_cells = rules
         .end_rules
         .iter()
         .map(|r| match *r {
@@ -737,6 +760,11 @@ fn ends(rules: &Rules, t: &mut Tables) {
             _ => [Vec::new(), Vec::new()],
         })
         .collect();
+    Ends {
+        at_once,
+        reach_cells,
+        facing,
+    }
 }
 
 /// Dead squares (under `forbid dead-squares`) and the squares where a piece's moves

@@ -448,7 +448,7 @@ impl Eval {
         let start_material = (1..ncodes)
             .filter(|&c| targets >> kind_of(c as u8) & 1 == 0)
             .map(|c| {
-                let count = i32::from(rules.tables.home_counts.get(c).copied().unwrap_or(0));
+                let count = i32::from(rules.tables.home.counts.get(c).copied().unwrap_or(0));
                 count * values[kind_of(c as u8)].max(0)
             })
             .sum();
