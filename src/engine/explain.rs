@@ -255,7 +255,7 @@ impl Position {
         let kind = kind_of(self.board[from]);
         let letter = letter.to_ascii_lowercase();
         let g = Gen::new(self, rules);
-        let id = t.piece_extras[kind].iter().copied().find(|&id| {
+        let id = t.kinds.extras[kind].iter().copied().find(|&id| {
             let info = &t.gens[id];
             matches!(info.source, crate::rules::Source::Flip { face }
                 if promo_char(rules, crate::rules::code(face.index(), self.side)) == letter)
@@ -299,7 +299,7 @@ impl Position {
                 .map_or_else(
                     || {
                         let k = (0..rules.pieces.len())
-                            .find(|&k| !rules.tables.drop_gens[k].is_empty())
+                            .find(|&k| !rules.tables.kinds.drops[k].is_empty())
                             .unwrap_or(0);
                         let sq = rules.geometry.name(Cell::new(0));
                         format!("{}@{sq}", rules.code_symbol(crate::rules::code(k, us)))
@@ -327,7 +327,7 @@ impl Position {
             return format!("`{square}` is not a square");
         };
         let t = &rules.tables;
-        let Some(&id) = t.drop_gens[kind].first() else {
+        let Some(&id) = t.kinds.drops[kind].first() else {
             return format!("{a_name} is never placed from the hand");
         };
         let info = &t.gens[id];

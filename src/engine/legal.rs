@@ -59,7 +59,7 @@ impl Position {
         // which castling asks too: it is answered once, before the moves are made.
         let us = self.side;
         let lone_royal = match self.royals.of(us) {
-            &[royal] if self.rules.tables.royal_kinds != 0 => Some(royal),
+            &[royal] if self.rules.tables.kinds.royal != 0 => Some(royal),
             _ => None,
         };
         let known = lone_royal.map(|royal| (royal, self.attacked(royal, us.opponent())));
@@ -87,7 +87,7 @@ impl Position {
     /// (and, under a `facing` rule, that end a facing).
     fn keep_safe_moves(&mut self, out: &mut Vec<Move>, checked: Option<bool>) {
         let t = &self.rules.tables;
-        if t.royal_kinds == 0 {
+        if t.kinds.royal == 0 {
             if self.facing_now().is_some() {
                 out.retain(|&m| self.is_legal(m));
             }
@@ -119,11 +119,11 @@ impl Position {
     /// distances that a move changes.
     fn off_royal_lines(&self, m: Move) -> bool {
         let t = &self.rules.tables;
-        if t.located_kinds != 0 {
+        if t.kinds.located != 0 {
             return false;
         }
         match m.kind {
-            MoveKind::Drop if t.royal_kinds >> t.gens[m.generator].piece & 1 != 0 => {
+            MoveKind::Drop if t.kinds.royal >> t.gens[m.generator].piece & 1 != 0 => {
                 return false;
             }
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Exit if self.is_royal_move(m) => {
@@ -342,7 +342,7 @@ impl Position {
             MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap | MoveKind::Rifle => {
                 return false;
             }
-            MoveKind::Drop => return t.royal_kinds >> t.gens[m.generator].piece & 1 == 0,
+            MoveKind::Drop => return t.kinds.royal >> t.gens[m.generator].piece & 1 == 0,
             MoveKind::Pass => return true,
             _ => {}
         }
@@ -361,7 +361,7 @@ impl Position {
     #[inline]
     fn is_royal_move(&self, m: Move) -> bool {
         let t = &self.rules.tables;
-        let royal = |c: Code| c != EMPTY && t.royal_kinds >> kind_of(c) & 1 != 0;
+        let royal = |c: Code| c != EMPTY && t.kinds.royal >> kind_of(c) & 1 != 0;
         royal(self.board[m.from]) || royal(m.promo)
     }
 
@@ -400,11 +400,11 @@ impl Position {
         let t = &self.rules.tables;
         let info = &t.gens[m.generator];
         let royal_piece = match m.kind {
-            MoveKind::Drop => t.royal_kinds >> info.piece & 1 != 0,
+            MoveKind::Drop => t.kinds.royal >> info.piece & 1 != 0,
             _ if m.from == NO_CELL => false,
             _ => self.is_royal_move(m),
         };
-        t.royal_kinds != 0 && (royal_piece || info.effects != 0)
+        t.kinds.royal != 0 && (royal_piece || info.effects != 0)
     }
 
     /// `forbid mate-by-drop`: the drops of the pieces it names may not checkmate.
@@ -547,8 +547,8 @@ impl Position {
         let t = &self.rules.tables;
         let kinds = self.rules.pieces.len();
         (0..kinds)
-            .filter(|&k| self.hand[them.index() * kinds + k] != 0 && t.royal_kinds >> k & 1 == 0)
-            .flat_map(|k| t.drop_gens[k].iter())
+            .filter(|&k| self.hand[them.index() * kinds + k] != 0 && t.kinds.royal >> k & 1 == 0)
+            .flat_map(|k| t.kinds.drops[k].iter())
             .map(|&id| (id, &t.gens[id]))
             .filter(|(_, info)| info.conds.1 == 0 && !info.counts && info.effects == 0)
             .find_map(|(id, info)| {
@@ -597,8 +597,8 @@ impl Position {
         let kinds = self.rules.pieces.len();
         let us = self.side;
         let kind = (0..kinds)
-            .find(|&k| self.hand[us.index() * kinds + k] != 0 && !t.drop_gens[k].is_empty())?;
-        let id = t.drop_gens[kind][0];
+            .find(|&k| self.hand[us.index() * kinds + k] != 0 && !t.kinds.drops[k].is_empty())?;
+        let id = t.kinds.drops[kind][0];
         let info = &t.gens[id];
         let g = super::lookup::Gen::new(self, &self.rules);
         t.targets(info, us, NO_CELL)

@@ -31,7 +31,7 @@ pub(super) struct Located {
 impl<'r> Gen<'r> {
     pub(crate) fn new(pos: &Position, rules: &'r crate::rules::Rules) -> Self {
         let t = &rules.tables;
-        if t.located_kinds == 0 {
+        if t.kinds.located == 0 {
             return Gen {
                 rules,
                 located: None,
@@ -45,7 +45,7 @@ impl<'r> Gen<'r> {
             overflow: false,
         };
         for (cell, &c) in pos.board.iter().enumerate() {
-            if c == EMPTY || t.located_kinds >> kind_of(c) & 1 == 0 {
+            if c == EMPTY || t.kinds.located >> kind_of(c) & 1 == 0 {
                 continue;
             }
             if l.len == MAX_LOCATED {

@@ -100,8 +100,8 @@ impl Position {
         let us = self.side;
         let mut g = Gen::new(self, rules);
         g.known_attack = known;
-        if !t.opening_moves.is_empty() {
-            self.game_moves(&g, &t.opening_moves, out);
+        if !t.kinds.opening_moves.is_empty() {
+            self.game_moves(&g, &t.kinds.opening_moves, out);
         }
         for_each_own_square(&self.board, us, |from| {
             self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], out);
@@ -162,7 +162,7 @@ impl Position {
     ) {
         let first_move = out.len();
         self.piece_moves::<TACTICAL>(g, from, c, EMPTY, out);
-        if g.rules.tables.overlapping_kinds >> kind_of(c) & 1 != 0 {
+        if g.rules.tables.kinds.overlapping >> kind_of(c) & 1 != 0 {
             self.dedup_tail(out, first_move);
         }
     }
@@ -171,8 +171,8 @@ impl Position {
     /// moves (the pie rule, passing), placements from the hand, castling.
     pub(super) fn moves_off_the_board(&self, g: &Gen, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
-        if !t.opening_moves.is_empty() {
-            self.game_moves(g, &t.opening_moves, out);
+        if !t.kinds.opening_moves.is_empty() {
+            self.game_moves(g, &t.kinds.opening_moves, out);
         }
         self.placements_and_castling(g, out);
     }
@@ -180,11 +180,11 @@ impl Position {
     /// Placements from the hand, then castling: the moves made after the pieces'.
     fn placements_and_castling(&self, g: &Gen, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
-        if t.has_drops {
+        if t.kinds.has_drops {
             self.drops(g, out);
         }
         if self.castling != 0 {
-            self.game_moves(g, &t.castle_moves, out);
+            self.game_moves(g, &t.kinds.castle_moves, out);
         }
     }
 
@@ -237,7 +237,7 @@ impl Position {
             if self.hand[us.index() * kinds + kind] == 0 {
                 continue;
             }
-            for &id in &t.drop_gens[kind] {
+            for &id in &t.kinds.drops[kind] {
                 let info = &t.gens[id];
                 for &to in t.targets(info, us, NO_CELL) {
                     if self.board[to] != EMPTY
@@ -270,10 +270,10 @@ impl Position {
         self.betza_moves::<TACTICAL>(g, from, face, becomes, out);
         let t = &g.rules.tables;
         let kind = kind_of(face);
-        if t.extra_kinds >> kind & 1 == 0 {
+        if t.kinds.with_extras >> kind & 1 == 0 {
             return;
         }
-        for &id in &t.piece_extras[kind] {
+        for &id in &t.kinds.extras[kind] {
             let info = &t.gens[id];
             match info.source {
                 Source::Flight { .. } => self.flights(g, id, info, from, becomes, out),
@@ -308,7 +308,7 @@ impl Position {
             return None;
         }
         let g = Gen::new(self, rules);
-        t.piece_extras[kind_of(c)].iter().find_map(|&id| {
+        t.kinds.extras[kind_of(c)].iter().find_map(|&id| {
             let info = &t.gens[id];
             let Source::Flip { face } = info.source else {
                 return None;
@@ -631,7 +631,7 @@ impl Position {
         }
         if m.promo == EMPTY
             && m.kind != MoveKind::Rifle
-            && t.promoting_kinds >> kind & 1 != 0
+            && t.kinds.promoting >> kind & 1 != 0
             && self.may_promote(kind, m)
             && self.promotions(g, kind, m, out)
         {
@@ -868,7 +868,7 @@ impl Position {
         {
             return;
         }
-        if rules.tables.royal_kinds >> kind_of(king) & 1 != 0
+        if rules.tables.kinds.royal >> kind_of(king) & 1 != 0
             && c.king_path.iter().any(|&s| match g.known_attack {
                 Some((known, attacked)) if known == s => attacked,
                 _ => super::attack::attacked_as(self, s, us.opponent(), king),

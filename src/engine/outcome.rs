@@ -266,7 +266,7 @@ impl Position {
         let rules = &*self.rules;
         let kinds = rules.pieces.len();
         (0..kinds)
-            .filter(|&k| rules.tables.royal_kinds >> k & 1 == 0)
+            .filter(|&k| rules.tables.kinds.royal >> k & 1 == 0)
             .map(|k| {
                 self.counts[code(k, side) as usize] as usize
                     + self.hand[side.index() * kinds + k] as usize
@@ -363,7 +363,7 @@ impl Position {
         }
         // Royal pieces are listed; others are looked for on the board.
         let cells = |c| -> Vec<Cell> {
-            if rules.tables.royal_kinds >> kind.index() & 1 != 0 {
+            if rules.tables.kinds.royal >> kind.index() & 1 != 0 {
                 self.royals
                     .of(side_of(c))
                     .iter()

@@ -498,7 +498,7 @@ impl Position {
 
     #[inline]
     fn is_royal(&self, c: Code) -> bool {
-        c != EMPTY && self.rules.tables.royal_kinds >> kind_of(c) & 1 != 0
+        c != EMPTY && self.rules.tables.kinds.royal >> kind_of(c) & 1 != 0
     }
 
     /// Castling: both pieces move. Returns the hash change.
@@ -531,7 +531,7 @@ impl Position {
             self.unmoved[cell] = false;
         }
         let us = self.side;
-        let royal = |p: Code| rules.tables.royal_kinds >> kind_of(p) & 1 != 0;
+        let royal = |p: Code| rules.tables.kinds.royal >> kind_of(p) & 1 != 0;
         if royal(king) {
             self.royals.relocate(us, m.from, m.to);
         }
@@ -557,7 +557,7 @@ impl Position {
         self.height[to] = 1;
         self.counts[placed as usize] += 1;
         self.unmoved[to] = false;
-        if t.royal_kinds >> kind & 1 != 0 {
+        if t.kinds.royal >> kind & 1 != 0 {
             self.royals.add(us, m.to);
         }
         z.hand_key(slot, count) ^ z.hand_key(slot, count - 1) ^ z.piece[placed as usize * n + to]
@@ -576,7 +576,7 @@ impl Position {
         self.height[from] = 0;
         self.counts[mover as usize] -= 1;
         self.unmoved[from] = false;
-        if t.royal_kinds >> kind_of(mover) & 1 != 0 {
+        if t.kinds.royal >> kind_of(mover) & 1 != 0 {
             self.royals.remove(us, m.from);
         }
         let kinds = self.rules.pieces.len();
@@ -631,7 +631,7 @@ impl Position {
                         self.height[from] = 1;
                         self.counts[left as usize] += 1;
                         h ^= z.piece[left as usize * n + from];
-                        if t.royal_kinds >> kind.index() & 1 != 0 {
+                        if t.kinds.royal >> kind.index() & 1 != 0 {
                             self.royals.add(us, m.from);
                         }
                     }
@@ -648,7 +648,7 @@ impl Position {
             self.counts[mover as usize] -= 1;
             self.counts[placed as usize] += 1;
         }
-        let royal = |c: Code| t.royal_kinds >> kind_of(c) & 1 != 0;
+        let royal = |c: Code| t.kinds.royal >> kind_of(c) & 1 != 0;
         match (royal(mover), royal(placed)) {
             (true, true) => self.royals.relocate(us, m.from, m.to),
             (true, false) => self.royals.remove(us, m.from),

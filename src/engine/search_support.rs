@@ -29,12 +29,12 @@ impl Position {
         if !t.fast_legality {
             return false;
         }
-        let royal = |c: Code| c != EMPTY && t.royal_kinds >> kind_of(c) & 1 != 0;
+        let royal = |c: Code| c != EMPTY && t.kinds.royal >> kind_of(c) & 1 != 0;
         match m.kind {
             MoveKind::EnPassant | MoveKind::Castle | MoveKind::Swap | MoveKind::Rifle => {
                 return false;
             }
-            MoveKind::Drop => return t.royal_kinds >> t.gens[m.generator].piece & 1 == 0,
+            MoveKind::Drop => return t.kinds.royal >> t.gens[m.generator].piece & 1 == 0,
             MoveKind::Pass => return true,
             _ => {}
         }

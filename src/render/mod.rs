@@ -418,7 +418,7 @@ pub fn checked_royals(pos: &Position) -> Vec<Cell> {
     if !pos.in_check(side) {
         return Vec::new();
     }
-    let royal = pos.rules().tables.royal_kinds;
+    let royal = pos.rules().tables.kinds.royal;
     Cell::all(pos.rules().geometry.len())
         .filter(|&c| {
             let p = pos.piece_at(c);

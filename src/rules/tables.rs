@@ -104,35 +104,18 @@ pub struct Tables {
     pub cells: Vec<Cell>,
     /// (start, len) into `cells`: the targets of flights and drops (see `GenInfo::targets`).
     pub target_index: Vec<(u32, u32)>,
-    /// Per piece type: its generators other than Betza moves and drops, in order.
-    pub piece_extras: Vec<Vec<GenId>>,
-    /// Piece types that have generators in `piece_extras`.
-    pub extra_kinds: u64,
-    /// The game's own generators made before the pieces' moves (the pie rule's swap,
-    /// passing), and castling, made last.
-    pub opening_moves: Vec<GenId>,
-    pub castle_moves: Vec<GenId>,
-    /// Per piece type: its drop generators.
-    pub drop_gens: Vec<Vec<GenId>>,
-    /// Does any piece drop?
-    pub has_drops: bool,
     /// Per attacker side and target cell: (start, len) into `leap_attacks` / `ray_attacks`.
     pub leap_index: [Vec<(u32, u32)>; 2],
     pub ray_index: [Vec<(u32, u32)>; 2],
     pub leap_attacks: Vec<LeapAttack>,
     pub ray_attacks: Vec<RayAttack>,
     pub zobrist: Zobrist,
+    pub kinds: Kinds,
     pub hands: Hands,
     pub ends: Ends,
     pub home: Home,
-    /// Piece types that are royal.
-    pub royal_kinds: u64,
     pub conds: Vec<Cond>,
     pub effects: Vec<Vec<Effect>>,
-    /// Piece types whose generators may produce the same move twice.
-    pub overlapping_kinds: u64,
-    /// Piece types that a `closer-to` condition looks for.
-    pub located_kinds: u64,
     /// Bit `target * cells + between` is set when a piece on `between` may stand
     /// between `target` and a piece that could capture there (on a rider's line or
     /// a lame leaper's path). Moving a piece off every such square cannot expose a
@@ -140,8 +123,6 @@ pub struct Tables {
     pub between: Vec<u64>,
     /// Whether legality may skip make/unmake for moves off the lines to the royal.
     pub fast_legality: bool,
-    /// Piece types that promote somewhere.
-    pub promoting_kinds: u64,
     /// Piece types with captures under conditions on the position's state or on
     /// where a rider starts: attack detection walks their moves instead of reading
     /// the reverse tables.
@@ -163,6 +144,32 @@ pub struct Tables {
     pub capture_reach: Vec<u128>,
     /// Per cell: (start, len) in `cells` of the squares on its file, on its board.
     pub file_cells: Vec<(u32, u16)>,
+}
+
+/// Each piece type's generators by what the move generator does with them, and the
+/// sets of piece types the engine tests (built by [`kinds`]).
+#[derive(Debug, Clone, Default)]
+pub struct Kinds {
+    /// Per piece type: its generators other than Betza moves and drops, in order.
+    pub extras: Vec<Vec<GenId>>,
+    /// Piece types that have generators in `extras`.
+    pub with_extras: u64,
+    /// Per piece type: its drop generators.
+    pub drops: Vec<Vec<GenId>>,
+    /// Does any piece drop?
+    pub has_drops: bool,
+    /// The game's own generators made before the pieces' moves (the pie rule's swap,
+    /// passing), and castling, made last.
+    pub opening_moves: Vec<GenId>,
+    pub castle_moves: Vec<GenId>,
+    /// Piece types that are royal.
+    pub royal: u64,
+    /// Piece types that promote somewhere.
+    pub promoting: u64,
+    /// Piece types whose generators may produce the same move twice.
+    pub overlapping: u64,
+    /// Piece types that a `closer-to` condition looks for.
+    pub located: u64,
 }
 
 /// What captures into the hand and drops need (built by [`hands`]).
@@ -296,7 +303,7 @@ pub(super) fn build(rules: &Rules) -> Tables {
         ..Tables::default()
     };
     gen_infos(rules, &mut t);
-    piece_flags(rules, &mut t);
+    t.kinds = kinds(rules);
     steps(rules, &mut t);
     between(rules, &mut t);
     landings(rules, &mut t);
@@ -378,7 +385,8 @@ fn gen_infos(rules: &Rules, t: &mut Tables) {
 }
 
 /// Per piece type: its extra and drop generators, and the masks the engine tests.
-fn piece_flags(rules: &Rules, t: &mut Tables) {
+fn kinds(rules: &Rules) -> Kinds {
+    let mut t = Kinds::default();
     for (kind, p) in rules.pieces.iter().enumerate() {
         let bit = 1u64 << kind;
         let mut seen = Vec::new();
@@ -390,7 +398,7 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
                 Source::Betza(b) => {
                     for v in &rules.betza(*b).vectors {
                         if seen.contains(v) {
-                            t.overlapping_kinds |= bit;
+                            t.overlapping |= bit;
                         }
                         seen.push(*v);
                     }
@@ -399,7 +407,7 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
                 Source::Flight { .. } => {
                     flights += 1;
                     if flights > 1 {
-                        t.overlapping_kinds |= bit;
+                        t.overlapping |= bit;
                     }
                     extras.push(id);
                 }
@@ -407,21 +415,21 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
             }
             for cond in &g.conditions {
                 if let Cond::CloserTo { kind: k, .. } = cond {
-                    t.located_kinds |= 1 << k.index();
+                    t.located |= 1 << k.index();
                 }
             }
         }
         t.has_drops |= !drops.is_empty();
         if !extras.is_empty() {
-            t.extra_kinds |= bit;
+            t.with_extras |= bit;
         }
-        t.piece_extras.push(extras);
-        t.drop_gens.push(drops);
+        t.extras.push(extras);
+        t.drops.push(drops);
         if p.royal {
-            t.royal_kinds |= bit;
+            t.royal |= bit;
         }
         if !p.promotions.is_empty() {
-            t.promoting_kinds |= bit;
+            t.promoting |= bit;
         }
     }
     for &id in &rules.game_moves {
@@ -430,6 +438,7 @@ fn piece_flags(rules: &Rules, t: &mut Tables) {
             _ => t.opening_moves.push(id),
         }
     }
+    t
 }
 
 /// Does a condition depend only on the board's geometry (a zone), not on the state?
@@ -816,7 +825,7 @@ fn capture_reach(rules: &Rules, t: &mut Tables) {
     let ncodes = 1 + 2 * rules.pieces.len();
     t.capture_reach = vec![ANY_REACH; ncodes * n];
     for kind in 0..rules.pieces.len() {
-        if t.extra_kinds >> kind & 1 != 0 {
+        if t.kinds.with_extras >> kind & 1 != 0 {
             continue;
         }
         for side in Side::BOTH {

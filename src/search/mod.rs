@@ -1495,7 +1495,7 @@ impl Searcher {
 /// rules let a player pass or swap (a pass is a real move, and passes may end the game).
 fn null_move_means_something(rules: &Rules) -> bool {
     let t = &rules.tables;
-    !t.has_drops
+    !t.kinds.has_drops
         && !t
             .gens
             .iter()

@@ -22,7 +22,7 @@ const ROYAL_WORTH: i32 = 1_000_000;
 /// a hopper whose screen may change, castling or drops) there is no exchange to
 /// estimate and the victim's value (most valuable victim first, as before) stands.
 pub fn exchange_estimate(pos: &Position, eval: &Eval, m: Move) -> i32 {
-    let royal_kinds = pos.rules().tables.royal_kinds;
+    let royal_kinds = pos.rules().tables.kinds.royal;
     let worth = |c: u8| {
         if c == EMPTY {
             0
@@ -60,7 +60,7 @@ pub fn exchange_estimate(pos: &Position, eval: &Eval, m: Move) -> i32 {
     }
     let mover = pos.piece_at(m.from);
     let royal =
-        mover != EMPTY && pos.rules().tables.royal_kinds >> crate::rules::kind_of(mover) & 1 != 0;
+        mover != EMPTY && pos.rules().tables.kinds.royal >> crate::rules::kind_of(mover) & 1 != 0;
     // A royal piece never moves onto an attacked square legally.
     let at_risk = if royal {
         0
