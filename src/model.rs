@@ -376,6 +376,7 @@ pub struct Game {
     pub players: [Player; 2],
     pub pieces: Vec<Piece>,
     pub terrains: Vec<Terrain>,
+    /// The file's zones (the compiled rules add a flight's squares after them).
     pub zones: Vec<Zone>,
     pub castlings: Vec<Castling>,
     pub end_rules: Vec<EndRule>,
