@@ -30,8 +30,14 @@ pub fn code(kind: usize, side: Side) -> Code {
 pub fn kind_of(code: Code) -> usize {
     (code as usize - 1) >> 1
 }
+/// The side of a piece code (not [`EMPTY`]): odd codes are the first player's.
+#[inline]
 pub fn side_of(code: Code) -> Side {
-    Side::new(usize::from(code) - 1)
+    if code & 1 == 1 {
+        Side::First
+    } else {
+        Side::Second
+    }
 }
 
 /// One rectangular board.

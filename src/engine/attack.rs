@@ -69,14 +69,16 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> b
     // Captures under conditions on the position's state, asked of the pieces (when
     // `by` has any of them on the board).
     if t.dynamic_attack_kinds != 0 && has_any_of(pos, t.dynamic_attack_kinds, by) {
-        for (from, &c) in board.iter().enumerate() {
-            if c != 0
-                && side_of(c) == by
-                && t.dynamic_attack_kinds >> kind_of(c) & 1 != 0
-                && captures_on(pos, Cell::new(from), c, cell, victim)
-            {
-                return true;
-            }
+        let mut found = false;
+        // `by`'s squares, eight read at once (most squares are empty).
+        super::movegen::for_each_own_square(board, by, |from| {
+            let c = board[from];
+            found = found
+                || (t.dynamic_attack_kinds >> kind_of(c) & 1 != 0
+                    && captures_on(pos, Cell::new(from), c, cell, victim));
+        });
+        if found {
+            return true;
         }
     }
     // A two-faced piece that may flip attacks as its other face too.
