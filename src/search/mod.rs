@@ -36,6 +36,7 @@
 pub mod eval;
 pub mod learned;
 mod ordering;
+mod structure;
 pub mod tt;
 
 use std::sync::Arc;
