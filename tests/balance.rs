@@ -290,3 +290,45 @@ fn a_parameter_adds_and_removes_setup_pieces() {
         (2, 1)
     );
 }
+
+/// An end rule's count may be a parameter: `move-limit limit`, set from the command
+/// line, range-checked as the number would be.
+#[test]
+fn a_parameter_stands_for_an_end_rules_count() {
+    let file = path(HANDICAP);
+    let out = varsand(
+        &[
+            "analyze", &file, "--random", "--games", "20", "--set", "limit=3", "--json",
+        ],
+        None,
+    );
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let v: serde_json::Value = serde_json::from_str(&text(&out.stdout)).unwrap();
+    let reasons: Vec<&str> = v["endings"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["reason"].as_str().unwrap())
+        .collect();
+    assert!(reasons.contains(&"move limit (3 moves)"), "{reasons:?}");
+    // The parameter's range allows 20000, the move limit only 10000.
+    let out = varsand(
+        &[
+            "analyze",
+            &file,
+            "--random",
+            "--games",
+            "2",
+            "--set",
+            "limit=20000",
+        ],
+        None,
+    );
+    assert_no_panic(&out);
+    assert!(!out.status.success());
+    assert!(
+        text(&out.stderr).contains("a move limit counts 1 to 10000 moves, not 20000"),
+        "{}",
+        text(&out.stderr)
+    );
+}
