@@ -106,6 +106,8 @@ catalogue! {
     syntax_promotes_when: 1,
     syntax_forbid_unknown: 1,
     setup_unknown_marked_piece: 1,
+    setup_presence_unknown_param: 1,
+    count_unknown_param: 1,
     pass_on_file: 1,
     reached_unknown_piece_and_zone: 2,
     syntax_three_mistakes: 3,

@@ -64,6 +64,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
         EndCondition::Stalemate => EndRule::Stalemate(res),
         EndCondition::NoMoves => EndRule::NoMoves(res),
         EndCondition::Repetition(k) => {
+            let k = &scope.resolve_count(ck, k)?;
             if !(2..=100).contains(k) {
                 ck.report(
                     Problem::new(
@@ -77,6 +78,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
             EndRule::Repetition((*k).clamp(2, 100) as u32, res)
         }
         EndCondition::MoveLimit(k) => {
+            let k = &scope.resolve_count(ck, k)?;
             if !(1..=10_000).contains(k) {
                 ck.report(
                     Problem::new(
@@ -136,6 +138,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
         }
         EndCondition::Facing(p) => EndRule::Facing(scope.resolve_piece(ck, p)?, res),
         EndCondition::Passes(k) => {
+            let k = &scope.resolve_count(ck, k)?;
             if !(1..=100).contains(k) {
                 ck.report(
                     Problem::new(

@@ -168,6 +168,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Checked {
         pieces: piece_decls,
         zones,
         counters: decls.counters,
+        params: params.clone(),
     };
     let (mut pieces, letters) = pieces::pieces(&mut ck, &scope);
     let terrains = ck.defining_setup(|ck| terrain::terrains(ck, file, &scope, &letters));

@@ -9,7 +9,7 @@ use super::suggest::{did_you_mean, player_names};
 use super::{Checker, boards, moves, setup};
 use crate::diagnostic::{Problem, ProblemCode, closest};
 use crate::model::{CounterId, Geometry, MAX_PIECE_TYPES, Param, PieceKind, Player, Zone, ZoneId};
-use crate::syntax::ast::{Decl, File, Name, PieceDecl, PlayersDecl, Spanned};
+use crate::syntax::ast::{Count, Decl, File, Name, PieceDecl, PlayersDecl, Spanned};
 
 /// What the first pass reads, in declaration order.
 pub(crate) struct Declarations<'a> {
@@ -196,6 +196,8 @@ pub(crate) struct Scope<'a> {
     pub pieces: PieceNames<'a>,
     pub zones: Vec<Zone>,
     pub counters: Vec<String>,
+    /// The parameters, with the command line's values: what a count may name.
+    pub params: IndexMap<String, Param>,
 }
 
 impl Scope<'_> {
@@ -221,6 +223,36 @@ impl Scope<'_> {
                     )),
                 );
                 None
+            }
+        }
+    }
+
+    /// A number of the file, or the value of the parameter that stands for it (the
+    /// common value: a per-player one is for setups).
+    pub fn resolve_count(&self, ck: &mut Checker, c: &Count) -> Option<i64> {
+        match c {
+            Count::Number(n) => Some(*n),
+            Count::Param(name) => {
+                let found = self.params.get(&name.node).map(|p| p.value);
+                if found.is_none() {
+                    ck.report(
+                        Problem::new(
+                            ProblemCode::UnknownParam,
+                            name.span,
+                            format!("no parameter is named `{}`", name.node),
+                        )
+                        .label("a number or a parameter")
+                        .help(did_you_mean(
+                            &name.node,
+                            self.params
+                                .keys()
+                                .filter(|k| !k.contains('.'))
+                                .map(String::as_str),
+                            "parameter",
+                        )),
+                    );
+                }
+                found
             }
         }
     }

@@ -295,13 +295,21 @@ pub struct EndRuleDecl {
     pub result: Spanned<GameResult>,
 }
 
+/// A number of the file that a parameter may stand for: `move-limit 50` or
+/// `move-limit limit` (with `param limit = 50 in 10..100`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Count {
+    Number(i64),
+    Param(Name),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EndCondition {
     Checkmate,
     Stalemate,
     NoMoves,
-    Repetition(i64),
-    MoveLimit(i64),
+    Repetition(Count),
+    MoveLimit(Count),
     Captured(Name),
     Exited(Name),
     /// A piece of the kind stands in the zone; `with_reply`: the second player may
@@ -317,7 +325,7 @@ pub enum EndCondition {
     /// nothing between).
     Facing(Name),
     /// The last N moves were passes.
-    Passes(i64),
+    Passes(Count),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -13,10 +13,10 @@ use pest_derive::Parser;
 
 use crate::diagnostic::{Problem, ProblemCode};
 use ast::{
-    BlockKind, BoardDecl, CastleDecl, Compare, Condition, Decl, DropDecl, Effect, EndCondition,
-    EndDecl, EndRuleDecl, File, FlightDecl, FlipDecl, Forbid, GameResult, Name, ParamDecl,
-    PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm, Span, Spanned, Symbol,
-    TerrainDecl, ZoneBody, ZoneDecl,
+    BlockKind, BoardDecl, CastleDecl, Compare, Condition, Count, Decl, DropDecl, Effect,
+    EndCondition, EndDecl, EndRuleDecl, File, FlightDecl, FlipDecl, Forbid, GameResult, Name,
+    ParamDecl, PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm, Span, Spanned,
+    Symbol, TerrainDecl, ZoneBody, ZoneDecl,
 };
 
 #[derive(Parser)]
@@ -226,9 +226,10 @@ fn rule_name(rule: Rule) -> Option<String> {
         Rule::promo_when => words("one of", "promo_when"),
         Rule::optional | Rule::only_lost => "`optional` or `only-lost`".into(),
         Rule::with_reply => "`with-reply`".into(),
-        Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name".into(),
+        Rule::ident | Rule::zone_ref | Rule::piece_ref | Rule::param_ref => "a name".into(),
         Rule::letter | Rule::promo_letter | Rule::piece_letter => "a piece letter".into(),
         Rule::number => "a number".into(),
+        Rule::count => "a number or a parameter".into(),
         Rule::string => "a quoted string".into(),
         Rule::square => "a square such as e4".into(),
         Rule::region
@@ -307,6 +308,18 @@ fn num(pair: Pair<Rule>) -> Spanned<i64> {
     // Numbers that do not fit were reported by `parse` before the tree is built.
     let value = pair.as_str().parse::<i64>().unwrap_or_default();
     Spanned::new(value, span)
+}
+
+/// A number, or the parameter that stands for it.
+fn count(pair: Pair<Rule>) -> Count {
+    let inner = pair
+        .into_inner()
+        .next()
+        .expect("a count holds a number or a name");
+    match inner.as_rule() {
+        Rule::param_ref => Count::Param(name(inner.into_inner().next().expect("a name"))),
+        _ => Count::Number(num(inner).node),
+    }
 }
 
 fn string(pair: Pair<Rule>) -> Spanned<String> {
@@ -576,8 +589,8 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
         Rule::checkmate => EndCondition::Checkmate,
         Rule::stalemate => EndCondition::Stalemate,
         Rule::no_moves => EndCondition::NoMoves,
-        Rule::repetition => EndCondition::Repetition(num(c.into_inner().next().unwrap()).node),
-        Rule::move_limit => EndCondition::MoveLimit(num(c.into_inner().next().unwrap()).node),
+        Rule::repetition => EndCondition::Repetition(count(c.into_inner().next().unwrap())),
+        Rule::move_limit => EndCondition::MoveLimit(count(c.into_inner().next().unwrap())),
         Rule::captured => EndCondition::Captured(name(c.into_inner().next().unwrap())),
         Rule::exited => EndCondition::Exited(name(c.into_inner().next().unwrap())),
         Rule::reached => {
@@ -590,7 +603,7 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
         }
         Rule::bare_king => EndCondition::BareKing,
         Rule::facing => EndCondition::Facing(name(c.into_inner().next().unwrap())),
-        Rule::passes => EndCondition::Passes(num(c.into_inner().next().unwrap()).node),
+        Rule::passes => EndCondition::Passes(count(c.into_inner().next().unwrap())),
         _ => unreachable!("end condition"),
     }
 }
