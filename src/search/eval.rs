@@ -30,6 +30,11 @@
 //!   reach minus its reach from its square, in the same units) and 8 per step its own
 //!   targets stand closer to them (a lone royal piece is driven to the edge and met).
 //!
+//! - **royal safety and pawns** ([`super::structure`]): a target piece's home rank,
+//!   shelter and the enemy pieces near it in the middle game, its centralisation in the
+//!   end game; passed, doubled and isolated pawns (the cheapest forward-only promoting
+//!   pieces), all weighed by the phase (the share of the setup's material left).
+//!
 //! The search adds **mobility** ([`MOBILITY`] per move: the side to move's count two
 //! plies earlier against the opponent's one ply earlier), shrinks every score toward 0
 //! as a move-limit rule's count nears its end (to half at the limit: progress is worth
