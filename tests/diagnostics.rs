@@ -172,6 +172,10 @@ catalogue! {
     setup_without_royal_piece: 1,
     piece_value_out_of_range: 1,
 
+    // ---- a letter's case, and a misspelling's consequences ---------------------------
+    betza_atom_lower_case: 1,
+    piece_letter_lower_case: 1,
+    misspelt_name_offered: 1, // the unknown name only: no warning that `Tails` is unused
     // ---- several mistakes: the checker reports them all at once ---------------------
     three_mistakes: 3,
     unknown_zone_and_bad_setup: 2, // setup problems come with the others

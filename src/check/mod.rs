@@ -128,6 +128,17 @@ impl Checker {
         self.problems.push(p);
     }
 
+    /// The names that the errors reported so far offer in place of a misspelt one
+    /// (their help reads "did you mean `NAME`?").
+    fn offered_names(&self) -> Vec<String> {
+        self.problems
+            .iter()
+            .filter(|p| p.is_error())
+            .filter_map(|p| p.help.as_deref()?.strip_prefix("did you mean `"))
+            .filter_map(|rest| Some(rest.strip_suffix("`?")?.to_string()))
+            .collect()
+    }
+
     fn errors(&self) -> usize {
         self.problems.iter().filter(|p| p.is_error()).count()
     }

@@ -72,6 +72,21 @@ fn identity<'a>(
             letters[s].insert((up, mark), &p.name);
         }
     }
+    if p.owner.is_none() && letter.is_ascii_lowercase() {
+        ck.report(
+            Problem::new(
+                ProblemCode::OwnerLetterCase,
+                p.letter.span,
+                format!("a piece of both players is written `{up}`, not `{letter}`"),
+            )
+            .label("lower case")
+            .help(format!(
+                "declare it upper case: position strings write the second player's `{up}` \
+                 as `{letter}`; a piece of the second player alone is written `piece NAME \
+                 {letter} for PLAYER`"
+            )),
+        );
+    }
     if let Some(o) = owner {
         let expected = if o == 0 {
             up
