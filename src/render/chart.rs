@@ -221,20 +221,33 @@ struct Plot {
     w: f64,
     h: f64,
     top: f64,
+    /// Gridlines above the base line (the vertical axis is cut in this many parts).
+    parts: u32,
 }
 
 impl Plot {
     /// A plot in a panel below its title, with the vertical axis up to `top`.
     fn new(p: &mut Panel, top: f64, unit: &str) -> Plot {
+        Self::framed(p, nice_top(top), 4, unit)
+    }
+
+    /// A plot of counts (games, moves): its gridlines fall on whole numbers.
+    fn counts(p: &mut Panel, most: f64, unit: &str) -> Plot {
+        let (top, parts) = whole_steps(most);
+        Self::framed(p, top, parts, unit)
+    }
+
+    fn framed(p: &mut Panel, top: f64, parts: u32, unit: &str) -> Plot {
         let plot = Plot {
             x: 52.0,
             y: 54.0,
             w: PANEL - 72.0,
             h: 150.0,
-            top: nice_top(top),
+            top,
+            parts,
         };
-        for i in 0..=4 {
-            let v = plot.top * f64::from(i) / 4.0;
+        for i in 0..=parts {
+            let v = plot.top * f64::from(i) / f64::from(parts);
             let y = plot.y_of(v);
             p.line((plot.x, y), (plot.x + plot.w, y), GRID, 1.0);
             p.text(plot.x - 6.0, y + 4.0, 10.0, "end", &short(v));
@@ -274,6 +287,24 @@ fn nice_top(v: f64) -> f64 {
     10.0 * step
 }
 
+/// The top of an axis of counts up to `most`, and how many parts to cut it in, so
+/// that every gridline is a whole number: the smallest step of 1, 2 or 5 times a power
+/// of ten that needs at most five parts.
+fn whole_steps(most: f64) -> (f64, u32) {
+    let most = most.max(1.0);
+    let mut power = 1.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            let step = m * power;
+            let parts = (most / step).ceil();
+            if parts <= 5.0 {
+                return (step * parts.max(1.0), parts.max(1.0) as u32);
+            }
+        }
+        power *= 10.0;
+    }
+}
+
 /// A number for an axis: no decimals when whole.
 fn short(v: f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
@@ -288,7 +319,7 @@ fn lengths(report: &Report) -> Panel {
     let mut p = Panel::new("lengths", "Game length");
     let bins = &report.length_bins;
     let most = bins.iter().map(|b| b.games).max().unwrap_or(0) as f64;
-    let plot = Plot::new(&mut p, most, "games");
+    let plot = Plot::counts(&mut p, most, "games");
     let (lo, hi) = match (bins.first(), bins.last()) {
         (Some(a), Some(b)) => (a.from as f64, (b.to + 1) as f64),
         _ => (0.0, 1.0),
@@ -558,4 +589,24 @@ pub fn sweep(report: &SweepReport) -> String {
     s += &p.placed(GAP, 48.0);
     s += "</svg>\n";
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_steps;
+
+    /// Every gridline of a count axis is a whole number, the axis reaches the count,
+    /// and it is cut in at most five parts (ten games: 0, 2, 4, 6, 8, 10, not 2.5).
+    #[test]
+    fn count_axes_have_whole_gridlines() {
+        assert_eq!(whole_steps(10.0), (10.0, 5));
+        assert_eq!(whole_steps(7.0), (8.0, 4));
+        assert_eq!(whole_steps(0.0), (1.0, 1));
+        for most in 1..2000 {
+            let (top, parts) = whole_steps(f64::from(most));
+            assert!(top >= f64::from(most) && (1..=5).contains(&parts));
+            let step = top / f64::from(parts);
+            assert_eq!(step, step.round(), "{most}: step {step}");
+        }
+    }
 }
