@@ -221,8 +221,6 @@ struct Plot {
     w: f64,
     h: f64,
     top: f64,
-    /// Gridlines above the base line (the vertical axis is cut in this many parts).
-    parts: u32,
 }
 
 impl Plot {
@@ -244,7 +242,6 @@ impl Plot {
             w: PANEL - 72.0,
             h: 150.0,
             top,
-            parts,
         };
         for i in 0..=parts {
             let v = plot.top * f64::from(i) / f64::from(parts);

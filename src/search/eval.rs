@@ -30,9 +30,9 @@
 //!   reach minus its reach from its square, in the same units) and 8 per step its own
 //!   targets stand closer to them (a lone royal piece is driven to the edge and met).
 //!
-//! - **royal safety and pawns** ([`super::structure`]): a target piece's home rank,
+//! - **royal safety and runners** ([`super::structure`]): a target piece's home rank,
 //!   shelter and the enemy pieces near it in the middle game, its centralisation in the
-//!   end game; passed, doubled and isolated pawns (the cheapest forward-only promoting
+//!   end game; passed, doubled and isolated runners (the cheapest forward-only promoting
 //!   pieces), all weighed by the phase (the share of the setup's material left).
 //!
 //! The search adds **mobility** ([`MOBILITY`] per move: the side to move's count two
@@ -128,7 +128,7 @@ pub struct Eval {
     /// ([`DISTANCE_TABLE_CELLS`]); else empty, and distances are computed.
     distances: Vec<u8>,
     cells: usize,
-    /// Royal safety and pawn structure, weighed by the phase.
+    /// Royal safety and runner structure, weighed by the phase.
     structure: Structure,
 }
 
@@ -586,8 +586,8 @@ impl Eval {
                     }
                 }
                 score += self.worth[c as usize * self.cells + cell];
-                if self.structure.is_pawn(c) {
-                    gathered.pawn(side, cell);
+                if self.structure.is_runner(c) {
+                    gathered.runner(side, cell);
                 }
                 if target {
                     if target_len[side] < TARGETS_KEPT {
@@ -602,7 +602,7 @@ impl Eval {
             }
         });
         let phase = self.structure.phase(material, self.start_material);
-        score += self.structure.pawns(board, &gathered, phase);
+        score += self.structure.runners(board, &gathered, phase);
         if self.targets != 0 {
             let targets = Targets {
                 board,
@@ -665,8 +665,8 @@ impl Eval {
                 let to_enemy = rows[side][cell];
                 goal += self.goal_weight[c as usize] * (self.max_dist - i32::from(to_enemy));
                 self.structure.aim(&mut gathered, c, side, to_enemy);
-                if self.structure.is_pawn(c) {
-                    gathered.pawn(side, cell);
+                if self.structure.is_runner(c) {
+                    gathered.runner(side, cell);
                 }
             }
             if self.targets >> kind & 1 == 0 {
@@ -681,7 +681,7 @@ impl Eval {
         score += goal / 16;
         let phase = self.structure.phase(material, self.start_material);
         score += self.structure.royal(board, targets, &gathered, phase);
-        score += self.structure.pawns(board, &gathered, phase);
+        score += self.structure.runners(board, &gathered, phase);
         let cells = [[targets[0]; TARGETS_KEPT], [targets[1]; TARGETS_KEPT]];
         let found = Targets {
             board,

@@ -6,15 +6,15 @@
 //!   tabled): in the middle game a target piece is worth more on its own side of the
 //!   board ([`HOME`] per rank it stands away from its first rank), and with its own
 //!   pieces around it ([`SHELTER`] each, up to [`SHELTER_MOST`]); enemy pieces close
-//!   to it (two steps or fewer, pawns and targets aside) cost it the square of their
+//!   to it (two steps or fewer, runners and targets aside) cost it the square of their
 //!   summed value in pawns ([`DANGER`] per unit, up to [`DANGER_MOST`]). In the end
 //!   game it wants the centre: [`ROYAL_CENTRAL`] of how much more than its average it
 //!   reaches from its square.
-//! - **Pawns**: the cheapest pieces that only move forward and promote. A pawn with no
-//!   enemy pawn ahead of it on its file or the files beside it is *passed*: it gains a
+//! - **Runners**: the cheapest pieces that only move forward and promote. A runner
+//!   with no enemy runner ahead of it on its file or the files beside it is *passed*: it gains a
 //!   share of its promotion's gain that grows with the cube of its progress, more in
-//!   the end game ([`PASSED_MIDDLE`], [`PASSED_END`]). Two pawns of a side on one file
-//!   cost [`DOUBLED`] each after the first; a pawn with no pawn of its side on the
+//!   the end game ([`PASSED_MIDDLE`], [`PASSED_END`]). Two runners of a side on one file
+//!   cost [`DOUBLED`] each after the first; a runner with no runner of its side on the
 //!   files beside it costs [`ISOLATED`]. Only on a game with one board.
 //!
 //! In games with drops nothing leaves play (a capture goes to a hand), so the phase
@@ -35,16 +35,16 @@ const DANGER: i32 = 1;
 const DANGER_MOST: i32 = 400;
 /// End game: the share of a target piece's extra reach that counts (centralisation).
 const ROYAL_CENTRAL: f64 = 0.6;
-/// A passed pawn's share of its promotion's gain, at the zone's edge (times the cube
+/// A passed runner's share of its promotion's gain, at the zone's edge (times the cube
 /// of its progress), in the middle game and in the end game.
 const PASSED_MIDDLE: f64 = 0.1;
 const PASSED_END: f64 = 0.35;
-/// Centipawns per pawn doubled on a file, and per isolated pawn.
+/// Centipawns per runner doubled on a file, and per isolated runner.
 const DOUBLED: i32 = 12;
 const ISOLATED: i32 = 10;
-/// Pawns kept per side while evaluating (with more, the pawn terms are left out).
-const PAWNS_KEPT: usize = 24;
-/// Files a board may have for the pawn terms.
+/// Runners kept per side while evaluating (with more, the runner terms are left out).
+const RUNNERS_KEPT: usize = 24;
+/// Files a board may have for the runner terms.
 const FILES_KEPT: usize = 32;
 /// The full phase: every piece of the setup on the board.
 pub const PHASE_FULL: i32 = 256;
@@ -57,13 +57,13 @@ pub struct Structure {
     /// of standing there, from the owner's point of view.
     royal_square: Vec<(i32, i32)>,
     /// Per code: the piece's weight in the danger it brings near an enemy target, in
-    /// centipawns of value (0 for pawns and targets).
+    /// centipawns of value (0 for runners and targets).
     danger_weight: Vec<i32>,
-    /// Per code: 1 when the piece is a pawn.
-    pawn: Vec<bool>,
-    /// Per `code * cells + cell`, for pawns: the passed pawn's (middle, end) bonus.
+    /// Per code: 1 when the piece is a runner.
+    runner: Vec<bool>,
+    /// Per `code * cells + cell`, for runners: the passed runner's (middle, end) bonus.
     passed: Vec<(i32, i32)>,
-    /// Per cell: (file, rank) on the one board; empty when the pawn terms are off.
+    /// Per cell: (file, rank) on the one board; empty when the runner terms are off.
     file_rank: Vec<(u8, u8)>,
     files: usize,
     /// The drops keep every piece in play: the phase stays full.
@@ -73,9 +73,9 @@ pub struct Structure {
 /// What one pass over the pieces gathers for the structure terms.
 #[derive(Debug, Default)]
 pub struct Gathered {
-    /// Per side: the cells of its pawns (their count may pass [`PAWNS_KEPT`]).
-    pawns: [[u16; PAWNS_KEPT]; 2],
-    pawn_count: [usize; 2],
+    /// Per side: the cells of its runners (their count may pass [`RUNNERS_KEPT`]).
+    runners: [[u16; RUNNERS_KEPT]; 2],
+    runner_count: [usize; 2],
     /// Per side: the summed danger weight of its pieces near the enemy target.
     pub danger: [i32; 2],
     /// Per side: own pieces next to its target.
@@ -83,14 +83,14 @@ pub struct Gathered {
 }
 
 impl Gathered {
-    /// Notes a pawn of `side` on `cell`.
+    /// Notes a runner of `side` on `cell`.
     #[inline]
-    pub fn pawn(&mut self, side: usize, cell: usize) {
-        let n = self.pawn_count[side];
-        if n < PAWNS_KEPT {
-            self.pawns[side][n] = cell as u16;
+    pub fn runner(&mut self, side: usize, cell: usize) {
+        let n = self.runner_count[side];
+        if n < RUNNERS_KEPT {
+            self.runners[side][n] = cell as u16;
         }
-        self.pawn_count[side] = n + 1;
+        self.runner_count[side] = n + 1;
     }
 }
 
@@ -111,14 +111,14 @@ impl Structure {
         let kinds = rules.pieces.len();
         let ncodes = 1 + 2 * kinds;
         let geo = &rules.geometry;
-        let pawns = pawn_kinds(rules, values);
+        let runners = runner_kinds(rules, values);
         let mut royal_square = vec![(0, 0); ncodes * n];
         let mut passed = vec![(0, 0); ncodes * n];
         let mut danger_weight = vec![0; ncodes];
-        let mut pawn = vec![false; ncodes];
+        let mut runner = vec![false; ncodes];
         for k in 0..kinds {
             let is_target = targets >> k & 1 != 0;
-            let is_pawn = pawns >> k & 1 != 0;
+            let is_runner = runners >> k & 1 != 0;
             let gain = rules.pieces[k]
                 .promotions
                 .iter()
@@ -128,8 +128,8 @@ impl Structure {
                 - values[k];
             for side in 0..2 {
                 let c = code(k, side) as usize;
-                pawn[c] = is_pawn;
-                if !is_target && !is_pawn {
+                runner[c] = is_runner;
+                if !is_target && !is_runner {
                     danger_weight[c] = values[k].clamp(0, 1200);
                 }
                 if is_target {
@@ -148,7 +148,7 @@ impl Structure {
                         royal_square[c * n + cell] = (middle, end);
                     }
                 }
-                if is_pawn
+                if is_runner
                     && gain > 0
                     && let Some((distance, longest)) = zone_distance(k, side)
                 {
@@ -164,7 +164,7 @@ impl Structure {
             }
         }
         let one_board = geo.boards.len() == 1 && geo.boards[0].files <= FILES_KEPT;
-        let file_rank = if one_board && pawns != 0 {
+        let file_rank = if one_board && runners != 0 {
             geo.cells
                 .iter()
                 .map(|c| (c.file as u8, c.rank as u8))
@@ -176,7 +176,7 @@ impl Structure {
             cells: n,
             royal_square,
             danger_weight,
-            pawn,
+            runner,
             passed,
             files: if one_board { geo.boards[0].files } else { 0 },
             file_rank,
@@ -193,10 +193,10 @@ impl Structure {
         }
     }
 
-    /// Whether a piece code is a pawn's.
+    /// Whether a piece code is a runner's.
     #[inline]
-    pub fn is_pawn(&self, c: Code) -> bool {
-        self.pawn[c as usize]
+    pub fn is_runner(&self, c: Code) -> bool {
+        self.runner[c as usize]
     }
 
     /// The phase from the non-target material left on the board and the setup's.
@@ -237,21 +237,21 @@ impl Structure {
         score
     }
 
-    /// The pawn terms, from the first player's point of view.
-    pub fn pawns(&self, board: &[Code], gathered: &Gathered, phase: i32) -> i32 {
+    /// The runner terms, from the first player's point of view.
+    pub fn runners(&self, board: &[Code], gathered: &Gathered, phase: i32) -> i32 {
         if self.file_rank.is_empty()
-            || gathered.pawn_count[0] > PAWNS_KEPT
-            || gathered.pawn_count[1] > PAWNS_KEPT
+            || gathered.runner_count[0] > RUNNERS_KEPT
+            || gathered.runner_count[1] > RUNNERS_KEPT
         {
             return 0;
         }
-        // Per side and file: the rank of its most advanced pawn toward the other side
+        // Per side and file: the rank of its most advanced runner toward the other side
         // (the highest for the first player, the lowest for the second), and how many.
         let mut front = [[-1i32; FILES_KEPT]; 2];
         let mut back = [[i32::MAX; FILES_KEPT]; 2];
         let mut count = [[0u8; FILES_KEPT]; 2];
         for side in 0..2 {
-            for &cell in &gathered.pawns[side][..gathered.pawn_count[side]] {
+            for &cell in &gathered.runners[side][..gathered.runner_count[side]] {
                 let (f, r) = self.file_rank[cell as usize];
                 let (f, r) = (f as usize, i32::from(r));
                 front[side][f] = front[side][f].max(r);
@@ -263,7 +263,7 @@ impl Structure {
         for (side, counts) in count.iter().enumerate() {
             let enemy = side ^ 1;
             let mut own = 0;
-            for &cell in &gathered.pawns[side][..gathered.pawn_count[side]] {
+            for &cell in &gathered.runners[side][..gathered.runner_count[side]] {
                 let (f, r) = self.file_rank[cell as usize];
                 let (f, r) = (f as usize, i32::from(r));
                 let beside = f.saturating_sub(1)..=(f + 1).min(self.files - 1);
@@ -291,9 +291,9 @@ impl Structure {
     }
 }
 
-/// The pawn kinds: not royal, promoting, every move of theirs forward, and worth at
+/// The runner kinds: not royal, promoting, every move of theirs forward, and worth at
 /// most half as much again as the cheapest piece.
-fn pawn_kinds(rules: &Rules, values: &[i32]) -> u64 {
+fn runner_kinds(rules: &Rules, values: &[i32]) -> u64 {
     let cheapest = values.iter().copied().filter(|&v| v > 0).min().unwrap_or(0);
     let mut mask = 0;
     for (k, p) in rules.pieces.iter().enumerate().take(64) {
