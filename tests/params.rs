@@ -204,3 +204,32 @@ fn perft_on_the_command_line_follows_a_rank_parameter() {
     };
     assert_ne!(nodes("1"), nodes("2"));
 }
+
+/// `varsand analyze --sweep` over a parameter that stands for a zone's rank.
+#[test]
+fn a_sweep_ranges_over_a_rank_parameter() {
+    let dir = common::process::TempDir::new("params-sweep");
+    let file = dir.path("params.var");
+    std::fs::write(&file, GAME).unwrap();
+    let file = file.display().to_string();
+    let out = common::process::varsand(
+        &[
+            "analyze",
+            &file,
+            "--random",
+            "--games",
+            "2",
+            "--sweep",
+            "depth=1..3",
+            "--json",
+        ],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "{}",
+        common::process::text(&out.stderr)
+    );
+    let json = common::process::text(&out.stdout);
+    assert!(json.contains("depth"), "{json}");
+}

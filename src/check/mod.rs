@@ -12,8 +12,8 @@
 //! 4. [`pieces::pieces`], [`terrain::terrains`], [`pieces::two_faces`],
 //!    [`pieces::captures_to_hand`];
 //! 5. [`moves::movement`] (flight, flip, drop, pass, `forbid`), [`moves::castlings`];
-//! 6. [`ends::end_rules`], [`setup::setup_decl`], [`usage::warnings`] (unused
-//!    declarations, repeated properties and moves);
+//! 6. [`ends::end_rules`], [`names::counter_starts`], [`setup::setup_decl`],
+//!    [`usage::warnings`] (unused declarations, repeated properties and moves);
 //! 7. [`setup::compile`]: the game is compiled and its setup read whenever the
 //!    passes that define what a setup names (boards, players, parameters, piece
 //!    letters, terrain, castling rights) found no problem, so that setup problems
