@@ -108,6 +108,8 @@ catalogue! {
     setup_unknown_marked_piece: 1,
     setup_presence_unknown_param: 1,
     count_unknown_param: 1,
+    param_unknown_places: 6,
+    param_values_out_of_range: 4,
     pass_on_file: 1,
     reached_unknown_piece_and_zone: 2,
     syntax_three_mistakes: 3,
@@ -333,6 +335,13 @@ fn warnings_repeated_properties() {
     let (count, rendered) = render_warnings("repeated_properties");
     insta::assert_snapshot!(rendered);
     assert_eq!(count, 4, "{rendered}");
+}
+
+#[test]
+fn warnings_param_ranges() {
+    let (count, rendered) = render_warnings("param_ranges");
+    insta::assert_snapshot!(rendered);
+    assert_eq!(count, 3, "{rendered}");
 }
 
 /// The shipped games and examples have no warnings.

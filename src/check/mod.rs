@@ -12,8 +12,8 @@
 //! 4. [`pieces::pieces`], [`terrain::terrains`], [`pieces::two_faces`],
 //!    [`pieces::captures_to_hand`];
 //! 5. [`moves::movement`] (flight, flip, drop, pass, `forbid`), [`moves::castlings`];
-//! 6. [`ends::end_rules`], [`setup::setup_decl`], [`usage::warnings`] (unused
-//!    declarations, repeated properties and moves);
+//! 6. [`ends::end_rules`], [`names::counter_starts`], [`setup::setup_decl`],
+//!    [`usage::warnings`] (unused declarations, repeated properties and moves);
 //! 7. [`setup::compile`]: the game is compiled and its setup read whenever the
 //!    passes that define what a setup names (boards, players, parameters, piece
 //!    letters, terrain, castling rights) found no problem, so that setup problems
@@ -40,7 +40,7 @@ use crate::syntax::{
     ast::{Decl, File, Span},
 };
 
-pub(crate) use names::Scope;
+pub(crate) use names::{Params, Scope, Valid};
 
 /// The largest piece `value`, in pawns (either sign): a hundred queens. Beyond it
 /// a sum of values would crowd the scores the search keeps for won and lost games.
@@ -172,7 +172,15 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Checked {
     let mut params = decls.params;
     ck.defining_setup(|ck| setup::apply_overrides(ck, overrides, &players, &mut params));
     let piece_decls = ck.defining_setup(|ck| names::piece_names(ck, file));
-    let zones = zones::zones(&mut ck, file, &decls.geometry, &players);
+    let zones = zones::zones(
+        &mut ck,
+        file,
+        &decls.geometry,
+        &Params {
+            values: &params,
+            players: &players,
+        },
+    );
     let scope = Scope {
         geometry: decls.geometry,
         players,
@@ -188,6 +196,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Checked {
     let movement = moves::movement(&mut ck, file, &scope, &pieces);
     let castlings = ck.defining_setup(|ck| moves::castlings(ck, file, &scope));
     let ends = ends::end_rules(&mut ck, file, &scope, &pieces);
+    let counter_starts = names::counter_starts(&mut ck, file, &scope);
     let setup = setup::setup_decl(&mut ck, &decls.setups);
     usage::warnings(&mut ck, file, source);
     let Scope {
@@ -212,6 +221,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Checked {
         flip_rules: movement.flip_rules,
         drop_zone: movement.drop_zone,
         counters,
+        counter_starts,
         stalemate_illegal: ends.stalemate_illegal,
         forbid_dead_squares: movement.forbid_dead_squares,
         no_mate_by_drop: movement.no_mate_by_drop,

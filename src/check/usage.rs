@@ -40,7 +40,7 @@ pub(crate) fn warnings(ck: &mut Checker, file: &File, source: &str) {
             Decl::Terrain(t) if !used(&t.name.node) && !setup.contains(t.letter.node) => {
                 ck.report(unused(ProblemCode::UnusedTerrain, &t.name, "terrain"));
             }
-            Decl::Counter(c) if !used(&c.node) && !setup.contains(&format!("{}=", c.node)) => {
+            Decl::Counter(c, _) if !used(&c.node) && !setup.contains(&format!("{}=", c.node)) => {
                 ck.report(unused(ProblemCode::UnusedCounter, c, "counter"));
             }
             Decl::Piece(p) => {

@@ -803,12 +803,20 @@ fn read_clocks(fields: &[Field]) -> Result<[u32; 2], FenError> {
 }
 
 /// The fields after the six of FEN: `swapped`, `off=...` and counters `NAME=A/B`.
-fn read_extras(rules: &Rules, fields: &[Field]) -> Result<Extras, FenError> {
+/// A counter not given is 0, or in a setup its declared start.
+fn read_extras(rules: &Rules, fields: &[Field], is_setup: bool) -> Result<Extras, FenError> {
+    let n = rules.counters.len();
     let mut extras = Extras {
         swapped: false,
         exited: [0; 2],
-        counters: vec![0; 2 * rules.counters.len()],
+        counters: vec![0; 2 * n],
     };
+    if is_setup {
+        for (i, start) in rules.counter_starts.iter().enumerate() {
+            extras.counters[i] = start[0];
+            extras.counters[n + i] = start[1];
+        }
+    }
     for &(off, s) in fields {
         if s == "swapped" && rules.pie_rule() {
             extras.swapped = true;
@@ -910,7 +918,7 @@ impl Position {
     /// The start position of the rules.
     pub fn start(rules: Arc<Rules>) -> Position {
         let setup = rules.setup.clone();
-        Position::from_fen(rules, &setup).expect("the checker has accepted the setup")
+        Position::from_fen_with(rules, &setup, true).expect("the checker has accepted the setup")
     }
 
     /// Reads a position string.
@@ -990,7 +998,7 @@ impl Position {
         let castling = read_castling(&rules, &placement.board, fields.get(2))?;
         let ep = read_en_passant(&rules, &placement.board, side, fields.get(3))?;
         let clocks = read_clocks(fields.get(4..).unwrap_or_default())?;
-        let extras = read_extras(&rules, fields.get(6..).unwrap_or_default())?;
+        let extras = read_extras(&rules, fields.get(6..).unwrap_or_default(), is_setup)?;
         let fields = Fields {
             placement,
             hand,

@@ -52,6 +52,7 @@ pub(super) fn lower(game: Game) -> Rules {
         end_rules: game.end_rules,
         params: game.params,
         counters: game.counters,
+        counter_starts: game.counter_starts,
         stalemate_illegal: game.stalemate_illegal,
         forbid_dead_squares: game.forbid_dead_squares,
         no_mate_by_drop: game.no_mate_by_drop,

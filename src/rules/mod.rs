@@ -103,6 +103,8 @@ pub struct Rules {
     pub(crate) params: IndexMap<String, Param>,
     /// Names of the per-player counters.
     pub(crate) counters: Vec<String>,
+    /// Each counter's value per player in the setup, unless the setup string gives it.
+    pub(crate) counter_starts: Vec<[i64; 2]>,
     /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
     pub(crate) stalemate_illegal: bool,
     /// No move may leave a piece where none of its moves leads anywhere.

@@ -229,7 +229,8 @@ fn rule_name(rule: Rule) -> Option<String> {
         Rule::ident | Rule::zone_ref | Rule::piece_ref | Rule::param_ref => "a name".into(),
         Rule::letter | Rule::promo_letter | Rule::piece_letter => "a piece letter".into(),
         Rule::number => "a number".into(),
-        Rule::count => "a number or a parameter".into(),
+        Rule::count | Rule::delta => "a number or a parameter".into(),
+        Rule::negated_ref => "`-` and a parameter".into(),
         Rule::string => "a quoted string".into(),
         Rule::square => "a square such as e4".into(),
         Rule::region
@@ -310,7 +311,8 @@ fn num(pair: Pair<Rule>) -> Spanned<i64> {
     Spanned::new(value, span)
 }
 
-/// A number, or the parameter that stands for it.
+/// A number, or the parameter that stands for it (`count`; `delta`, where `-NAME`
+/// negates it).
 fn count(pair: Pair<Rule>) -> Count {
     let inner = pair
         .into_inner()
@@ -318,6 +320,10 @@ fn count(pair: Pair<Rule>) -> Count {
         .expect("a count holds a number or a name");
     match inner.as_rule() {
         Rule::param_ref => Count::Param(name(inner.into_inner().next().expect("a name"))),
+        Rule::negated_ref => {
+            let param_ref = inner.into_inner().next().expect("a parameter");
+            Count::Negated(name(param_ref.into_inner().next().expect("a name")))
+        }
         _ => Count::Number(num(inner).node),
     }
 }
@@ -351,7 +357,7 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::pass_decl => pass_decl(inner, span),
         Rule::forbid_decl => Decl::Forbid(forbid(inner.next().unwrap())),
         Rule::captures_decl => Decl::CapturesToHand(span),
-        Rule::counter_decl => Decl::Counter(name(inner.next().unwrap())),
+        Rule::counter_decl => Decl::Counter(name(inner.next().unwrap()), inner.next().map(count)),
         Rule::drop_decl => Decl::Drop(DropDecl {
             zone: name(inner.next().unwrap()),
             span,
@@ -727,7 +733,7 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
     let cond = match rule {
         Rule::height_cond => {
             let op = compare(inner.next().unwrap().as_str());
-            Condition::Height(op, num(inner.next().unwrap()).node)
+            Condition::Height(op, count(inner.next().unwrap()))
         }
         Rule::closer_cond => {
             let enemy = inner.next().unwrap().as_str() == "enemy";
@@ -741,7 +747,7 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
         Rule::counter_cond => {
             let counter = name(inner.next().unwrap());
             let op = compare(inner.next().unwrap().as_str());
-            Condition::Counter(counter, op, num(inner.next().unwrap()).node)
+            Condition::Counter(counter, op, count(inner.next().unwrap()))
         }
         Rule::no_file_cond => {
             let enemy = inner.next().unwrap().as_str() == "enemy";
@@ -773,11 +779,11 @@ fn effect(pair: Pair<Rule>) -> Spanned<Effect> {
     let mut inner = e.into_inner();
     let eff = match rule {
         Rule::leave_effect => Effect::Leave(name(inner.next().unwrap())),
-        Rule::height_effect => Effect::Height(num(inner.next().unwrap()).node),
+        Rule::height_effect => Effect::Height(count(inner.next().unwrap())),
         Rule::stay_effect => Effect::Stay,
         Rule::counter_effect => {
             let counter = name(inner.next().unwrap());
-            Effect::Counter(counter, num(inner.next().unwrap()).node)
+            Effect::Counter(counter, count(inner.next().unwrap()))
         }
         _ => unreachable!("effect {rule:?}"),
     };
@@ -792,11 +798,10 @@ fn region(pair: Pair<Rule>) -> Region {
             let text = t.as_str().to_string();
             let mut inner = t.into_inner();
             let term = match rule {
-                Rule::rank_term => RegionTerm::Rank(num(inner.next().unwrap()).node),
-                Rule::ranks_term => RegionTerm::Ranks(
-                    num(inner.next().unwrap()).node,
-                    num(inner.next().unwrap()).node,
-                ),
+                Rule::rank_term => RegionTerm::Rank(count(inner.next().unwrap())),
+                Rule::ranks_term => {
+                    RegionTerm::Ranks(count(inner.next().unwrap()), count(inner.next().unwrap()))
+                }
                 Rule::file_term => RegionTerm::File(first_char(inner.next().unwrap())),
                 Rule::files_term => RegionTerm::Files(
                     first_char(inner.next().unwrap()),
