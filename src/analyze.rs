@@ -18,11 +18,24 @@ use serde::Serialize;
 
 use crate::engine::{Move, Position};
 use crate::ids::Side;
-use crate::rules::{Rules, kind_of};
+use crate::rules::{Rules, kind_of, side_of};
 use crate::search::{Ends, Eval, Limits, Rng, Searcher, eval::Source};
 
+mod balance;
+mod counts;
 mod save;
+pub mod stats;
+pub use balance::{
+    Comparison, Difference, PieceDifference, SweepPoint, SweepRange, SweepReport, compare,
+    parse_sweep,
+};
+pub use counts::Counts;
 pub use save::SaveGames;
+pub use stats::{Interval, Score};
+
+/// Material is kept per game as a mean over its positions, in 1/64 pieces (whole
+/// numbers, so that adding up games in any order gives the same sums).
+pub const MATERIAL_SCALE: i64 = 64;
 
 /// Who makes the moves of one person.
 #[derive(Debug, Clone)]
@@ -88,6 +101,25 @@ pub struct GameRecord {
     /// The moves, as text (with `GameConfig::record_moves`).
     pub moves: Vec<String>,
     pub nodes: u64,
+    /// Per piece kind: the first colour's count minus the second's (on the board and
+    /// in hand), averaged over the game's positions, in 1/[`MATERIAL_SCALE`] pieces.
+    /// Empty when not measured.
+    pub material: Vec<i64>,
+}
+
+/// Adds, per piece kind, the first colour's count minus the second's.
+fn add_material(pos: &Position, sums: &mut [i64]) {
+    for &c in pos.board() {
+        if c != 0 {
+            let sign = if side_of(c).is_first() { 1 } else { -1 };
+            if let Some(s) = sums.get_mut(kind_of(c)) {
+                *s += sign;
+            }
+        }
+    }
+    for (k, s) in sums.iter_mut().enumerate() {
+        *s += i64::from(pos.in_hand(Side::First, k)) - i64::from(pos.in_hand(Side::Second, k));
+    }
 }
 
 /// The piece a move captures, if any (looked at before the move is made).
@@ -133,7 +165,10 @@ pub fn play_from(
         captured: vec![0; kinds],
         moves: Vec::new(),
         nodes: 0,
+        material: Vec::new(),
     };
+    let mut material = vec![0i64; kinds];
+    let mut positions = 0i64;
     let start_swapped = pos.swapped();
     // The person to move: the first mover plays `first_side` until a swap.
     let person = |pos: &Position| {
@@ -142,6 +177,8 @@ pub fn play_from(
     let both_search = players.iter().all(|p| matches!(p, Player::Search(_)));
     let opening = if both_search { config.opening_plies } else { 0 };
     loop {
+        add_material(&pos, &mut material);
+        positions += 1;
         pos.legal_moves_into(&mut moves);
         if let Some(end) = ends.game_end(&mut pos, &moves) {
             rec.winner = end.winner.map(Side::index);
@@ -208,6 +245,10 @@ pub fn play_from(
         }
         rec.plies += 1;
     }
+    rec.material = material
+        .iter()
+        .map(|&m| (m * MATERIAL_SCALE * 2 + positions).div_euclid(2 * positions))
+        .collect();
     rec.swapped = pos.swapped() != start_swapped;
     rec.winner_player = rec
         .winner
@@ -251,19 +292,7 @@ impl Rate {
     }
 }
 
-/// The 95% Wilson score interval of `k` successes in `n` trials.
-pub fn wilson(k: usize, n: usize) -> (f64, f64) {
-    if n == 0 {
-        return (0.0, 1.0);
-    }
-    let z = 1.959_963_984_540_054_f64;
-    let n = n as f64;
-    let p = k as f64 / n;
-    let z2 = z * z;
-    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
-    let half = z * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt() / (1.0 + z2 / n);
-    ((centre - half).max(0.0), (centre + half).min(1.0))
-}
+pub use stats::wilson;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SideResult {
@@ -276,6 +305,8 @@ pub struct SideResult {
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Spread {
     pub mean: f64,
+    /// The mean's 95% interval.
+    pub mean_interval: Interval,
     pub median: f64,
     pub stdev: f64,
     pub min: usize,
@@ -289,6 +320,7 @@ impl Spread {
         if n == 0 {
             return Spread {
                 mean: 0.0,
+                mean_interval: Interval::exact(0.0),
                 median: 0.0,
                 stdev: 0.0,
                 min: 0,
@@ -319,8 +351,13 @@ impl Spread {
         } else {
             (nth(n / 2 - 1) + nth(n / 2)) as f64 / 2.0
         };
+        let sum_sq: f64 = counts
+            .iter()
+            .map(|(&v, &c)| c as f64 * (v as f64) * (v as f64))
+            .sum();
         Spread {
             mean,
+            mean_interval: stats::mean_interval(n, sum, sum_sq),
             median,
             stdev: var.sqrt(),
             min: counts.keys().next().copied().unwrap_or(0),
@@ -336,6 +373,8 @@ pub struct Branching {
     pub middle: f64,
     pub end: f64,
     pub overall: f64,
+    /// The mean over games of each game's mean, with its 95% interval.
+    pub per_game: Interval,
 }
 
 /// Games whose length, in plies, lies in `from..=to` (a histogram's bar).
@@ -373,12 +412,31 @@ pub struct PieceStats {
     /// Share of all moves made.
     pub moved_share: f64,
     pub captured_per_game: f64,
+    /// Per game, with 95% intervals: moves made, captures made, times captured.
+    pub moves_per_game: Interval,
+    pub captures_per_game: Interval,
+    pub captured_per_game_interval: Interval,
+    /// What the games say it is worth (the regression of the result on material).
+    pub measured_value: Option<MeasuredValue>,
+}
+
+/// A piece's worth as the games measure it: the regression of the game's result on
+/// the material (each kind's count, first colour minus second, averaged over the
+/// game's positions). `score` is what one more piece adds to the first colour's
+/// expected score; `centipawns` the same on the evaluation's scale (the logistic
+/// curve 1 / (1 + 10^(−cp/400)) is 0.5 + cp × ln 10 / 1600 near even).
+#[derive(Debug, Clone, Copy, Serialize, PartialEq)]
+pub struct MeasuredValue {
+    pub score: Interval,
+    pub centipawns: Interval,
 }
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Ending {
     pub reason: String,
     pub count: usize,
+    /// Its share of the games, with the 95% Wilson interval.
+    pub share: Rate,
 }
 
 /// The analysis of a run.
@@ -399,6 +457,12 @@ pub struct Report {
     pub first_player: Option<SideResult>,
     /// With `--vs-random`: the search's results.
     pub search_vs_random: Option<SideResult>,
+    /// The first player's score (a win 1, a draw ½; the person who moved first,
+    /// whatever colour a pie rule gave them), with its 95% interval.
+    pub score: Score,
+    /// The first colour's edge as the material regression sees it: its expected
+    /// score with even material (None when not measured).
+    pub even_material_score: Option<Interval>,
     pub length: Spread,
     /// The game lengths as a histogram of at most 25 equal bars.
     pub length_bins: Vec<LengthBin>,
@@ -407,10 +471,41 @@ pub struct Report {
     pub branching_by_ply: Vec<PlyBranching>,
     pub endings: Vec<Ending>,
     pub pieces: Vec<PieceStats>,
+    /// With `--precision`: the half-width asked for, the budget, and whether it was
+    /// reached.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub stop: Option<Stop>,
+    /// The counts the figures come from: add them up over runs ([`Counts::merge`]).
+    pub counts: Counts,
     /// Wall-clock seconds, threads, and speed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub timing: Option<Timing>,
 }
+
+/// How a run with `--precision` ended.
+#[derive(Debug, Clone, Serialize, PartialEq)]
+pub struct Stop {
+    pub precision: f64,
+    pub budget: usize,
+    /// The interval's half-width on the first player's score came below `precision`.
+    pub reached: bool,
+    pub half_width: f64,
+}
+
+/// Play until the first player's score is known to within `precision` (the 95%
+/// interval's half-width), or `budget` games are played.
+#[derive(Debug, Clone, Copy)]
+pub struct Until {
+    pub precision: f64,
+    pub budget: usize,
+}
+
+/// The fewest games a precision stop plays: below it an interval may look narrow by
+/// chance (ten draws in a row).
+pub const MIN_GAMES: usize = 30;
+/// Games are played in batches of this many between two looks at the interval (a
+/// fixed number, so that a seed gives the same games whatever the threads).
+pub const BATCH: usize = 32;
 
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct Timing {
@@ -445,14 +540,17 @@ struct Progress {
 
 impl Progress {
     #[cfg(feature = "cli")]
-    fn new(show: bool, games: usize) -> Self {
+    fn new(show: bool, games: usize, until: bool) -> Self {
         let bar = if show {
             let b = indicatif::ProgressBar::new(games as u64);
+            let template = if until {
+                "{bar:40} {pos}/~{len} games, first player {msg}, {elapsed} elapsed, {eta} left"
+            } else {
+                "{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left"
+            };
             b.set_style(
-                indicatif::ProgressStyle::with_template(
-                    "{bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left",
-                )
-                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+                indicatif::ProgressStyle::with_template(template)
+                    .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
             );
             b
         } else {
@@ -461,12 +559,21 @@ impl Progress {
         Progress { bar }
     }
     #[cfg(not(feature = "cli"))]
-    fn new(_show: bool, _games: usize) -> Self {
+    fn new(_show: bool, _games: usize, _until: bool) -> Self {
         Progress {}
     }
     fn inc(&self) {
         #[cfg(feature = "cli")]
         self.bar.inc(1);
+    }
+    /// The games a precision stop now expects to play, and its estimate.
+    #[cfg_attr(not(feature = "cli"), allow(unused_variables))]
+    fn estimate(&self, games: usize, words: String) {
+        #[cfg(feature = "cli")]
+        {
+            self.bar.set_length(games as u64);
+            self.bar.set_message(words);
+        }
     }
     fn finish(&self) {
         #[cfg(feature = "cli")]
@@ -486,11 +593,37 @@ pub fn analyze(rules: &Arc<Rules>, opts: &Options) -> Report {
 
 /// [`analyze`] with this evaluation (learned weights, say).
 pub fn analyze_with(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options) -> Report {
+    run(rules, eval, opts, None)
+}
+
+/// [`analyze_with`], playing until the first player's score is known to within
+/// `until.precision` or `until.budget` games are played (`opts.games` is not read).
+pub fn analyze_until(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options, until: Until) -> Report {
+    run(rules, eval, opts, Some(until))
+}
+
+/// The games a precision stop expects to need, from the estimate so far: the
+/// interval's half-width shrinks as one over the square root of the games.
+fn games_needed(games: usize, half: f64, until: Until) -> usize {
+    if half <= until.precision || games == 0 {
+        return games.max(MIN_GAMES).min(until.budget);
+    }
+    let ratio = half / until.precision;
+    let need = (games as f64 * ratio * ratio).ceil();
+    if need >= until.budget as f64 {
+        until.budget
+    } else {
+        (need as usize).max(MIN_GAMES).min(until.budget)
+    }
+}
+
+fn run(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options, until: Option<Until>) -> Report {
     let players: [Player; 2] = match &opts.limits {
         None => [Player::Random, Player::Random],
         Some(l) => [Player::Search(l.clone()), Player::Search(l.clone())],
     };
-    let bar = Progress::new(opts.progress, opts.games);
+    let first_total = until.map_or(opts.games, |u| MIN_GAMES.min(u.budget));
+    let bar = Progress::new(opts.progress, first_total, until.is_some());
     let start = Instant::now();
     let kinds = rules.pieces.len();
     let mut config = opts.config.clone();
@@ -515,24 +648,59 @@ pub fn analyze_with(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options) -> Repo
         bar.inc();
         (i, r)
     };
-    let add = |mut t: Tally, (i, r): (usize, GameRecord)| {
+    let add = |mut t: Counts, (i, r): (usize, GameRecord)| {
         t.add(i, &r);
         t
     };
     let threads = opts.threads.clamp(1, MAX_THREADS);
-    let serial = || (0..opts.games).map(play).fold(Tally::new(kinds), add);
-    let tally = if threads == 1 {
-        serial()
+    let pool = if threads == 1 {
+        None
     } else {
-        match rayon::ThreadPoolBuilder::new().num_threads(threads).build() {
-            Ok(pool) => pool.install(|| {
-                (0..opts.games)
+        rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .ok()
+    };
+    let play_range = |range: std::ops::Range<usize>| -> Counts {
+        match &pool {
+            None => range.map(play).fold(Counts::new(kinds), add),
+            Some(pool) => pool.install(|| {
+                range
                     .into_par_iter()
                     .map(play)
-                    .fold(|| Tally::new(kinds), add)
-                    .reduce(|| Tally::new(kinds), Tally::merge)
+                    .fold(|| Counts::new(kinds), add)
+                    .reduce(|| Counts::new(kinds), Counts::merge)
             }),
-            Err(_) => serial(),
+        }
+    };
+    let (counts, stop) = match until {
+        None => (play_range(0..opts.games), None),
+        Some(until) => {
+            let mut counts = Counts::new(kinds);
+            loop {
+                let (w, d, l) = counts.first_player();
+                let half = Score::new("", w, d, l).score.half_width();
+                let played = counts.games;
+                let reached = played >= MIN_GAMES && half < until.precision;
+                if reached || played >= until.budget {
+                    let stop = Stop {
+                        precision: until.precision,
+                        budget: until.budget,
+                        reached,
+                        half_width: half,
+                    };
+                    break (counts, Some(stop));
+                }
+                if played > 0 {
+                    let s = Score::new("", w, d, l).score;
+                    bar.estimate(
+                        games_needed(played, half, until),
+                        format!("{:.3} ± {:.3}", s.value, half),
+                    );
+                }
+                let next = (played + BATCH).min(until.budget);
+                counts = counts.merge(play_range(played..next));
+            }
         }
     };
     bar.finish();
@@ -541,148 +709,18 @@ pub fn analyze_with(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options) -> Repo
     let timing = Timing {
         seconds: secs,
         threads,
-        games_per_second: tally.games as f64 / secs,
-        plies_per_second: tally.plies as f64 / secs,
-        search_nodes: tally.nodes,
-        search_nodes_per_second: tally.nodes as f64 / secs,
+        games_per_second: counts.games as f64 / secs,
+        plies_per_second: counts.plies as f64 / secs,
+        search_nodes: counts.nodes,
+        search_nodes_per_second: counts.nodes as f64 / secs,
     };
-    let mut report = tally.report(rules, &eval, opts);
+    let mut report = counts.report(rules, &eval, opts);
+    report.stop = stop;
     report.timing = Some(timing);
     report
 }
 
-/// What the report needs of the games played so far, added up as they finish.
-#[derive(Debug, Clone, Default)]
-struct Tally {
-    games: usize,
-    /// Wins per colour, and draws.
-    wins: [usize; 2],
-    draws: usize,
-    /// Wins per person (0 moved first), and swaps (with a pie rule).
-    person_wins: [usize; 2],
-    swaps: usize,
-    /// The search's wins and losses against a random mover (game i: the search moves
-    /// first when i is even).
-    search_wins: usize,
-    search_losses: usize,
-    /// Game length in plies → number of games.
-    lengths: BTreeMap<usize, u64>,
-    /// Per third of a game: the sum of the legal-move counts and the number of positions.
-    phase: [(u64, u64); 3],
-    /// Per ply: the sum of the legal-move counts and the number of positions.
-    by_ply: Vec<(u64, u64)>,
-    reasons: BTreeMap<String, usize>,
-    moved: Vec<u64>,
-    captures: Vec<u64>,
-    captured: Vec<u64>,
-    plies: u64,
-    nodes: u64,
-}
-
-impl Tally {
-    fn new(kinds: usize) -> Self {
-        Tally {
-            moved: vec![0; kinds],
-            captures: vec![0; kinds],
-            captured: vec![0; kinds],
-            ..Tally::default()
-        }
-    }
-
-    /// Adds game number `i`.
-    fn add(&mut self, i: usize, r: &GameRecord) {
-        self.games += 1;
-        match r.winner {
-            Some(w) => self.wins[w & 1] += 1,
-            None => self.draws += 1,
-        }
-        if let Some(p) = r.winner_player {
-            self.person_wins[p & 1] += 1;
-            if p == i % 2 {
-                self.search_wins += 1;
-            } else {
-                self.search_losses += 1;
-            }
-        }
-        self.swaps += usize::from(r.swapped);
-        *self.lengths.entry(r.plies).or_default() += 1;
-        let len = r.branching.len();
-        for (i, &b) in r.branching.iter().enumerate() {
-            let p = (i * 3 / len.max(1)).min(2);
-            self.phase[p].0 += u64::from(b);
-            self.phase[p].1 += 1;
-        }
-        if self.by_ply.len() < len {
-            self.by_ply.resize(len, (0, 0));
-        }
-        for (slot, &b) in self.by_ply.iter_mut().zip(&r.branching) {
-            slot.0 += u64::from(b);
-            slot.1 += 1;
-        }
-        match self.reasons.get_mut(&r.reason) {
-            Some(c) => *c += 1,
-            None => {
-                self.reasons.insert(r.reason.clone(), 1);
-            }
-        }
-        for (sum, add) in [
-            (&mut self.moved, &r.moved),
-            (&mut self.captures, &r.captures),
-            (&mut self.captured, &r.captured),
-        ] {
-            for (s, a) in sum.iter_mut().zip(add) {
-                *s += a;
-            }
-        }
-        self.plies += r.plies as u64;
-        self.nodes += r.nodes;
-    }
-
-    /// The tally of two sets of games.
-    fn merge(mut self, other: Tally) -> Tally {
-        self.games += other.games;
-        for s in 0..2 {
-            self.wins[s] += other.wins[s];
-            self.person_wins[s] += other.person_wins[s];
-        }
-        self.draws += other.draws;
-        self.swaps += other.swaps;
-        self.search_wins += other.search_wins;
-        self.search_losses += other.search_losses;
-        for (len, c) in other.lengths {
-            *self.lengths.entry(len).or_default() += c;
-        }
-        for p in 0..3 {
-            self.phase[p].0 += other.phase[p].0;
-            self.phase[p].1 += other.phase[p].1;
-        }
-        if self.by_ply.len() < other.by_ply.len() {
-            self.by_ply.resize(other.by_ply.len(), (0, 0));
-        }
-        for (slot, add) in self.by_ply.iter_mut().zip(&other.by_ply) {
-            slot.0 += add.0;
-            slot.1 += add.1;
-        }
-        for (reason, c) in other.reasons {
-            *self.reasons.entry(reason).or_default() += c;
-        }
-        for (sum, add) in [
-            (&mut self.moved, &other.moved),
-            (&mut self.captures, &other.captures),
-            (&mut self.captured, &other.captured),
-        ] {
-            if sum.len() < add.len() {
-                sum.resize(add.len(), 0);
-            }
-            for (s, a) in sum.iter_mut().zip(add) {
-                *s += a;
-            }
-        }
-        self.plies += other.plies;
-        self.nodes += other.nodes;
-        self
-    }
-
+impl Counts {
     /// The report (without timing).
     fn report(&self, rules: &Rules, eval: &Eval, opts: &Options) -> Report {
         let n = self.games;
@@ -717,6 +755,22 @@ impl Tally {
             middle: avg(self.phase[1]),
             end: avg(self.phase[2]),
             overall: avg(all),
+            per_game: {
+                let i = stats::mean_interval(
+                    self.lengths
+                        .iter()
+                        .filter(|&(&l, _)| l > 0)
+                        .map(|(_, &c)| c)
+                        .sum(),
+                    self.branching_sum as f64,
+                    self.branching_sum_sq as f64,
+                );
+                Interval {
+                    value: i.value / 1000.0,
+                    low: i.low / 1000.0,
+                    high: i.high / 1000.0,
+                }
+            },
         };
         let mut endings: Vec<Ending> = self
             .reasons
@@ -724,10 +778,12 @@ impl Tally {
             .map(|(reason, &count)| Ending {
                 reason: reason.clone(),
                 count,
+                share: Rate::new(count, n),
             })
             .collect();
         endings.sort_by(|a, b| b.count.cmp(&a.count).then(a.reason.cmp(&b.reason)));
         let total_moves: u64 = self.moved.iter().sum();
+        let (measured, even_material_score) = self.material_values(rules.pieces.len());
         let pieces = rules
             .pieces
             .iter()
@@ -736,6 +792,9 @@ impl Tally {
                 let at = |v: &Vec<u64>| v.get(k).copied().unwrap_or(0);
                 let (moved, captures, captured) =
                     (at(&self.moved), at(&self.captures), at(&self.captured));
+                let per_game = |sum: u64, sq: &Vec<u64>| {
+                    stats::mean_interval(n as u64, sum as f64, at(sq) as f64)
+                };
                 PieceStats {
                     name: p.name.clone(),
                     value: eval.values[k],
@@ -753,6 +812,10 @@ impl Tally {
                     } else {
                         captured as f64 / n as f64
                     },
+                    moves_per_game: per_game(moved, &self.moved_sq),
+                    captures_per_game: per_game(captures, &self.captures_sq),
+                    captured_per_game_interval: per_game(captured, &self.captured_sq),
+                    measured_value: measured.get(k).copied().flatten(),
                 }
             })
             .collect();
@@ -786,14 +849,70 @@ impl Tally {
             swaps,
             first_player,
             search_vs_random,
+            score: {
+                let (w, d, l) = self.first_player();
+                Score::new("first player", w, d, l)
+            },
+            even_material_score,
             length: Spread::of_counts(&self.lengths),
             length_bins: length_bins(&self.lengths),
             branching,
             branching_by_ply: branching_by_ply(&self.by_ply),
             endings,
             pieces,
+            stop: None,
+            counts: self.clone(),
             timing: None,
         }
+    }
+
+    /// Each kind's worth as the games measure it, and the first colour's expected
+    /// score with even material: least squares of the result on the material.
+    fn material_values(&self, kinds: usize) -> (Vec<Option<MeasuredValue>>, Option<Interval>) {
+        let p = kinds + 1;
+        let n = self.games;
+        if self.xtx.len() != p * p || self.xty.len() != p || n <= p + 1 {
+            return (vec![None; kinds], None);
+        }
+        let scale = MATERIAL_SCALE as f64;
+        let xtx: Vec<f64> = self
+            .xtx
+            .iter()
+            .map(|&v| v as f64 / (scale * scale))
+            .collect();
+        let xty: Vec<f64> = self.xty.iter().map(|&v| v as f64 / (2.0 * scale)).collect();
+        let yty = self.yty as f64 / 4.0;
+        let dof = (n - p) as f64;
+        let fit = stats::least_squares(&xtx, &xty, p, |beta| {
+            let mut rss = yty;
+            for i in 0..p {
+                rss -= 2.0 * beta[i] * xty[i];
+                for j in 0..p {
+                    rss += beta[i] * xtx[i * p + j] * beta[j];
+                }
+            }
+            rss.max(0.0) / dof
+        });
+        let interval = |(b, se): (f64, f64)| Interval::around(b, stats::Z95 * se);
+        // Near even, 1 / (1 + 10^(−cp/400)) rises by ln 10 / 1600 a centipawn.
+        let per_cp = std::f64::consts::LN_10 / 1600.0;
+        let values = fit[1..]
+            .iter()
+            .map(|f| {
+                f.map(|f| {
+                    let score = interval(f);
+                    MeasuredValue {
+                        score,
+                        centipawns: Interval {
+                            value: score.value / per_cp,
+                            low: score.low / per_cp,
+                            high: score.high / per_cp,
+                        },
+                    }
+                })
+            })
+            .collect();
+        (values, fit[0].map(interval))
     }
 }
 
@@ -843,7 +962,7 @@ fn branching_by_ply(by_ply: &[(u64, u64)]) -> Vec<PlyBranching> {
 
 /// The report of a set of games (without timing); game `i` of a run is `records[i]`.
 pub fn summarise(rules: &Rules, eval: &Eval, records: &[GameRecord], opts: &Options) -> Report {
-    let mut t = Tally::new(rules.pieces.len());
+    let mut t = Counts::new(rules.pieces.len());
     for (i, r) in records.iter().enumerate() {
         t.add(i, r);
     }
@@ -897,26 +1016,55 @@ impl Report {
         if let Some(sw) = self.swaps {
             line(format!("  pie rule: swap played in {sw} games"));
         }
+        let sc = &self.score;
+        line(format!(
+            "  first player's score {} ({} wins, {} draws, {} losses; ±{:.3})",
+            sc.score.text(3),
+            sc.wins,
+            sc.draws,
+            sc.losses,
+            sc.score.half_width()
+        ));
+        if let Some(e) = &self.even_material_score {
+            line(format!(
+                "  {}'s expected score with even material {}",
+                self.sides[0].side,
+                e.text(3)
+            ));
+        }
+        if let Some(st) = &self.stop {
+            line(format!(
+                "  precision {}: {} after {} games (budget {}), half-width {:.4}",
+                st.precision,
+                if st.reached { "reached" } else { "NOT reached" },
+                self.games,
+                st.budget,
+                st.half_width
+            ));
+        }
         line(String::new());
         let l = &self.length;
         line(format!(
-            "length (plies): mean {:.1}, median {:.1}, sd {:.1}, min {}, max {}",
-            l.mean, l.median, l.stdev, l.min, l.max
+            "length (plies): mean {}, median {:.1}, sd {:.1}, min {}, max {}",
+            l.mean_interval.text(1),
+            l.median,
+            l.stdev,
+            l.min,
+            l.max
         ));
         let b = &self.branching;
         line(format!(
-            "branching (legal moves): opening {:.1}, middle {:.1}, end {:.1}, overall {:.1}",
-            b.opening, b.middle, b.end, b.overall
+            "branching (legal moves): opening {:.1}, middle {:.1}, end {:.1}, overall {:.1}; per game {}",
+            b.opening,
+            b.middle,
+            b.end,
+            b.overall,
+            b.per_game.text(1)
         ));
         line(String::new());
-        line("how games ended:".into());
+        line("how games ended (95% Wilson interval):".into());
         for e in &self.endings {
-            line(format!(
-                "  {:>5}  {:5.1}%  {}",
-                e.count,
-                100.0 * e.count as f64 / self.games.max(1) as f64,
-                e.reason
-            ));
+            line(format!("  {:>5}  {}  {}", e.count, pct(&e.share), e.reason));
         }
         line(String::new());
         let w = self
@@ -927,12 +1075,12 @@ impl Report {
             .unwrap_or(0)
             .max(12);
         line(format!(
-            "  {:<w$} {:>5} {:<9} {:>9} {:<8} {:>9} {:>9} (per game)",
+            "  {:<w$} {:>5} {:<9} {:>9} {:<8} {:>9} {:>9}",
             "pieces", "value", "", "moves", "(share)", "captures", "captured"
         ));
         for p in &self.pieces {
             line(format!(
-                "  {:<w$} {:>5} {:<9} {:>9} ({:4.1}%) {:>9} {:>9} ({:.2})",
+                "  {:<w$} {:>5} {:<9} {:>9} ({:4.1}%) {:>9} {:>9}",
                 p.name,
                 p.value,
                 match p.value_source {
@@ -944,8 +1092,46 @@ impl Report {
                 100.0 * p.moved_share,
                 p.captures,
                 p.captured,
-                p.captured_per_game
             ));
+        }
+        line(String::new());
+        line(format!(
+            "  {:<w$} {:<22} {:<22} {:<22}",
+            "per game (95%)", "moves", "captures", "captured"
+        ));
+        for p in &self.pieces {
+            line(format!(
+                "  {:<w$} {:<22} {:<22} {:<22}",
+                p.name,
+                p.moves_per_game.text(2),
+                p.captures_per_game.text(2),
+                p.captured_per_game_interval.text(2)
+            ));
+        }
+        if self.pieces.iter().any(|p| p.measured_value.is_some()) {
+            line(String::new());
+            line(format!(
+                "  {:<w$} {:<26} {}",
+                "measured worth", "score per piece (95%)", "centipawns (95%)"
+            ));
+            for p in &self.pieces {
+                let Some(m) = &p.measured_value else {
+                    line(format!(
+                        "  {:<w$} not measured (no difference in material)",
+                        p.name
+                    ));
+                    continue;
+                };
+                let score = format!(
+                    "{:+.3} [{:+.3}–{:+.3}]",
+                    m.score.value, m.score.low, m.score.high
+                );
+                let cp = format!(
+                    "{:+.0} [{:+.0}–{:+.0}]",
+                    m.centipawns.value, m.centipawns.low, m.centipawns.high
+                );
+                line(format!("  {:<w$} {score:<26} {cp}", p.name));
+            }
         }
         if let Some(t) = &self.timing {
             line(String::new());

@@ -129,6 +129,8 @@ pub enum ProblemCode {
     OverWithoutHop,
     #[error("varsand::owner-letter-case")]
     OwnerLetterCase,
+    #[error("varsand::param-per-player")]
+    ParamPerPlayer,
     #[error("varsand::param-range")]
     ParamRange,
     #[error("varsand::pass-condition")]
@@ -232,6 +234,7 @@ impl ProblemCode {
         ProblemCode::OffBoard,
         ProblemCode::OverWithoutHop,
         ProblemCode::OwnerLetterCase,
+        ProblemCode::ParamPerPlayer,
         ProblemCode::ParamRange,
         ProblemCode::PassCondition,
         ProblemCode::PieceLetter,

@@ -395,6 +395,9 @@ pub struct Game {
     pub drop_zone: Option<ZoneId>,
     /// Names of the per-player counters.
     pub counters: Vec<String>,
+    /// Each counter's value per player at the start (`counter NAME = START`), unless the
+    /// setup gives it.
+    pub counter_starts: Vec<[i64; 2]>,
     /// A move that leaves the opponent stalemated is illegal (`stalemate illegal`).
     pub stalemate_illegal: bool,
     /// No move may leave a piece where none of its moves leads anywhere.

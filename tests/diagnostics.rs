@@ -107,6 +107,10 @@ catalogue! {
     syntax_promotes_when: 1,
     syntax_forbid_unknown: 1,
     setup_unknown_marked_piece: 1,
+    setup_presence_unknown_param: 1,
+    count_unknown_param: 1,
+    param_unknown_places: 6,
+    param_values_out_of_range: 4,
     pass_on_file: 1,
     reached_unknown_piece_and_zone: 2,
     syntax_three_mistakes: 3,
@@ -171,6 +175,10 @@ catalogue! {
     setup_without_royal_piece: 1,
     piece_value_out_of_range: 1,
 
+    // ---- a letter's case, and a misspelling's consequences ---------------------------
+    betza_atom_lower_case: 1,
+    piece_letter_lower_case: 1,
+    misspelt_name_offered: 1, // the unknown name only: no warning that `Tails` is unused
     // ---- several mistakes: the checker reports them all at once ---------------------
     three_mistakes: 3,
     unknown_zone_and_bad_setup: 2, // setup problems come with the others
@@ -328,6 +336,13 @@ fn warnings_repeated_properties() {
     let (count, rendered) = render_warnings("repeated_properties");
     insta::assert_snapshot!(rendered);
     assert_eq!(count, 4, "{rendered}");
+}
+
+#[test]
+fn warnings_param_ranges() {
+    let (count, rendered) = render_warnings("param_ranges");
+    insta::assert_snapshot!(rendered);
+    assert_eq!(count, 3, "{rendered}");
 }
 
 /// The shipped games and examples have no warnings.

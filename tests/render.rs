@@ -227,6 +227,23 @@ fn a_checked_royal_piece_is_tinted() {
 }
 
 #[test]
+fn a_picture_after_the_pie_rule_says_the_sides_were_swapped() {
+    let mut pos = Position::start(variant("monkey_queen"));
+    let first = pos.legal_moves()[0];
+    pos.make(first);
+    let before = svg::position(&pos, &BoardOptions::default());
+    assert!(!before.contains("swapped"), "no swap yet");
+    pos.play("swap")
+        .expect("the second player may take the first move over");
+    let after = svg::position(&pos, &BoardOptions::default());
+    assert!(
+        after.contains("(sides swapped by the pie rule)"),
+        "the title says so: {}",
+        &after[..after.len().min(600)]
+    );
+}
+
+#[test]
 fn terrain_is_drawn_with_its_colour_not_its_letter() {
     let rules = variant("jungles_mountains");
     let pos = Position::start(rules.clone());

@@ -428,6 +428,7 @@ fn the_streamed_statistics_match_the_games() {
         captured: vec![0; kinds],
         moves: Vec::new(),
         nodes: 0,
+        material: Vec::new(),
     };
     let records = [
         rec(10, Some(0), "mate"),

@@ -1,10 +1,11 @@
 //! Boards, square names, and regions (ranks, files, squares, zones) as sets of cells.
 
-use super::Checker;
 use super::suggest::did_you_mean;
+use super::{Checker, Params, Valid};
 use crate::diagnostic::{Problem, ProblemCode};
+use crate::ids::Side;
 use crate::model::{Geometry, Zone};
-use crate::syntax::ast::{BoardDecl, Name, Region, RegionTerm, Span, Spanned};
+use crate::syntax::ast::{BoardDecl, Count, Name, Region, RegionTerm, Span, Spanned};
 
 /// The most squares of all boards together: the engine's tables grow with the
 /// square of this number (a 26 x 99 board and side boards fit).
@@ -197,13 +198,14 @@ pub(crate) fn off_board(n: &Name, geo: &Geometry) -> Problem {
 }
 
 /// The cells of `region` on the main board; a zone in it counts for `side` (or, for
-/// no side, the cells it holds for both players). `zones` are those declared so far.
+/// no side, the cells it holds for both players), and so does a parameter that stands
+/// for a rank. `zones` are those declared so far.
 pub(crate) fn region_cells(
     ck: &mut Checker,
     region: &Region,
-    geo: &Geometry,
+    (geo, params): (&Geometry, &Params),
     zones: &[Zone],
-    side: Option<usize>,
+    side: Option<Side>,
 ) -> Vec<bool> {
     let mut set = vec![false; geo.len()];
     let Some(b) = geo.boards.first() else {
@@ -219,13 +221,24 @@ pub(crate) fn region_cells(
             }
         }
     };
+    let valid = Valid::new(1..=ranks, "a rank");
     for term in region {
         let bad_rank = |r: i64| r < 1 || r > ranks;
         let bad_file = |f: char| (f as i64 - 'a' as i64) >= files;
+        let mut rank = |c: &Count| params.count(ck, c, side, &valid);
+        // The term's first and last rank (as written: a range may be empty).
+        let term_ranks = match &term.node {
+            RegionTerm::Rank(r) => rank(r).map(|r| (r, r)),
+            RegionTerm::Ranks(a, z) => {
+                let (a, z) = (rank(a), rank(z));
+                a.zip(z)
+            }
+            _ => Some((1, 1)),
+        };
+        let Some((r0, r1)) = term_ranks else { continue };
         match &term.node {
-            RegionTerm::Rank(r) | RegionTerm::Ranks(r, _) | RegionTerm::Ranks(_, r)
-                if bad_rank(*r) =>
-            {
+            RegionTerm::Rank(_) | RegionTerm::Ranks(..) if bad_rank(r0) || bad_rank(r1) => {
+                let r = if bad_rank(r0) { r0 } else { r1 };
                 ck.report(
                     Problem::new(
                         ProblemCode::OffBoard,
@@ -252,10 +265,13 @@ pub(crate) fn region_cells(
                     )),
                 );
             }
-            RegionTerm::Ranks(a, z) if a > z => ck.report(empty_range(term.span, "ranks", a, z)),
+            RegionTerm::Ranks(..) if r0 > r1 => {
+                ck.report(empty_range(term.span, "ranks", &r0, &r1));
+            }
             RegionTerm::Files(a, z) if a > z => ck.report(empty_range(term.span, "files", a, z)),
-            RegionTerm::Rank(r) => add_rect(0, files - 1, r - 1, r - 1, &mut set),
-            RegionTerm::Ranks(a, z) => add_rect(0, files - 1, a - 1, z - 1, &mut set),
+            RegionTerm::Rank(_) | RegionTerm::Ranks(..) => {
+                add_rect(0, files - 1, r0 - 1, r1 - 1, &mut set);
+            }
             RegionTerm::File(f) => {
                 let f = *f as i64 - 'a' as i64;
                 add_rect(f, f, 0, ranks - 1, &mut set);
@@ -310,7 +326,7 @@ fn zone_term(
     z: &str,
     geo: &Geometry,
     zones: &[Zone],
-    side: Option<usize>,
+    side: Option<Side>,
     set: &mut [bool],
 ) {
     match zones.iter().find(|x| x.name == z) {

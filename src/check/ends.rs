@@ -1,6 +1,6 @@
 //! End rules: how a game ends and with what result.
 
-use super::{Checker, Scope};
+use super::{Checker, Scope, Valid};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::model::{EndRule, Outcome, Piece};
 use crate::syntax::ast::{Decl, EndCondition, EndRuleDecl, File, GameResult};
@@ -47,6 +47,11 @@ fn outcome(r: GameResult) -> Outcome {
     }
 }
 
+/// What the counts of the end rules may be.
+const REPETITION: Valid = Valid::new(2..=100, "a count of repetitions");
+const MOVE_LIMIT: Valid = Valid::new(1..=10_000, "a move limit");
+const PASSES: Valid = Valid::new(1..=100, "a run of passes");
+
 /// One rule, resolved (or reported and left out).
 fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) -> Option<EndRule> {
     let res = outcome(r.result.node);
@@ -64,7 +69,8 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
         EndCondition::Stalemate => EndRule::Stalemate(res),
         EndCondition::NoMoves => EndRule::NoMoves(res),
         EndCondition::Repetition(k) => {
-            if !(2..=100).contains(k) {
+            let k = &scope.resolve_count(ck, k, None, &REPETITION)?;
+            if !REPETITION.range.contains(k) {
                 ck.report(
                     Problem::new(
                         ProblemCode::EndCount,
@@ -77,7 +83,8 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
             EndRule::Repetition((*k).clamp(2, 100) as u32, res)
         }
         EndCondition::MoveLimit(k) => {
-            if !(1..=10_000).contains(k) {
+            let k = &scope.resolve_count(ck, k, None, &MOVE_LIMIT)?;
+            if !MOVE_LIMIT.range.contains(k) {
                 ck.report(
                     Problem::new(
                         ProblemCode::EndCount,
@@ -136,7 +143,8 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
         }
         EndCondition::Facing(p) => EndRule::Facing(scope.resolve_piece(ck, p)?, res),
         EndCondition::Passes(k) => {
-            if !(1..=100).contains(k) {
+            let k = &scope.resolve_count(ck, k, None, &PASSES)?;
+            if !PASSES.range.contains(k) {
                 ck.report(
                     Problem::new(
                         ProblemCode::EndCount,

@@ -12,8 +12,8 @@
 //! 4. [`pieces::pieces`], [`terrain::terrains`], [`pieces::two_faces`],
 //!    [`pieces::captures_to_hand`];
 //! 5. [`moves::movement`] (flight, flip, drop, pass, `forbid`), [`moves::castlings`];
-//! 6. [`ends::end_rules`], [`setup::setup_decl`], [`usage::warnings`] (unused
-//!    declarations, repeated properties and moves);
+//! 6. [`ends::end_rules`], [`names::counter_starts`], [`setup::setup_decl`],
+//!    [`usage::warnings`] (unused declarations, repeated properties and moves);
 //!
 //! The checker ends with the resolved [`Game`](crate::model::Game) and its setup line
 //! ([`Resolved`]); it knows no position. [`crate::loader`], above the engine, compiles
@@ -38,7 +38,7 @@ use crate::diagnostic::Problem;
 use crate::model::Game;
 use crate::syntax::ast::{Decl, File, Span, Spanned};
 
-pub(crate) use names::Scope;
+pub(crate) use names::{Params, Scope, Valid};
 
 /// The largest piece `value`, in pawns (either sign): a hundred queens. Beyond it
 /// a sum of values would crowd the scores the search keeps for won and lost games.
@@ -83,6 +83,17 @@ impl Checker {
         self.problems.push(p);
     }
 
+    /// The names that the errors reported so far offer in place of a misspelt one
+    /// (their help reads "did you mean `NAME`?").
+    fn offered_names(&self) -> Vec<String> {
+        self.problems
+            .iter()
+            .filter(|p| p.is_error())
+            .filter_map(|p| p.help.as_deref()?.strip_prefix("did you mean `"))
+            .filter_map(|rest| Some(rest.strip_suffix("`?")?.to_string()))
+            .collect()
+    }
+
     fn errors(&self) -> usize {
         self.problems.iter().filter(|p| p.is_error()).count()
     }
@@ -117,13 +128,22 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
     let mut params = decls.params;
     ck.defining_setup(|ck| setup::apply_overrides(ck, overrides, &players, &mut params));
     let piece_decls = ck.defining_setup(|ck| names::piece_names(ck, file));
-    let zones = zones::zones(&mut ck, file, &decls.geometry, &players);
+    let zones = zones::zones(
+        &mut ck,
+        file,
+        &decls.geometry,
+        &Params {
+            values: &params,
+            players: &players,
+        },
+    );
     let scope = Scope {
         geometry: decls.geometry,
         players,
         pieces: piece_decls,
         zones,
         counters: decls.counters,
+        params: params.clone(),
     };
     let (mut pieces, letters) = pieces::pieces(&mut ck, &scope);
     let terrains = ck.defining_setup(|ck| terrain::terrains(ck, file, &scope, &letters));
@@ -132,6 +152,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
     let movement = moves::movement(&mut ck, file, &scope, &pieces);
     let castlings = ck.defining_setup(|ck| moves::castlings(ck, file, &scope));
     let ends = ends::end_rules(&mut ck, file, &scope, &pieces);
+    let counter_starts = names::counter_starts(&mut ck, file, &scope);
     let setup = setup::setup_decl(&mut ck, &decls.setups);
     usage::warnings(&mut ck, file, source);
     let Scope {
@@ -156,6 +177,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         flip_rules: movement.flip_rules,
         drop_zone: movement.drop_zone,
         counters,
+        counter_starts,
         stalemate_illegal: ends.stalemate_illegal,
         forbid_dead_squares: movement.forbid_dead_squares,
         no_mate_by_drop: movement.no_mate_by_drop,

@@ -53,6 +53,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         no_mate_by_drop: Vec::new(),
         forbid_check: false,
     };
+    let params = scope.param_values();
     for d in &file.decls {
         match d {
             Decl::Flight(f) if out.flights.len() == MAX_FLIGHTS => ck.report(
@@ -64,8 +65,8 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
                 .help("a flight rule may name several regions: join some"),
             ),
             Decl::Flight(f) => out.flights.push(Flight {
-                from: region_cells(ck, &f.from, &scope.geometry, &scope.zones, None),
-                to: region_cells(ck, &f.to, &scope.geometry, &scope.zones, None),
+                from: region_cells(ck, &f.from, (&scope.geometry, &params), &scope.zones, None),
+                to: region_cells(ck, &f.to, (&scope.geometry, &params), &scope.zones, None),
                 same_colour: f.same_colour,
             }),
             Decl::Flip(f) => flip(ck, scope, f, &mut out.flip_rules),
@@ -170,7 +171,7 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
     for c in conditions {
         let what = match &c.node {
             Condition::Counter(..) => {
-                out.extend(resolve_condition(ck, scope, c));
+                out.extend(resolve_condition(ck, scope, c, None));
                 continue;
             }
             Condition::From(_) => "`from`",

@@ -2,14 +2,18 @@
 //! players, the piece names, and the [`Scope`] later passes resolve names in.
 
 use std::collections::HashMap;
+use std::ops::RangeInclusive;
 
 use indexmap::IndexMap;
 
 use super::suggest::{did_you_mean, player_names};
 use super::{Checker, boards, moves, setup};
 use crate::diagnostic::{Problem, ProblemCode, closest};
-use crate::model::{CounterId, Geometry, MAX_PIECE_TYPES, Param, PieceKind, Player, Zone, ZoneId};
-use crate::syntax::ast::{Decl, File, Name, PieceDecl, PlayersDecl, Spanned};
+use crate::ids::Side;
+use crate::model::{
+    CounterId, Geometry, MAX_COUNTER, MAX_PIECE_TYPES, Param, PieceKind, Player, Zone, ZoneId,
+};
+use crate::syntax::ast::{Count, Decl, File, Name, PieceDecl, PlayersDecl, Spanned};
 
 /// What the first pass reads, in declaration order.
 pub(crate) struct Declarations<'a> {
@@ -65,7 +69,7 @@ pub(crate) fn declarations<'a>(ck: &mut Checker, file: &'a File) -> Declarations
             Decl::Players(p) => out.players = Some(p),
             Decl::Param(p) => setup::param(ck, p, &mut out.params),
             Decl::Setup(s) => out.setups.push(s),
-            Decl::Counter(c) => counter(ck, c, &mut out.counters),
+            Decl::Counter(c, _) => counter(ck, c, &mut out.counters),
             Decl::PieRule(span) => moves::pie_rule(ck, *span, &mut out.pie_rule),
             _ => {}
         }
@@ -106,6 +110,47 @@ fn counter(ck: &mut Checker, c: &Name, counters: &mut Vec<String>) {
     } else {
         counters.push(c.node.clone());
     }
+}
+
+/// Each counter's start per player (`counter NAME = START`, 0 without one): a
+/// parameter's name reads each player's own value first. A start outside the
+/// counters' range is reported (and read as 0).
+pub(crate) fn counter_starts(ck: &mut Checker, file: &File, scope: &Scope) -> Vec<[i64; 2]> {
+    const START: Valid = Valid::new(-MAX_COUNTER..=MAX_COUNTER, "a counter's start");
+    let mut starts = vec![[0; 2]; scope.counters.len()];
+    let mut seen = vec![false; scope.counters.len()];
+    for d in &file.decls {
+        let Decl::Counter(name, start) = d else {
+            continue;
+        };
+        let Some(i) = scope.counters.iter().position(|c| *c == name.node) else {
+            continue;
+        };
+        // A second declaration of the name was reported by the first pass.
+        let (Some(start), false) = (start, std::mem::replace(&mut seen[i], true)) else {
+            continue;
+        };
+        for (side, value) in Side::BOTH.into_iter().zip(starts[i].iter_mut()) {
+            let Some(v) = scope.resolve_count(ck, start, Some(side), &START) else {
+                break;
+            };
+            if START.range.contains(&v) {
+                *value = v;
+            } else {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::CounterChange,
+                        name.span,
+                        format!("counter `{}` would start at {v}", name.node),
+                    )
+                    .label("out of range")
+                    .help(format!("counters run from -{MAX_COUNTER} to {MAX_COUNTER}")),
+                );
+                break;
+            }
+        }
+    }
+    starts
 }
 
 /// The most counters a game may declare.
@@ -196,6 +241,8 @@ pub(crate) struct Scope<'a> {
     pub pieces: PieceNames<'a>,
     pub zones: Vec<Zone>,
     pub counters: Vec<String>,
+    /// The parameters, with the command line's values: what a count may name.
+    pub params: IndexMap<String, Param>,
 }
 
 impl Scope<'_> {
@@ -222,6 +269,26 @@ impl Scope<'_> {
                 );
                 None
             }
+        }
+    }
+
+    /// A number of the file, or the value of the parameter that stands for it: see
+    /// [`Params::count`].
+    pub fn resolve_count(
+        &self,
+        ck: &mut Checker,
+        c: &Count,
+        side: Option<Side>,
+        valid: &Valid,
+    ) -> Option<i64> {
+        self.param_values().count(ck, c, side, valid)
+    }
+
+    /// The parameters, as [`Params`].
+    pub fn param_values(&self) -> Params<'_> {
+        Params {
+            values: &self.params,
+            players: &self.players,
         }
     }
 
@@ -267,6 +334,128 @@ impl Scope<'_> {
             );
         }
         found.map(CounterId::new)
+    }
+}
+
+/// What a number a parameter may stand for must be: the values it may take and, for
+/// the message, what it is ("a rank").
+pub(crate) struct Valid {
+    pub range: RangeInclusive<i64>,
+    pub what: &'static str,
+}
+
+impl Valid {
+    pub const fn new(range: RangeInclusive<i64>, what: &'static str) -> Self {
+        Valid { range, what }
+    }
+}
+
+/// The parameters with the command line's values (a per-player one under
+/// `PLAYER.NAME`), and the players: what a number of the file may name.
+#[derive(Clone, Copy)]
+pub(crate) struct Params<'a> {
+    pub values: &'a IndexMap<String, Param>,
+    pub players: &'a [Player; 2],
+}
+
+impl Params<'_> {
+    /// A number of the file, or the value of the parameter that stands for it. A number
+    /// that belongs to one player (`side`) reads that player's own value first
+    /// (`--set white.NAME=V`); one both players share reads the common value, and a
+    /// per-player value of its parameter is an error (it could not apply). A declared
+    /// range that reaches outside `valid` is a warning (some values a user may set
+    /// would be refused); the value itself is the caller's to check, as it checks a
+    /// number written out.
+    pub fn count(
+        &self,
+        ck: &mut Checker,
+        c: &Count,
+        side: Option<Side>,
+        valid: &Valid,
+    ) -> Option<i64> {
+        let (name, negated) = match c {
+            Count::Number(n) => return Some(*n),
+            Count::Param(name) => (name, false),
+            Count::Negated(name) => (name, true),
+        };
+        let Some(common) = self.values.get(&name.node) else {
+            ck.report(
+                Problem::new(
+                    ProblemCode::UnknownParam,
+                    name.span,
+                    format!("no parameter is named `{}`", name.node),
+                )
+                .label("a number or a parameter")
+                .help(did_you_mean(
+                    &name.node,
+                    self.values
+                        .keys()
+                        .filter(|k| !k.contains('.'))
+                        .map(String::as_str),
+                    "parameter",
+                )),
+            );
+            return None;
+        };
+        let own = |s: Side| {
+            self.values
+                .get(&format!("{}.{}", self.players[s].name, name.node))
+        };
+        let param = match side {
+            Some(s) => own(s).unwrap_or(common),
+            None => {
+                if let Some(s) = Side::BOTH.into_iter().find(|&s| own(s).is_some()) {
+                    ck.report(
+                        Problem::new(
+                            ProblemCode::ParamPerPlayer,
+                            name.span,
+                            format!(
+                                "`{}` is set for {} alone, but here it stands for {}, which both players share",
+                                name.node, self.players[s].name, valid.what
+                            ),
+                        )
+                        .label("the same for both players")
+                        .help(format!(
+                            "set it for both (`--set {}=VALUE`), or give each player a parameter of its own",
+                            name.node
+                        )),
+                    );
+                    return None;
+                }
+                common
+            }
+        };
+        let sign = if negated { -1 } else { 1 };
+        let declared = (param.min, param.max) != (i64::MIN, i64::MAX);
+        let (lo, hi) = if negated {
+            (param.max.saturating_neg(), param.min.saturating_neg())
+        } else {
+            (param.min, param.max)
+        };
+        if declared && !(valid.range.contains(&lo) && valid.range.contains(&hi)) {
+            ck.report(
+                Problem::new(
+                    ProblemCode::ParamRange,
+                    name.span,
+                    format!(
+                        "`{}` may be set to {}..{}, but {} lies within {}..{}",
+                        name.node,
+                        param.min,
+                        param.max,
+                        valid.what,
+                        valid.range.start(),
+                        valid.range.end()
+                    ),
+                )
+                .label("some values of the range do not fit here")
+                .help(format!(
+                    "narrow the range in the parameter's `param {} = ... in LOW..HIGH`",
+                    name.node
+                ))
+                .warning(),
+            );
+        }
+        Some(param.value.saturating_mul(sign))
     }
 }
 

@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use super::{Checker, MAX_PIECE_VALUE, Scope};
+use super::{Checker, MAX_PIECE_VALUE, Scope, Valid};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::ids::Side;
 use crate::model::Effect as RulesEffect;
@@ -72,6 +72,21 @@ fn identity<'a>(
         for &s in &sides {
             letters[s].insert((up, mark), &p.name);
         }
+    }
+    if p.owner.is_none() && letter.is_ascii_lowercase() {
+        ck.report(
+            Problem::new(
+                ProblemCode::OwnerLetterCase,
+                p.letter.span,
+                format!("a piece of both players is written `{up}`, not `{letter}`"),
+            )
+            .label("lower case")
+            .help(format!(
+                "declare it upper case: position strings write the second player's `{up}` \
+                 as `{letter}`; a piece of the second player alone is written `piece NAME \
+                 {letter} for PLAYER`"
+            )),
+        );
     }
     if let Some(o) = owner {
         let expected = if o == 0 {
@@ -173,7 +188,7 @@ fn property(
                 );
             }
             let zone = zone.as_ref().and_then(|z| scope.resolve_zone(ck, z));
-            let conditions = drop_conditions(ck, scope, conditions);
+            let conditions = drop_conditions(ck, scope, conditions, piece.owner);
             piece.drops = Some(DropRule { zone, conditions });
         }
     }
@@ -185,6 +200,7 @@ fn drop_conditions(
     ck: &mut Checker,
     scope: &Scope,
     conditions: &[Spanned<Condition>],
+    side: Option<Side>,
 ) -> Vec<Cond> {
     let mut out = Vec::new();
     for c in conditions {
@@ -192,7 +208,7 @@ fn drop_conditions(
             Condition::From(_) => "`from`",
             Condition::CloserTo { .. } => "`closer-to`",
             _ => {
-                out.extend(resolve_condition(ck, scope, c));
+                out.extend(resolve_condition(ck, scope, c, side));
                 continue;
             }
         };
@@ -254,12 +270,12 @@ fn moves(
     piece.betza.push_str(&s.node);
     let conds: Vec<Cond> = conditions
         .iter()
-        .filter_map(|c| resolve_condition(ck, scope, c))
+        .filter_map(|c| resolve_condition(ck, scope, c, piece.owner))
         .collect();
     piece_conditions_apply(ck, &moves, conditions);
     let effs: Vec<RulesEffect> = effects
         .iter()
-        .filter_map(|e| resolve_effect(ck, scope, e))
+        .filter_map(|e| resolve_effect(ck, scope, e, piece.owner))
         .collect();
     piece
         .components
@@ -349,21 +365,32 @@ pub(crate) fn flips_to_span(d: &PieceDecl) -> Option<Span> {
         .map(|p| p.span)
 }
 
-/// A condition of a move, resolved (or reported and left out).
+/// A condition of a move, resolved (or reported and left out). `side`: the one
+/// player whose moves these are (a piece `for PLAYER`), whose own values of the
+/// parameters its numbers name are read.
 pub(crate) fn resolve_condition(
     ck: &mut Checker,
     scope: &Scope,
     c: &Spanned<Condition>,
+    side: Option<Side>,
 ) -> Option<Cond> {
+    const HEIGHT: Valid = Valid::new(i64::MIN..=i64::MAX, "a height compared");
+    const COUNTER: Valid = Valid::new(i64::MIN..=i64::MAX, "a counter's value compared");
     Some(match &c.node {
-        Condition::Height(op, n) => Cond::Height(*op, *n),
+        Condition::Height(op, n) => Cond::Height(*op, scope.resolve_count(ck, n, side, &HEIGHT)?),
         Condition::CloserTo { enemy, piece } => Cond::CloserTo {
             enemy: *enemy,
             kind: scope.resolve_piece(ck, piece)?,
         },
         Condition::From(z) => Cond::From(scope.resolve_zone(ck, z)?),
         Condition::To(z) => Cond::To(scope.resolve_zone(ck, z)?),
-        Condition::Counter(name, op, n) => Cond::Counter(scope.resolve_counter(ck, name)?, *op, *n),
+        Condition::Counter(name, op, n) => {
+            let (counter, n) = (
+                scope.resolve_counter(ck, name),
+                scope.resolve_count(ck, n, side, &COUNTER),
+            );
+            Cond::Counter(counter?, *op, n?)
+        }
         Condition::NoneOnFile { enemy, piece } => Cond::NoneOnFile {
             enemy: *enemy,
             kind: scope.resolve_piece(ck, piece)?,
@@ -419,12 +446,24 @@ fn piece_conditions_apply(
     }
 }
 
-/// An effect of a move, resolved (or reported and left out).
-fn resolve_effect(ck: &mut Checker, scope: &Scope, e: &Spanned<Effect>) -> Option<RulesEffect> {
+/// An effect of a move, resolved (or reported and left out); `side` as for
+/// [`resolve_condition`].
+fn resolve_effect(
+    ck: &mut Checker,
+    scope: &Scope,
+    e: &Spanned<Effect>,
+    side: Option<Side>,
+) -> Option<RulesEffect> {
+    const COUNTER: Valid = Valid::new(-MAX_COUNTER..=MAX_COUNTER, "a counter's change");
+    const HEIGHT: Valid = Valid::new(-255..=255, "a change of height");
     Some(match &e.node {
         Effect::Stay => RulesEffect::Stay,
         Effect::Counter(name, d) => {
-            let counter = scope.resolve_counter(ck, name)?;
+            let (counter, d) = (
+                scope.resolve_counter(ck, name),
+                scope.resolve_count(ck, d, side, &COUNTER),
+            );
+            let (counter, d) = (counter?, d?);
             if d.abs() > MAX_COUNTER {
                 ck.report(
                     Problem::new(
@@ -436,10 +475,11 @@ fn resolve_effect(ck: &mut Checker, scope: &Scope, e: &Spanned<Effect>) -> Optio
                 );
                 return None;
             }
-            RulesEffect::Counter(counter, *d)
+            RulesEffect::Counter(counter, d)
         }
         Effect::Leave(p) => RulesEffect::Leave(scope.resolve_piece(ck, p)?),
         Effect::Height(d) => {
+            let d = scope.resolve_count(ck, d, side, &HEIGHT)?;
             if d.abs() > 255 {
                 ck.report(
                     Problem::new(
@@ -451,7 +491,7 @@ fn resolve_effect(ck: &mut Checker, scope: &Scope, e: &Spanned<Effect>) -> Optio
                 );
                 return None;
             }
-            RulesEffect::Height(*d)
+            RulesEffect::Height(d)
         }
     })
 }

@@ -12,7 +12,12 @@ use crate::syntax::ast::{Decl, File, Name, PieceDecl, PieceProp, Span, Symbol};
 pub(crate) fn warnings(ck: &mut Checker, file: &File, source: &str) {
     let words = word_counts(source);
     let setup = setup_text(file);
-    let used = |name: &str| words.get(name).copied().unwrap_or(0) >= 2;
+    // A name an error already offers as the fix of a misspelling (`did you mean
+    // `Tails`?`) is meant to be used: warning that it is not would only repeat the error.
+    let offered = ck.offered_names();
+    let used = |name: &str| {
+        words.get(name).copied().unwrap_or(0) >= 2 || offered.iter().any(|o| o == name)
+    };
     let promoted: Vec<Symbol> = file
         .decls
         .iter()
@@ -35,7 +40,7 @@ pub(crate) fn warnings(ck: &mut Checker, file: &File, source: &str) {
             Decl::Terrain(t) if !used(&t.name.node) && !setup.contains(t.letter.node) => {
                 ck.report(unused(ProblemCode::UnusedTerrain, &t.name, "terrain"));
             }
-            Decl::Counter(c) if !used(&c.node) && !setup.contains(&format!("{}=", c.node)) => {
+            Decl::Counter(c, _) if !used(&c.node) && !setup.contains(&format!("{}=", c.node)) => {
                 ck.report(unused(ProblemCode::UnusedCounter, c, "counter"));
             }
             Decl::Piece(p) => {

@@ -1,11 +1,12 @@
 //! Zones: named sets of cells, shared or per player, each built from the regions and
 //! the zones declared before it.
 
-use super::Checker;
 use super::boards::region_cells;
 use super::names::resolve_player;
+use super::{Checker, Params};
 use crate::diagnostic::{Problem, ProblemCode};
-use crate::model::{Geometry, Player, Zone};
+use crate::ids::Side;
+use crate::model::{Geometry, Zone};
 use crate::syntax::ast::{Decl, File, ZoneBody};
 
 /// The most zones a game may declare (the compiler adds two per flight).
@@ -16,8 +17,9 @@ pub(crate) fn zones(
     ck: &mut Checker,
     file: &File,
     geometry: &Geometry,
-    players: &[Player; 2],
+    params: &Params,
 ) -> Vec<Zone> {
+    let players = params.players;
     let n = geometry.len();
     let mut zones: Vec<Zone> = Vec::new();
     for d in &file.decls {
@@ -59,13 +61,19 @@ pub(crate) fn zones(
         let mut cells = [vec![false; n], vec![false; n]];
         match &z.body {
             ZoneBody::Shared(region) => {
-                let set = region_cells(ck, region, geometry, &zones, None);
+                let set = region_cells(ck, region, (geometry, params), &zones, None);
                 cells = [set.clone(), set];
             }
             ZoneBody::ByPlayer(list) => {
                 for (player, region) in list {
                     if let Some(side) = resolve_player(ck, players, player) {
-                        cells[side] = region_cells(ck, region, geometry, &zones, Some(side));
+                        cells[side] = region_cells(
+                            ck,
+                            region,
+                            (geometry, params),
+                            &zones,
+                            Some(Side::new(side)),
+                        );
                     }
                 }
             }

@@ -1,11 +1,16 @@
-//! `varsand analyze FILE`: self-play games, summarised.
+//! `varsand analyze FILE`: self-play games, summarised; a parameter swept over a
+//! range (`--sweep`), two files or settings compared (`--against`), games played
+//! until the first player's score is known to a precision (`--precision`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::sync::Arc;
 
 use super::{emit, emit_err};
-use crate::analyze::{GameConfig, Options, SaveGames};
+use crate::analyze::{
+    GameConfig, Options, Report, SaveGames, SweepRange, SweepReport, Until, compare, parse_sweep,
+};
+use crate::check::Overrides;
 use crate::search::Limits;
 use crate::session::{MAX_MOVETIME_MS, MAX_PERFT_DEPTH, load_file, parse_overrides, stderr_color};
 
@@ -17,6 +22,24 @@ const MAX_THREADS: usize = 256;
 const MAX_MAX_PLIES: u64 = 10_000_000;
 /// The most random opening plies.
 const MAX_OPENING_PLIES: u64 = 1000;
+/// The finest and the coarsest precision a run may be asked for.
+const MIN_PRECISION: f64 = 0.001;
+const MAX_PRECISION: f64 = 0.5;
+
+/// A precision: a number in MIN_PRECISION..=MAX_PRECISION.
+fn precision(text: &str) -> Result<f64, String> {
+    let v: f64 = text
+        .trim()
+        .parse()
+        .map_err(|_| format!("`{text}` is not a number"))?;
+    if (MIN_PRECISION..=MAX_PRECISION).contains(&v) {
+        Ok(v)
+    } else {
+        Err(format!(
+            "{text} is not in {MIN_PRECISION}..={MAX_PRECISION} (the half-width of the 95% interval on the first player's score)"
+        ))
+    }
+}
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -64,6 +87,28 @@ pub struct Args {
     /// rules' own evaluation (default: GAME.values beside the rule file, if fresh).
     #[arg(long, value_name = "FILE|none")]
     values: Option<PathBuf>,
+    /// Play until the 95% interval on the first player's score is narrower than this
+    /// on each side (0.02: ±2 points), or the budget of games runs out.
+    #[arg(long, value_name = "HALF-WIDTH", value_parser = precision)]
+    precision: Option<f64>,
+    /// With --precision: the most games to play.
+    #[arg(long, default_value_t = 10_000, requires = "precision", value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
+    budget: u64,
+    /// Run the analysis for each value of a parameter: NAME=FROM..TO[:STEP] (NAME may
+    /// be PLAYER.NAME, one side only).
+    #[arg(long, value_name = "NAME=FROM..TO[:STEP]", conflicts_with_all = ["save_games", "against", "against_set"])]
+    sweep: Option<String>,
+    /// Compare with another rule file: the same openings and seeds, each difference
+    /// with its interval.
+    #[arg(long, value_name = "B.var", conflicts_with = "save_games")]
+    against: Option<PathBuf>,
+    /// Compare with another setting (on top of --set), of this file or of --against.
+    #[arg(
+        long = "against-set",
+        value_name = "NAME=VALUE",
+        conflicts_with = "save_games"
+    )]
+    against_set: Vec<String>,
 }
 
 /// `varsand analyze`: self-play games, summarised.
@@ -84,6 +129,11 @@ pub fn run(args: Args) -> ExitCode {
         save_games,
         set,
         values,
+        precision,
+        budget,
+        sweep,
+        against,
+        against_set,
     } = args;
     let overrides = match parse_overrides(&set) {
         Ok(o) => o,
@@ -100,7 +150,10 @@ pub fn run(args: Args) -> ExitCode {
         }
     };
     let save_games = match save_games
-        .map(|dir| SaveGames::new(&dir, &file, &overrides, &rules, games as usize, seed))
+        .map(|dir| {
+            let most = if precision.is_some() { budget } else { games };
+            SaveGames::new(&dir, &file, &overrides, &rules, most as usize, seed)
+        })
         .transpose()
     {
         Ok(s) => s.map(Arc::new),
@@ -142,8 +195,60 @@ pub fn run(args: Args) -> ExitCode {
         progress: std::io::IsTerminal::is_terminal(&std::io::stderr()),
         versus_random: vs_random,
     };
-    let eval = super::evaluation(&rules, &file, values.as_deref());
-    let report = crate::analyze::analyze_with(&rules, eval, &opts);
+    let until = precision.map(|precision| Until {
+        precision,
+        budget: budget as usize,
+    });
+    let run_one = |rules: &Arc<crate::Rules>, file: &std::path::Path| -> Report {
+        let eval = super::evaluation(rules, file, values.as_deref());
+        match until {
+            Some(u) => crate::analyze::analyze_until(rules, eval, &opts, u),
+            None => crate::analyze::analyze_with(rules, eval, &opts),
+        }
+    };
+    if let Some(sweep) = sweep {
+        return run_sweep(&sweep, &file, &overrides, &run_one, json, svg.as_deref());
+    }
+    if against.is_some() || !against_set.is_empty() {
+        let other = against.unwrap_or_else(|| file.clone());
+        let mut b_overrides = overrides.clone();
+        match parse_overrides(&against_set) {
+            Ok(o) => b_overrides.extend(o),
+            Err(e) => {
+                emit_err(&e.replace("--set", "--against-set"));
+                return ExitCode::FAILURE;
+            }
+        }
+        let b_rules = match load_file(&other, &b_overrides, stderr_color()) {
+            Ok(r) => r,
+            Err(e) => {
+                emit_err(&e);
+                return ExitCode::FAILURE;
+            }
+        };
+        if svg.is_some() {
+            emit_err("error: --svg draws one analysis or a sweep, not a comparison\n");
+            return ExitCode::FAILURE;
+        }
+        let a = run_one(&rules, &file);
+        let b = run_one(&b_rules, &other);
+        let c = compare(
+            &label(&file, &overrides),
+            &a,
+            &label(&other, &b_overrides),
+            &b,
+        );
+        if json {
+            emit(&format!(
+                "{}\n",
+                serde_json::to_string_pretty(&c).unwrap_or_default()
+            ));
+        } else {
+            emit(&c.text());
+        }
+        return ExitCode::SUCCESS;
+    }
+    let report = run_one(&rules, &file);
     if let Some(Err(e)) = svg
         .as_deref()
         .map(|path| crate::render::write_chart(path, &report))
@@ -162,6 +267,64 @@ pub fn run(args: Args) -> ExitCode {
     if let Some(e) = save_games.and_then(|s| s.error()) {
         emit_err(&format!("error: {e}\n"));
         return ExitCode::FAILURE;
+    }
+    ExitCode::SUCCESS
+}
+
+/// A file and its settings, as a comparison names them.
+fn label(file: &std::path::Path, overrides: &Overrides) -> String {
+    let mut s = file.display().to_string();
+    for (k, v) in overrides {
+        s += &format!(" --set {k}={v}");
+    }
+    s
+}
+
+/// `--sweep NAME=FROM..TO[:STEP]`: one analysis per value, the same seeds for each.
+fn run_sweep(
+    sweep: &str,
+    file: &std::path::Path,
+    overrides: &Overrides,
+    run_one: &dyn Fn(&Arc<crate::Rules>, &std::path::Path) -> Report,
+    json: bool,
+    svg: Option<&std::path::Path>,
+) -> ExitCode {
+    let range: SweepRange = match parse_sweep(sweep) {
+        Ok(r) => r,
+        Err(e) => {
+            emit_err(&e);
+            return ExitCode::FAILURE;
+        }
+    };
+    // Every value is checked (range, name) before any game is played.
+    let mut all = Vec::new();
+    for value in range.values() {
+        let mut o = overrides.clone();
+        o.insert(range.name.clone(), value);
+        match load_file(file, &o, stderr_color()) {
+            Ok(r) => all.push((value, r)),
+            Err(e) => {
+                emit_err(&format!("--sweep {}={value}:\n{e}", range.name));
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    let reports: Vec<(i64, Report)> = all
+        .iter()
+        .map(|(value, rules)| (*value, run_one(rules, file)))
+        .collect();
+    let report = SweepReport::new(&range.name, &reports);
+    if let Some(Err(e)) = svg.map(|path| crate::render::write_sweep_chart(path, &report)) {
+        emit_err(&e);
+        return ExitCode::FAILURE;
+    }
+    if json {
+        emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&report).unwrap_or_default()
+        ));
+    } else {
+        emit(&report.text());
     }
     ExitCode::SUCCESS
 }

@@ -382,17 +382,81 @@ fn read_brackets(
     };
     let inner: String = chars[open + 1..close].iter().map(|c| c.1).collect();
     let mut part_at = row.at + chars[open].0 + 1;
+    let mut present = true;
     for part in inner.split(',') {
         let mut pc = part.chars();
         let single = pc.next().filter(|_| pc.next().is_none());
         if let Some(t) = single.and_then(|c| rules.terrains.iter().position(|t| t.letter == c)) {
             p.terrain[cell] = t as u8 + 1;
+        } else if let Some(holds) = read_presence(rules, side, part, part_at)? {
+            present &= holds;
         } else {
             p.height[cell] = read_height(rules, side, part, part_at)?;
         }
         part_at += part.len() + 1;
     }
+    if !present {
+        // A handicap: the parameter leaves this piece out.
+        p.board[cell] = 0;
+        p.height[cell] = 0;
+    }
     Ok(close)
+}
+
+/// A piece that a parameter adds or removes, written `Q(extra>0)`: whether the
+/// comparison holds (the piece's owner's value first, then the common one), or `None`
+/// when the text is no comparison.
+fn read_presence(
+    rules: &Rules,
+    side: Side,
+    text: &str,
+    at: usize,
+) -> Result<Option<bool>, FenError> {
+    const OPS: [&str; 6] = [">=", "<=", "==", "!=", ">", "<"];
+    let Some((i, op)) = OPS.iter().find_map(|op| text.find(op).map(|i| (i, *op))) else {
+        return Ok(None);
+    };
+    let (name, number) = (text[..i].trim(), text[i + op.len()..].trim());
+    let key = format!("{}.{name}", rules.players[side].name);
+    let Some(param) = rules.params.get(&key).or_else(|| rules.params.get(name)) else {
+        let mut names: Vec<&str> = rules
+            .params
+            .keys()
+            .map(String::as_str)
+            .filter(|k| !k.contains('.'))
+            .collect();
+        names.sort_unstable();
+        let declared = if names.is_empty() {
+            "the file declares none".to_string()
+        } else {
+            format!("the file declares {}", names.join(", "))
+        };
+        return Err(fen_err(
+            at,
+            text.len(),
+            format!("`{name}` is not a parameter of this file"),
+            format!(
+                "a piece a parameter adds or removes is written Q(NAME>0), NAME a `param` ({declared})"
+            ),
+        ));
+    };
+    let Some(Ok(n)) = signed_value(number, u32::MAX) else {
+        return Err(fen_err(
+            at,
+            text.len(),
+            format!("`{number}` is not a whole number"),
+            "compare the parameter with a number: Q(extra>0)",
+        ));
+    };
+    let v = param.value;
+    Ok(Some(match op {
+        ">=" => v >= n,
+        "<=" => v <= n,
+        "==" => v == n,
+        "!=" => v != n,
+        ">" => v > n,
+        _ => v < n,
+    }))
 }
 
 /// A stack height written in a position string: a number, or a parameter's name.
@@ -743,12 +807,20 @@ fn read_clocks(fields: &[Field]) -> Result<[u32; 2], FenError> {
 }
 
 /// The fields after the six of FEN: `swapped`, `off=...` and counters `NAME=A/B`.
-fn read_extras(rules: &Rules, fields: &[Field]) -> Result<Extras, FenError> {
+/// A counter not given is 0, or in a setup its declared start.
+fn read_extras(rules: &Rules, fields: &[Field], is_setup: bool) -> Result<Extras, FenError> {
+    let n = rules.counters.len();
     let mut extras = Extras {
         swapped: false,
         exited: [0; 2],
-        counters: vec![0; 2 * rules.counters.len()],
+        counters: vec![0; 2 * n],
     };
+    if is_setup {
+        for (i, start) in rules.counter_starts.iter().enumerate() {
+            extras.counters[i] = start[0];
+            extras.counters[n + i] = start[1];
+        }
+    }
     for &(off, s) in fields {
         if s == "swapped" && rules.pie_rule() {
             extras.swapped = true;
@@ -850,7 +922,7 @@ impl Position {
     /// The start position of the rules.
     pub fn start(rules: Arc<Rules>) -> Position {
         let setup = rules.setup.clone();
-        Position::from_fen(rules, &setup).expect("the checker has accepted the setup")
+        Position::from_fen_with(rules, &setup, true).expect("the checker has accepted the setup")
     }
 
     /// Reads a position string.
@@ -930,7 +1002,7 @@ impl Position {
         let castling = read_castling(&rules, &placement.board, fields.get(2))?;
         let ep = read_en_passant(&rules, &placement.board, side, fields.get(3))?;
         let clocks = read_clocks(fields.get(4..).unwrap_or_default())?;
-        let extras = read_extras(&rules, fields.get(6..).unwrap_or_default())?;
+        let extras = read_extras(&rules, fields.get(6..).unwrap_or_default(), is_setup)?;
         let fields = Fields {
             placement,
             hand,

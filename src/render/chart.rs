@@ -8,7 +8,7 @@ use std::fmt::Write;
 
 use super::palette::{self, Colour};
 use super::svg::{esc, num};
-use crate::analyze::{Report, SideResult};
+use crate::analyze::{Report, SideResult, SweepReport};
 
 /// The width of a panel, and of the gap around it.
 const PANEL: f64 = 440.0;
@@ -226,15 +226,25 @@ struct Plot {
 impl Plot {
     /// A plot in a panel below its title, with the vertical axis up to `top`.
     fn new(p: &mut Panel, top: f64, unit: &str) -> Plot {
+        Self::framed(p, nice_top(top), 4, unit)
+    }
+
+    /// A plot of counts (games, moves): its gridlines fall on whole numbers.
+    fn counts(p: &mut Panel, most: f64, unit: &str) -> Plot {
+        let (top, parts) = whole_steps(most);
+        Self::framed(p, top, parts, unit)
+    }
+
+    fn framed(p: &mut Panel, top: f64, parts: u32, unit: &str) -> Plot {
         let plot = Plot {
             x: 52.0,
             y: 54.0,
             w: PANEL - 72.0,
             h: 150.0,
-            top: nice_top(top),
+            top,
         };
-        for i in 0..=4 {
-            let v = plot.top * f64::from(i) / 4.0;
+        for i in 0..=parts {
+            let v = plot.top * f64::from(i) / f64::from(parts);
             let y = plot.y_of(v);
             p.line((plot.x, y), (plot.x + plot.w, y), GRID, 1.0);
             p.text(plot.x - 6.0, y + 4.0, 10.0, "end", &short(v));
@@ -274,6 +284,24 @@ fn nice_top(v: f64) -> f64 {
     10.0 * step
 }
 
+/// The top of an axis of counts up to `most`, and how many parts to cut it in, so
+/// that every gridline is a whole number: the smallest step of 1, 2 or 5 times a power
+/// of ten that needs at most five parts.
+fn whole_steps(most: f64) -> (f64, u32) {
+    let most = most.max(1.0);
+    let mut power = 1.0;
+    loop {
+        for m in [1.0, 2.0, 5.0] {
+            let step = m * power;
+            let parts = (most / step).ceil();
+            if parts <= 5.0 {
+                return (step * parts.max(1.0), parts.max(1.0) as u32);
+            }
+        }
+        power *= 10.0;
+    }
+}
+
 /// A number for an axis: no decimals when whole.
 fn short(v: f64) -> String {
     if (v - v.round()).abs() < 1e-9 {
@@ -288,7 +316,7 @@ fn lengths(report: &Report) -> Panel {
     let mut p = Panel::new("lengths", "Game length");
     let bins = &report.length_bins;
     let most = bins.iter().map(|b| b.games).max().unwrap_or(0) as f64;
-    let plot = Plot::new(&mut p, most, "games");
+    let plot = Plot::counts(&mut p, most, "games");
     let (lo, hi) = match (bins.first(), bins.last()) {
         (Some(a), Some(b)) => (a.from as f64, (b.to + 1) as f64),
         _ => (0.0, 1.0),
@@ -455,4 +483,127 @@ fn summary(report: &Report) -> Panel {
     }
     p.height = y + 4.0;
     p
+}
+
+/// A parameter swept: the first player's score against the parameter's value, each
+/// point with its 95% interval as a bar, and the even score (0.5) as a dashed line.
+/// One panel, `data-panel="sweep"`; each point is a `circle` with `data-value`.
+pub fn sweep(report: &SweepReport) -> String {
+    let mut p = Panel::new(
+        "sweep",
+        format!(
+            "First player's score by {} (95% intervals)",
+            report.parameter
+        ),
+    );
+    let plot = Plot::new(&mut p, 1.0, "score");
+    // The quarter lines read as quarters (the axes' labels keep one decimal).
+    p.body = p
+        .body
+        .replace(">0.2</text>", ">0.25</text>")
+        .replace(">0.8</text>", ">0.75</text>");
+    let points = &report.points;
+    let (lo, hi) = match (points.first(), points.last()) {
+        (Some(a), Some(b)) if b.value > a.value => (a.value as f64, b.value as f64),
+        (Some(a), _) => (a.value as f64 - 1.0, a.value as f64 + 1.0),
+        _ => (0.0, 1.0),
+    };
+    let x_of = |v: f64| plot.x + (v - lo) / (hi - lo) * plot.w;
+    let even = plot.y_of(0.5);
+    let _ = writeln!(
+        p.body,
+        "<line x1=\"{}\" y1=\"{}\" x2=\"{}\" y2=\"{}\" stroke=\"{}\" stroke-width=\"1\" stroke-dasharray=\"4 3\"/>",
+        num(plot.x),
+        num(even),
+        num(plot.x + plot.w),
+        num(even),
+        palette::FRAME.hex()
+    );
+    let line: Vec<String> = points
+        .iter()
+        .map(|pt| {
+            format!(
+                "{},{}",
+                num(x_of(pt.value as f64)),
+                num(plot.y_of(pt.score.score.value))
+            )
+        })
+        .collect();
+    let _ = writeln!(
+        p.body,
+        "<polyline points=\"{}\" fill=\"none\" stroke=\"{}\" stroke-width=\"2\"/>",
+        line.join(" "),
+        LINE.hex()
+    );
+    for pt in points {
+        let x = x_of(pt.value as f64);
+        let s = &pt.score.score;
+        let (top, bottom) = (plot.y_of(s.high), plot.y_of(s.low));
+        p.line((x, top), (x, bottom), palette::INK, 1.5);
+        p.line((x - 4.0, top), (x + 4.0, top), palette::INK, 1.5);
+        p.line((x - 4.0, bottom), (x + 4.0, bottom), palette::INK, 1.5);
+        let _ = writeln!(
+            p.body,
+            "<circle data-value=\"{}\" data-score=\"{:.4}\" cx=\"{}\" cy=\"{}\" r=\"4\" fill=\"{}\"/>",
+            pt.value,
+            s.value,
+            num(x),
+            num(plot.y_of(s.value)),
+            WIN.hex()
+        );
+    }
+    let count = points.len().clamp(1, 9);
+    let ticks: Vec<(f64, String)> = (0..count)
+        .map(|i| {
+            let v = if count == 1 {
+                lo
+            } else {
+                lo + (hi - lo) * i as f64 / (count - 1) as f64
+            };
+            ((v - lo) / (hi - lo), short(v))
+        })
+        .collect();
+    plot.x_axis(&mut p, &ticks, &report.parameter);
+    let words = format!(
+        "{}, seed {}; the dashed line is an even game (0.5)",
+        report.mode, report.seed
+    );
+    p.text(12.0, plot.y + plot.h + 52.0, 11.0, "start", &words);
+    p.height = plot.y + plot.h + 64.0;
+    let (w, h) = (num(PANEL + 2.0 * GAP), num(48.0 + p.height + GAP));
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"{FONT}\">\n\
+         <rect width=\"100%\" height=\"100%\" fill=\"{}\"/>\n",
+        Colour(255).hex()
+    );
+    let title = format!("{}: sweep of {}", report.game, report.parameter);
+    let _ = writeln!(
+        s,
+        "<text x=\"{GAP}\" y=\"30\" font-size=\"18\" font-weight=\"bold\" fill=\"{}\">{}</text>",
+        palette::TEXT.hex(),
+        esc(&title)
+    );
+    s += &p.placed(GAP, 48.0);
+    s += "</svg>\n";
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::whole_steps;
+
+    /// Every gridline of a count axis is a whole number, the axis reaches the count,
+    /// and it is cut in at most five parts (ten games: 0, 2, 4, 6, 8, 10, not 2.5).
+    #[test]
+    fn count_axes_have_whole_gridlines() {
+        assert_eq!(whole_steps(10.0), (10.0, 5));
+        assert_eq!(whole_steps(7.0), (8.0, 4));
+        assert_eq!(whole_steps(0.0), (1.0, 1));
+        for most in 1..2000 {
+            let (top, parts) = whole_steps(f64::from(most));
+            assert!(top >= f64::from(most) && (1..=5).contains(&parts));
+            let step = top / f64::from(parts);
+            assert_eq!(step, step.round(), "{most}: step {step}");
+        }
+    }
 }

@@ -433,3 +433,13 @@ pub fn write_chart(path: &std::path::Path, report: &crate::analyze::Report) -> R
     std::fs::write(path, chart::report(report))
         .map_err(|e| format!("error: cannot write {}: {e}\n", path.display()))
 }
+
+/// `analyze --sweep … --svg OUT.svg`: the sweep's chart, written to a file; the error
+/// is a line ready to print.
+pub fn write_sweep_chart(
+    path: &std::path::Path,
+    report: &crate::analyze::SweepReport,
+) -> Result<(), String> {
+    std::fs::write(path, chart::sweep(report))
+        .map_err(|e| format!("error: cannot write {}: {e}\n", path.display()))
+}

@@ -189,6 +189,9 @@ impl<'a> Scene<'a> {
     fn title(&mut self, y: f64) {
         let pos = self.pos;
         let mut status = format!("{} to move", self.rules.players[pos.side_to_move()].name);
+        if pos.swapped() {
+            status += " (sides swapped by the pie rule)";
+        }
         if !self.check.is_empty() {
             status += ", in check";
         }

@@ -30,6 +30,11 @@
 //!   reach minus its reach from its square, in the same units) and 8 per step its own
 //!   targets stand closer to them (a lone royal piece is driven to the edge and met).
 //!
+//! - **royal safety and runners** ([`super::structure`]): a target piece's home rank,
+//!   shelter and the enemy pieces near it in the middle game, its centralisation in the
+//!   end game; passed, doubled and isolated runners (the cheapest forward-only promoting
+//!   pieces), all weighed by the phase (the share of the setup's material left).
+//!
 //! The search adds **mobility** ([`MOBILITY`] per move: the side to move's count two
 //! plies earlier against the opponent's one ply earlier), shrinks every score toward 0
 //! as a move-limit rule's count nears its end (to half at the limit: progress is worth
@@ -44,6 +49,7 @@ use crate::rules::{
 use crate::syntax::betza::{self, Hop};
 
 use super::learned::Learned;
+use super::structure::{Gathered, Structure};
 
 /// Centipawns per legal move of mobility (added by the search, which knows the counts).
 pub const MOBILITY: i32 = 3;
@@ -123,6 +129,8 @@ pub struct Eval {
     /// ([`DISTANCE_TABLE_CELLS`]); else empty, and distances are computed.
     distances: Vec<u8>,
     cells: usize,
+    /// Royal safety and runner structure, weighed by the phase.
+    structure: Structure,
 }
 
 /// The most cells for which the distances between every two are kept (64 KB).
@@ -445,6 +453,31 @@ impl Eval {
                 }
             }
         }
+        let zone_distance = |k: usize, side: Side| -> Option<(Vec<i32>, i32)> {
+            let zone = rules.pieces[k].promotions.first()?.zone;
+            let cells: Vec<usize> = (0..n)
+                .filter(|&z| rules.zone_contains(zone, side, Cell::new(z)))
+                .collect();
+            let d: Vec<i32> = (0..n)
+                .map(|cell| {
+                    cells
+                        .iter()
+                        .map(|&z| dist(cell, z))
+                        .min()
+                        .unwrap_or(max_dist)
+                })
+                .collect();
+            let longest = d.iter().copied().max().unwrap_or(1).max(1);
+            Some((d, longest))
+        };
+        let structure = Structure::new(
+            rules,
+            &values,
+            &|k, side, cell| reaches[k][side][cell],
+            scale,
+            targets,
+            &zone_distance,
+        );
         let start_material = (1..ncodes)
             .filter(|&c| targets >> kind_of(c as u8) & 1 == 0)
             .map(|c| {
@@ -473,6 +506,7 @@ impl Eval {
             coords,
             max_dist,
             cells: n,
+            structure,
         }
     }
 
@@ -531,6 +565,7 @@ impl Eval {
         // Kept in an array; with more, they are read from the board (see `targets_of`).
         let mut target_cells: [[usize; TARGETS_KEPT]; 2] = [[0; TARGETS_KEPT]; 2];
         let mut target_len = [0usize; 2];
+        let mut gathered = Gathered::default();
         for_each_occupied_square(board, |cell| {
             let c = board[cell];
             let kind = kind_of(c);
@@ -554,6 +589,9 @@ impl Eval {
                     }
                 }
                 score += self.worth[c as usize * self.cells + cell];
+                if self.structure.is_runner(c) {
+                    gathered.runner(side, cell);
+                }
                 if target {
                     if target_len[side] < TARGETS_KEPT {
                         target_cells[side][target_len[side]] = cell;
@@ -566,6 +604,8 @@ impl Eval {
                 material += v;
             }
         });
+        let phase = self.structure.phase(material, self.start_material);
+        score += self.structure.runners(board, &gathered, phase);
         if self.targets != 0 {
             let targets = Targets {
                 board,
@@ -609,6 +649,7 @@ impl Eval {
         let row = |side: usize| &self.distances[targets[side ^ 1] * self.cells..][..self.cells];
         let rows = [row(0), row(1)];
         let (mut score, mut goal, mut lead, mut material) = (0i32, 0i32, 0i32, 0i32);
+        let mut gathered = Gathered::default();
         for_each_occupied_square(board, |cell| {
             let c = board[cell];
             let kind = kind_of(c);
@@ -629,15 +670,26 @@ impl Eval {
                     }
                 }
                 score += self.worth[c as usize * self.cells + cell];
-                goal +=
-                    self.goal_weight[c as usize] * (self.max_dist - i32::from(rows[side][cell]));
+                let to_enemy = rows[side][cell];
+                goal += self.goal_weight[c as usize] * (self.max_dist - i32::from(to_enemy));
+                self.structure.aim(&mut gathered, c, side, to_enemy);
+                if self.structure.is_runner(c) {
+                    gathered.runner(side, cell);
+                }
             }
             if self.targets >> kind & 1 == 0 {
                 lead += signed(side, v);
                 material += v;
+                // Rows of the own target: the enemy's rows.
+                if cell < n && rows[side.opponent()][cell] <= 1 {
+                    gathered.shelter[side] += 1;
+                }
             }
         });
         score += goal / 16;
+        let phase = self.structure.phase(material, self.start_material);
+        score += self.structure.royal(board, targets, &gathered, phase);
+        score += self.structure.runners(board, &gathered, phase);
         let cells = [[targets[0]; TARGETS_KEPT], [targets[1]; TARGETS_KEPT]];
         let found = Targets {
             board,

@@ -36,6 +36,7 @@
 pub mod eval;
 pub mod learned;
 mod ordering;
+mod structure;
 pub mod tt;
 
 use std::sync::Arc;
@@ -325,6 +326,8 @@ pub struct Searcher {
     cells: usize,
     lists: Vec<Vec<Move>>,
     order: Vec<Vec<i32>>,
+    /// Per ply, the quiet moves tried so far (kept to spare an allocation a node).
+    quiets: Vec<Vec<Move>>,
     /// The number of legal moves at each ply of the current line.
     mobility: Vec<i32>,
     has_royals: bool,
@@ -384,6 +387,7 @@ impl Searcher {
             cells,
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            quiets: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             mobility: vec![0; MAX_PLY + 1],
             nodes: 0,
             seldepth: 0,
@@ -1113,7 +1117,8 @@ impl Searcher {
         let mut best_move = None;
         // Legal moves searched so far (pseudo-legal ones that fail the test are not).
         let mut searched = 0;
-        let mut quiets_tried: Vec<Move> = Vec::new();
+        let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
+        quiets_tried.clear();
         let killers = self.killers[ply];
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
@@ -1159,6 +1164,7 @@ impl Searcher {
             if self.stopped {
                 self.lists[ply] = moves;
                 self.order[ply] = scores;
+                self.quiets[ply] = quiets_tried;
                 return 0;
             }
             if score > best {
@@ -1180,6 +1186,7 @@ impl Searcher {
         }
         self.lists[ply] = moves;
         self.order[ply] = scores;
+        self.quiets[ply] = quiets_tried;
         if searched == 0 {
             // Every pseudo-legal move was illegal (moves are pruned only once one
             // has been searched).

@@ -42,7 +42,9 @@ pub enum Decl {
     Flight(FlightDecl),
     Flip(FlipDecl),
     Drop(DropDecl),
-    Counter(Name),
+    /// `counter NAME [= START]`: a per-player count and its value at the start (0
+    /// unless given).
+    Counter(Name, Option<Count>),
     /// The side to move may pass instead of moving, if every condition holds.
     Pass {
         conditions: Vec<Spanned<Condition>>,
@@ -163,8 +165,8 @@ pub type Region = Vec<Spanned<RegionTerm>>;
 
 #[derive(Debug, Clone)]
 pub enum RegionTerm {
-    Rank(i64),
-    Ranks(i64, i64),
+    Rank(Count),
+    Ranks(Count, Count),
     File(char),
     Files(char, char),
     All,
@@ -295,13 +297,23 @@ pub struct EndRuleDecl {
     pub result: Spanned<GameResult>,
 }
 
+/// A number of the file that a parameter may stand for: `move-limit 50` or
+/// `move-limit limit` (with `param limit = 50 in 10..100`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Count {
+    Number(i64),
+    Param(Name),
+    /// `-NAME` (in an effect's change): the parameter's value, negated.
+    Negated(Name),
+}
+
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum EndCondition {
     Checkmate,
     Stalemate,
     NoMoves,
-    Repetition(i64),
-    MoveLimit(i64),
+    Repetition(Count),
+    MoveLimit(Count),
     Captured(Name),
     Exited(Name),
     /// A piece of the kind stands in the zone; `with_reply`: the second player may
@@ -317,7 +329,7 @@ pub enum EndCondition {
     /// nothing between).
     Facing(Name),
     /// The last N moves were passes.
-    Passes(i64),
+    Passes(Count),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -355,7 +367,7 @@ impl Compare {
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Condition {
     /// The moving piece's height compared with a number.
-    Height(Compare, i64),
+    Height(Compare, Count),
     /// The move ends strictly closer (straight-line distance) to the nearest piece of
     /// this kind, the enemy's or one's own.
     CloserTo { enemy: bool, piece: Name },
@@ -364,7 +376,7 @@ pub enum Condition {
     /// The move ends in a zone.
     To(Name),
     /// The mover's counter compared with a number.
-    Counter(Name, Compare, i64),
+    Counter(Name, Compare, Count),
     /// No piece of this kind, the enemy's or one's own, on the file the move ends on.
     NoneOnFile { enemy: bool, piece: Name },
     /// The move captures a piece of this kind (`captures PIECE`), or does not
@@ -379,9 +391,9 @@ pub enum Effect {
     /// A new piece of this kind, the mover's, stands on the square left.
     Leave(Name),
     /// The moving piece's height changes by this much.
-    Height(i64),
+    Height(Count),
     /// The piece captures without moving (a rifle capture).
     Stay,
     /// The mover's counter changes by this much.
-    Counter(Name, i64),
+    Counter(Name, Count),
 }

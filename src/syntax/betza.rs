@@ -228,11 +228,21 @@ impl Reader<'_> {
                 'i' => m.initial = true,
                 'f' | 'b' | 'l' | 'r' | 'v' | 's' | 'h' => m.dirs.push((at, c)),
                 _ => {
+                    let upper = c.to_ascii_uppercase();
+                    let help = if ATOMS.contains(upper) && c.is_ascii_lowercase() {
+                        format!(
+                            "atoms are upper case: write `{upper}` for the atom; \
+                             modifiers are m c f b l r s v h p g n i, written before an atom"
+                        )
+                    } else {
+                        "modifiers are m c f b l r s v h p g n i, written before an atom"
+                            .to_string()
+                    };
                     return Err(err(
                         at,
                         c.len_utf8(),
                         format!("unknown modifier `{c}`"),
-                        "modifiers are m c f b l r s v h p g n i, written before an atom",
+                        &help,
                     ));
                 }
             }

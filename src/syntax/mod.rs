@@ -13,10 +13,10 @@ use pest_derive::Parser;
 
 use crate::diagnostic::{Problem, ProblemCode};
 use ast::{
-    BlockKind, BoardDecl, CastleDecl, Compare, Condition, Decl, DropDecl, Effect, EndCondition,
-    EndDecl, EndRuleDecl, File, FlightDecl, FlipDecl, Forbid, GameResult, Name, ParamDecl,
-    PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm, Span, Spanned, Symbol,
-    TerrainDecl, ZoneBody, ZoneDecl,
+    BlockKind, BoardDecl, CastleDecl, Compare, Condition, Count, Decl, DropDecl, Effect,
+    EndCondition, EndDecl, EndRuleDecl, File, FlightDecl, FlipDecl, Forbid, GameResult, Name,
+    ParamDecl, PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm, Span, Spanned,
+    Symbol, TerrainDecl, ZoneBody, ZoneDecl,
 };
 
 #[derive(Parser)]
@@ -226,9 +226,11 @@ fn rule_name(rule: Rule) -> Option<String> {
         Rule::promo_when => words("one of", "promo_when"),
         Rule::optional | Rule::only_lost => "`optional` or `only-lost`".into(),
         Rule::with_reply => "`with-reply`".into(),
-        Rule::ident | Rule::zone_ref | Rule::piece_ref => "a name".into(),
+        Rule::ident | Rule::zone_ref | Rule::piece_ref | Rule::param_ref => "a name".into(),
         Rule::letter | Rule::promo_letter | Rule::piece_letter => "a piece letter".into(),
         Rule::number => "a number".into(),
+        Rule::count | Rule::delta => "a number or a parameter".into(),
+        Rule::negated_ref => "`-` and a parameter".into(),
         Rule::string => "a quoted string".into(),
         Rule::square => "a square such as e4".into(),
         Rule::region
@@ -309,6 +311,23 @@ fn num(pair: Pair<Rule>) -> Spanned<i64> {
     Spanned::new(value, span)
 }
 
+/// A number, or the parameter that stands for it (`count`; `delta`, where `-NAME`
+/// negates it).
+fn count(pair: Pair<Rule>) -> Count {
+    let inner = pair
+        .into_inner()
+        .next()
+        .expect("a count holds a number or a name");
+    match inner.as_rule() {
+        Rule::param_ref => Count::Param(name(inner.into_inner().next().expect("a name"))),
+        Rule::negated_ref => {
+            let param_ref = inner.into_inner().next().expect("a parameter");
+            Count::Negated(name(param_ref.into_inner().next().expect("a name")))
+        }
+        _ => Count::Number(num(inner).node),
+    }
+}
+
 fn string(pair: Pair<Rule>) -> Spanned<String> {
     let body = pair.into_inner().next().expect("string has a body");
     Spanned::new(body.as_str().to_string(), span_of(&body))
@@ -338,7 +357,7 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::pass_decl => pass_decl(inner, span),
         Rule::forbid_decl => Decl::Forbid(forbid(inner.next().unwrap())),
         Rule::captures_decl => Decl::CapturesToHand(span),
-        Rule::counter_decl => Decl::Counter(name(inner.next().unwrap())),
+        Rule::counter_decl => Decl::Counter(name(inner.next().unwrap()), inner.next().map(count)),
         Rule::drop_decl => Decl::Drop(DropDecl {
             zone: name(inner.next().unwrap()),
             span,
@@ -576,8 +595,8 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
         Rule::checkmate => EndCondition::Checkmate,
         Rule::stalemate => EndCondition::Stalemate,
         Rule::no_moves => EndCondition::NoMoves,
-        Rule::repetition => EndCondition::Repetition(num(c.into_inner().next().unwrap()).node),
-        Rule::move_limit => EndCondition::MoveLimit(num(c.into_inner().next().unwrap()).node),
+        Rule::repetition => EndCondition::Repetition(count(c.into_inner().next().unwrap())),
+        Rule::move_limit => EndCondition::MoveLimit(count(c.into_inner().next().unwrap())),
         Rule::captured => EndCondition::Captured(name(c.into_inner().next().unwrap())),
         Rule::exited => EndCondition::Exited(name(c.into_inner().next().unwrap())),
         Rule::reached => {
@@ -590,7 +609,7 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
         }
         Rule::bare_king => EndCondition::BareKing,
         Rule::facing => EndCondition::Facing(name(c.into_inner().next().unwrap())),
-        Rule::passes => EndCondition::Passes(num(c.into_inner().next().unwrap()).node),
+        Rule::passes => EndCondition::Passes(count(c.into_inner().next().unwrap())),
         _ => unreachable!("end condition"),
     }
 }
@@ -714,7 +733,7 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
     let cond = match rule {
         Rule::height_cond => {
             let op = compare(inner.next().unwrap().as_str());
-            Condition::Height(op, num(inner.next().unwrap()).node)
+            Condition::Height(op, count(inner.next().unwrap()))
         }
         Rule::closer_cond => {
             let enemy = inner.next().unwrap().as_str() == "enemy";
@@ -728,7 +747,7 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
         Rule::counter_cond => {
             let counter = name(inner.next().unwrap());
             let op = compare(inner.next().unwrap().as_str());
-            Condition::Counter(counter, op, num(inner.next().unwrap()).node)
+            Condition::Counter(counter, op, count(inner.next().unwrap()))
         }
         Rule::no_file_cond => {
             let enemy = inner.next().unwrap().as_str() == "enemy";
@@ -760,11 +779,11 @@ fn effect(pair: Pair<Rule>) -> Spanned<Effect> {
     let mut inner = e.into_inner();
     let eff = match rule {
         Rule::leave_effect => Effect::Leave(name(inner.next().unwrap())),
-        Rule::height_effect => Effect::Height(num(inner.next().unwrap()).node),
+        Rule::height_effect => Effect::Height(count(inner.next().unwrap())),
         Rule::stay_effect => Effect::Stay,
         Rule::counter_effect => {
             let counter = name(inner.next().unwrap());
-            Effect::Counter(counter, num(inner.next().unwrap()).node)
+            Effect::Counter(counter, count(inner.next().unwrap()))
         }
         _ => unreachable!("effect {rule:?}"),
     };
@@ -779,11 +798,10 @@ fn region(pair: Pair<Rule>) -> Region {
             let text = t.as_str().to_string();
             let mut inner = t.into_inner();
             let term = match rule {
-                Rule::rank_term => RegionTerm::Rank(num(inner.next().unwrap()).node),
-                Rule::ranks_term => RegionTerm::Ranks(
-                    num(inner.next().unwrap()).node,
-                    num(inner.next().unwrap()).node,
-                ),
+                Rule::rank_term => RegionTerm::Rank(count(inner.next().unwrap())),
+                Rule::ranks_term => {
+                    RegionTerm::Ranks(count(inner.next().unwrap()), count(inner.next().unwrap()))
+                }
                 Rule::file_term => RegionTerm::File(first_char(inner.next().unwrap())),
                 Rule::files_term => RegionTerm::Files(
                     first_char(inner.next().unwrap()),
