@@ -71,7 +71,7 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> b
     if t.dynamic_attack_kinds != 0 && has_any_of(pos, t.dynamic_attack_kinds, by) {
         let mut found = false;
         // `by`'s squares, eight read at once (most squares are empty).
-        super::movegen::for_each_own_square(board, by, |from| {
+        super::squares::for_each_own_square(board, by, |from| {
             let c = board[from];
             found = found
                 || (t.dynamic_attack_kinds >> kind_of(c) & 1 != 0

@@ -10,7 +10,7 @@
 //! - a plain step of a lone royal piece is legal when its target is not attacked
 //!   with the piece moved there on the board alone (no hash, no history).
 
-use super::movegen::own_squares_in_word;
+use super::squares::own_squares_in_word;
 use super::{Move, MoveKind, Position};
 use crate::ids::Side;
 use crate::rules::{Cell, Code, EMPTY, LeapAttack, NO_CELL, RayAttack, kind_of, side_of};

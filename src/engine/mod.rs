@@ -13,9 +13,10 @@ mod notation;
 mod outcome;
 mod position;
 pub(crate) mod search_support;
+mod squares;
 
 pub use fen::FenError;
-pub(crate) use movegen::for_each_occupied_square;
 pub use notation::{MAX_MOVE_TEXT_BYTES, MoveText, read_move_text};
 pub use outcome::{EndReason, GameEnd, NoMove};
 pub use position::{Move, MoveKind, MoveShape, Position};
+pub(crate) use squares::for_each_occupied_square;
