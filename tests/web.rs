@@ -137,6 +137,8 @@ fn a_changed_rule_file_is_reloaded_and_the_game_replayed_as_far_as_it_goes() {
     assert_eq!(texts(&state["redo"]), ["e2e4", "e7e5"]);
     let notice = state["notice"].as_str().unwrap();
     assert!(notice.contains("move 1 (e2e4) is illegal"), "{notice}");
+    // Not a success: the page shows it as a warning.
+    assert_eq!(state["notice_tone"], "warning");
     assert!(state["problems"].is_null());
 
     // The file back as it was: the moves set aside are played again.
@@ -144,6 +146,7 @@ fn a_changed_rule_file_is_reloaded_and_the_game_replayed_as_far_as_it_goes() {
     let state = server.state();
     assert_eq!(texts(&state["history"]), ["e2e4", "e7e5"]);
     assert_eq!(state["notice"], "rules reloaded; all 2 moves replayed");
+    assert_eq!(state["notice_tone"], "done");
 
     // A file that does not check: the diagnostics, and the old rules and game kept.
     server.rewrite(&original.replace("piece Knight N", "piece Knight"));
@@ -151,6 +154,7 @@ fn a_changed_rule_file_is_reloaded_and_the_game_replayed_as_far_as_it_goes() {
     let problems = state["problems"].as_str().unwrap();
     assert!(problems.contains("chess.var"), "{problems}");
     assert!(problems.contains("problem"), "{problems}");
+    assert_eq!(state["notice_tone"], "trouble");
     assert_eq!(texts(&state["history"]), ["e2e4", "e7e5"]);
     assert_eq!(state["moves"].as_array().unwrap().len(), 29);
     // ... and the game goes on under them.

@@ -25,8 +25,8 @@ pub struct Game {
     /// The rule file's diagnostics while it does not check (the game goes on under the
     /// last rules that did).
     problems: Option<String>,
-    /// What the last reload did, in a sentence.
-    notice: Option<String>,
+    /// What the last reload did, in a sentence, and how the page should show it.
+    notice: Option<(String, Tone)>,
     version: u64,
     limits: Limits,
     /// Kept between moves for its transposition table, while the rules stay the same.
@@ -36,6 +36,16 @@ pub struct Game {
 
 /// A request the game refused, with the reason in words.
 pub type Refusal = String;
+
+/// How a notice reads: all went as asked, something was set aside (a replay that
+/// stopped before a move), or the rule file did not load.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Tone {
+    Done,
+    Warning,
+    Trouble,
+}
 
 impl Game {
     /// Reads and checks the rule file; the rendered diagnostics if it does not check.
@@ -77,8 +87,10 @@ impl Game {
     pub fn problems(&self) -> Option<&str> {
         self.problems.as_deref()
     }
-    pub fn notice(&self) -> Option<&str> {
-        self.notice.as_deref()
+    pub fn notice(&self) -> Option<(&str, Tone)> {
+        self.notice
+            .as_ref()
+            .map(|(text, tone)| (text.as_str(), *tone))
     }
     pub fn path(&self) -> &std::path::Path {
         &self.path
@@ -171,8 +183,10 @@ impl Game {
 
     fn keep_old_rules(&mut self, problems: String) {
         self.problems = Some(problems);
-        self.notice =
-            Some("the rule file does not check: the old rules and the game are kept".into());
+        self.notice = Some((
+            "the rule file does not check: the old rules and the game are kept".into(),
+            Tone::Trouble,
+        ));
         self.changed();
     }
 
@@ -180,8 +194,18 @@ impl Game {
     fn reload(&mut self, rules: Arc<Rules>) {
         self.problems = None;
         self.notice = Some(match self.line.adopt(rules) {
-            Ok(adopted) => reload_notice(self.line.rules(), adopted),
-            Err(e) => format!("reload failed: {e}; the old rules and game are kept"),
+            Ok(adopted) => {
+                let tone = if adopted.stop.is_some() {
+                    Tone::Warning
+                } else {
+                    Tone::Done
+                };
+                (reload_notice(self.line.rules(), adopted), tone)
+            }
+            Err(e) => (
+                format!("reload failed: {e}; the old rules and game are kept"),
+                Tone::Trouble,
+            ),
         });
         self.changed();
     }

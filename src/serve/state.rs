@@ -9,7 +9,7 @@ use crate::engine::explain::with_article;
 use crate::engine::{Move, MoveShape, Position};
 use crate::rules::{Cell, code, kind_of};
 
-use super::game::{Game, result_text};
+use super::game::{Game, Tone, result_text};
 
 /// The game as the page draws it.
 #[derive(Serialize)]
@@ -38,6 +38,9 @@ pub struct State {
     pub problems: Option<String>,
     /// What the last reload of the rule file did.
     pub notice: Option<String>,
+    /// How to show it: `done`, `warning` (a replay stopped before a move, the rest
+    /// kept for redo) or `trouble` (the rule file did not load).
+    pub notice_tone: Option<Tone>,
 }
 
 /// One legal move, as the page offers it.
@@ -62,10 +65,11 @@ impl State {
         let rules = game.rules().clone();
         let history = game.record().to_vec();
         let redo = game.redo_line().cloned().collect();
-        let (problems, notice) = (
-            game.problems().map(str::to_string),
-            game.notice().map(str::to_string),
-        );
+        let problems = game.problems().map(str::to_string);
+        let (notice, notice_tone) = match game.notice() {
+            Some((text, tone)) => (Some(text.to_string()), Some(tone)),
+            None => (None, None),
+        };
         let (version, file) = (game.version(), game.path().display().to_string());
         let pos = game.position();
         let result = pos.outcome().map(|end| result_text(&rules, &end));
@@ -88,6 +92,7 @@ impl State {
             rules: crate::describe::describe(&rules),
             problems,
             notice,
+            notice_tone,
         }
     }
 }

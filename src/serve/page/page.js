@@ -84,7 +84,8 @@ function draw(s) {
   $("board").innerHTML = s.svg;
   show("status", s.result ? `Game over: ${s.result}` : `${s.to_move} to move`);
   show("notice", s.notice);
-  $("notice").classList.toggle("trouble", Boolean(s.problems));
+  $("notice").classList.toggle("trouble", s.notice_tone === "trouble");
+  $("notice").classList.toggle("warning", s.notice_tone === "warning");
   show("problems", s.problems);
   $("rules").textContent = s.rules;
   $("fen").textContent = s.fen;
