@@ -325,7 +325,8 @@ fn zones_section(s: &mut String, rules: &Rules) {
     }
     let geo = &rules.geometry;
     let _ = writeln!(s, "\nZones:");
-    for z in &rules.zones {
+    // Squares lowering named (a flight's) are described with the moves that use them.
+    for z in rules.zones.iter().filter(|z| z.declared) {
         let list = |side: usize| -> String {
             let cells: Vec<&str> = (0..geo.len())
                 .filter(|&c| z.cells[side][c])
@@ -340,15 +341,13 @@ fn zones_section(s: &mut String, rules: &Rules) {
         if z.cells[0] == z.cells[1] {
             let _ = writeln!(s, "  {}: {}", z.name, list(0));
         } else {
-            let _ = writeln!(
-                s,
-                "  {}: {} {}; {} {}",
-                z.name,
-                rules.players[0].name,
-                list(0),
-                rules.players[1].name,
-                list(1)
-            );
+            // A player for whom the zone holds nothing is left out (the file gave it
+            // squares for the other player only).
+            let parts: Vec<String> = (0..2)
+                .filter(|&side| z.cells[side].contains(&true))
+                .map(|side| format!("{} {}", rules.players[side].name, list(side)))
+                .collect();
+            let _ = writeln!(s, "  {}: {}", z.name, parts.join("; "));
         }
     }
 }

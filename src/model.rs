@@ -314,6 +314,8 @@ pub struct Zone {
     pub name: String,
     /// Membership per player and cell.
     pub cells: [Vec<bool>; 2],
+    /// Declared in the file (not squares that lowering named, such as a flight's).
+    pub declared: bool,
 }
 
 #[derive(Debug, Clone)]

@@ -1,5 +1,7 @@
 //! General engine behaviour not tied to one shipped game.
 
+mod common;
+
 use std::sync::Arc;
 
 use varsand::{Position, load_rules};
@@ -321,4 +323,39 @@ setup "4k3/8/8/8/8/8/8/4K2R w K - 0 1"
     };
     assert!(castles("4k3/8/8/8/8/4h3/8/4K2R w K - 0 1"));
     assert!(!castles("4k3/8/8/8/8/4g3/8/4K2R w K - 0 1"));
+}
+
+/// The summary speaks the file's language: a flight names the zone or the boards the
+/// file named (not "the 42 squares flight 3 lands on"), the squares lowering named are
+/// not listed as zones, and a zone given to one player only lists that player alone.
+#[test]
+fn rules_summary_names_flights_by_the_files_zones_and_boards() {
+    let text = varsand::describe::describe(&common::variant("monkey_king"));
+    assert!(
+        text.contains("flies to an empty square of board cloud101, never capturing; needs to start in zone red_magic"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "flies to an empty square of boards earth and cloud101, of the colour it stands on"
+        ),
+        "{text}"
+    );
+    assert!(!text.contains("lands on"), "{text}");
+    let zones: Vec<&str> = text
+        .lines()
+        .skip_while(|l| *l != "Zones:")
+        .skip(1)
+        .take_while(|l| l.starts_with("  "))
+        .collect();
+    assert!(
+        zones.contains(&"  far_rank: red a8 b8 c8 d8 e8"),
+        "{zones:?}"
+    );
+    assert!(
+        zones
+            .iter()
+            .all(|z| !z.starts_with("  b4 d4") && !z.starts_with("  c10")),
+        "no zone lowering made: {zones:?}"
+    );
 }

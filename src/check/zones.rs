@@ -81,6 +81,7 @@ pub(crate) fn zones(
         zones.push(Zone {
             name: z.name.node.clone(),
             cells,
+            declared: true,
         });
     }
     zones

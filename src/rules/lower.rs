@@ -46,23 +46,42 @@ fn flight_zones(game: &Game, zones: &mut Vec<Zone>) -> Vec<(ZoneId, ZoneId)> {
     let mut out = Vec::new();
     for (i, f) in game.flights.iter().enumerate() {
         let from = ZoneId::new(zones.len());
+        let name = squares_named(
+            game,
+            zones,
+            &f.from,
+            &format!("flight {} starts from", i + 1),
+        );
         zones.push(Zone {
-            name: squares_named(game, &f.from, &format!("flight {} starts from", i + 1)),
+            name,
             cells: [f.from.clone(), f.from.clone()],
+            declared: false,
         });
         let to = ZoneId::new(zones.len());
+        let name = squares_named(game, zones, &f.to, &format!("flight {} lands on", i + 1));
         zones.push(Zone {
-            name: squares_named(game, &f.to, &format!("flight {} lands on", i + 1)),
+            name,
             cells: [f.to.clone(), f.to.clone()],
+            declared: false,
         });
         out.push((from, to));
     }
     out
 }
 
-/// A name for a set of squares, for messages: the squares themselves when they are
-/// few, else what they are for.
-fn squares_named(game: &Game, cells: &[bool], role: &str) -> String {
+/// A name for a set of squares, for messages, as the file would say it: the zone of
+/// the file they are (for both players), else the whole boards they are, else the
+/// squares themselves when they are few, else what they are for.
+fn squares_named(game: &Game, zones: &[Zone], cells: &[bool], role: &str) -> String {
+    if let Some(zone) = zones
+        .iter()
+        .find(|z| z.declared && z.cells[0] == cells && z.cells[1] == cells)
+    {
+        return format!("zone {}", zone.name);
+    }
+    if let Some(boards) = whole_boards(game, cells) {
+        return boards;
+    }
     let names: Vec<&str> = (0..cells.len())
         .filter(|&c| cells[c])
         .map(|c| game.geometry.cells[c].name.as_str())
@@ -71,6 +90,30 @@ fn squares_named(game: &Game, cells: &[bool], role: &str) -> String {
         names.join(" ")
     } else {
         format!("the {} squares {role}", names.len())
+    }
+}
+
+/// "board NAME" or "boards A, B and C" when `cells` are exactly the squares of some
+/// boards, else `None`.
+fn whole_boards(game: &Game, cells: &[bool]) -> Option<String> {
+    let geo = &game.geometry;
+    let mut full = Vec::new();
+    for board in &geo.boards {
+        let squares = board.first_cell..board.first_cell + board.files * board.ranks;
+        let held = squares
+            .clone()
+            .filter(|&c| cells.get(c) == Some(&true))
+            .count();
+        if held == squares.len() {
+            full.push(board.name.as_str());
+        } else if held > 0 {
+            return None;
+        }
+    }
+    match full.as_slice() {
+        [] => None,
+        [one] => Some(format!("board {one}")),
+        [rest @ .., last] => Some(format!("boards {} and {last}", rest.join(", "))),
     }
 }
 
