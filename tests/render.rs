@@ -664,3 +664,35 @@ fn terminal_marks_the_last_move_and_a_check() {
     let plain = display::render(&pos, false);
     assert!(plain.contains("[q]"), "{plain}");
 }
+
+/// A zone that no rule uses (it only names squares) is not tinted; one that decides
+/// a promotion is.
+#[test]
+fn only_zones_a_rule_uses_are_tinted() {
+    let source = r#"
+game "Tints"
+board 4 x 4
+players white black
+zone far { white: rank 4  black: rank 1 }
+zone middle = b2 c2 b3 c3
+piece King K { moves "K" royal }
+piece Pawn P { moves "fW" promotes on far to K }
+end { checkmate loss }
+setup "k3/4/4/P2K w - - 0 1"
+"#;
+    let rules = varsand::load_rules(source).expect("loads");
+    let pos = Position::start(rules);
+    let picture = check_picture(&pos, &BoardOptions::default());
+    let plain = [palette::SQUARES.light.hex(), palette::SQUARES.dark.hex()];
+    for square in ["b2", "c2", "b3", "c3"] {
+        assert!(
+            plain.contains(&picture.fills[square]),
+            "{square} is in no zone a rule uses: {}",
+            picture.fills[square]
+        );
+    }
+    assert!(
+        !plain.contains(&picture.fills["a4"]),
+        "a4 decides a promotion: tinted"
+    );
+}

@@ -47,11 +47,12 @@ impl BoardOptions {
 }
 
 /// The zones a picture tints, most important first, at most one per zone tint of the
-/// palette. A zone is left out when it covers a whole board (nothing to tell apart),
-/// when every square of it is already tinted by a zone before it (a union of others,
-/// or the squares of a flight), or when there is no tint left. Zones that decide
-/// promotions, the end of the game, drops, exits, flights or flips come first, then
-/// zones named by moves' conditions, then the rest, each group in the file's order.
+/// palette. A zone is left out when no rule uses it (it only names squares, for
+/// other zones or for the reader of the file), when it covers a whole board (nothing
+/// to tell apart), when every square of it is already tinted by a zone before it (a
+/// union of others, or the squares of a flight), or when there is no tint left. Zones
+/// that decide promotions, the end of the game, drops, exits, flights or flips come
+/// first, then zones named by moves' conditions, each group in the file's order.
 pub fn shown_zones(rules: &Rules) -> Vec<ZoneId> {
     let geo = &rules.geometry;
     let importance = zone_importance(rules);
@@ -60,7 +61,7 @@ pub fn shown_zones(rules: &Rules) -> Vec<ZoneId> {
     let mut tinted = vec![false; geo.len()];
     let mut shown = Vec::new();
     for z in order {
-        if shown.len() == palette::ZONES.len() {
+        if shown.len() == palette::ZONES.len() || importance[z] == 0 {
             break;
         }
         let cells = zone_cells(rules, ZoneId::new(z));
