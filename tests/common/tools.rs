@@ -1,6 +1,7 @@
 //! The tools a few tests need beyond Rust: Python 3, python-chess (the independent
-//! UCI/XBoard client and PGN reader), and a browser (Chromium or Chrome, its driver,
-//! and selenium) for the web board.
+//! UCI/XBoard client and PGN reader), a browser (Chromium or Chrome, its driver, and
+//! selenium) for the web board, and Node.js with npm (npx) to package the editor
+//! extension.
 //!
 //! Where one is missing, a test that needs it returns early, and the first such test
 //! of a `cargo test` run says, once, every missing tool with its install command, so
@@ -19,6 +20,7 @@ pub enum Tool {
     Python,
     PythonChess,
     Browser,
+    Node,
 }
 
 /// What was found on this machine, looked for once per test binary.
@@ -28,6 +30,7 @@ struct Found {
     selenium: bool,
     chromium: Option<PathBuf>,
     chromedriver: Option<PathBuf>,
+    npx: bool,
 }
 
 fn found() -> &'static Found {
@@ -58,6 +61,7 @@ fn found() -> &'static Found {
                 &["chromedriver"],
                 &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"],
             ),
+            npx: on_path("npm").is_some() && on_path("npx").is_some(),
         }
     })
 }
@@ -79,16 +83,18 @@ fn find_program(variable: &str, names: &[&str], places: &[&str]) -> Option<PathB
     if let Some(p) = std::env::var_os(variable).map(PathBuf::from) {
         return runnable(&p).then_some(p);
     }
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    for name in names {
-        for dir in std::env::split_paths(&path) {
-            let candidate = dir.join(name);
-            if runnable(&candidate) {
-                return Some(candidate);
-            }
-        }
+    if let Some(p) = names.iter().find_map(|name| on_path(name)) {
+        return Some(p);
     }
     places.iter().map(PathBuf::from).find(|p| runnable(p))
+}
+
+/// The program `name` in a folder of the `PATH`, if one has it.
+fn on_path(name: &str) -> Option<PathBuf> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    std::env::split_paths(&path)
+        .map(|dir| dir.join(name))
+        .find(|candidate| candidate.is_file())
 }
 
 /// The missing tools, each with how to install it.
@@ -110,6 +116,9 @@ fn missing() -> Vec<&'static str> {
     if f.chromedriver.is_none() {
         out.push("chromedriver: apt-get install chromium-driver (or set VARSAND_CHROMEDRIVER)");
     }
+    if !f.npx {
+        out.push("Node.js with npm and npx: apt-get install nodejs npm");
+    }
     out
 }
 
@@ -119,6 +128,7 @@ fn has(tool: Tool) -> bool {
         Tool::Python => f.python,
         Tool::PythonChess => f.python_chess,
         Tool::Browser => f.selenium && f.chromium.is_some() && f.chromedriver.is_some(),
+        Tool::Node => f.npx,
     }
 }
 
