@@ -490,3 +490,38 @@ fn ten_thousand_pieces_answer_outline_hover_definition_and_references_quickly() 
     }
     c.shut_down();
 }
+
+/// While the file is broken, hover on a piece still gives its moves, read from the
+/// last text that checked (and says so); a piece declared only in the broken text
+/// gives what it is.
+#[test]
+fn hover_keeps_the_last_good_reading_while_the_file_is_broken() {
+    let mut c = Client::initialized();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "var", "version": 1, "text": game("far")}}),
+    );
+    assert_eq!(c.diagnostics(), Vec::<Value>::new());
+    // Broken: a line above the pawn (so it moved down a line), and a zone misspelt.
+    let broken = game("farr").replace(
+        "piece King K",
+        "piece Ghost G { moves \"W\" }\npiece King K",
+    );
+    c.notify(
+        "textDocument/didChange",
+        json!({"textDocument": {"uri": URI, "version": 2}, "contentChanges": [{"text": broken}]}),
+    );
+    assert!(!c.diagnostics().is_empty());
+    let h = c.request("textDocument/hover", at(6, 7));
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert!(
+        text.contains("piece Pawn") && text.contains("fmW fcF"),
+        "{text}"
+    );
+    assert!(text.contains("one step"), "its moves in words: {text}");
+    assert!(text.contains("as the file last checked"), "{text}");
+    // The piece the broken text added has no good reading yet: only its name.
+    let h = c.request("textDocument/hover", at(4, 7));
+    let text = h["contents"]["value"].as_str().unwrap();
+    assert_eq!(text, "**piece Ghost**");
+}

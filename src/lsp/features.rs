@@ -15,15 +15,17 @@ use crate::ids::{Cell, PieceKind};
 use crate::loader;
 use crate::syntax::ast::Span;
 
-/// Every problem of the text, as the editor shows them.
-pub fn diagnostics(uri: &Uri, text: &str) -> Vec<Diagnostic> {
+/// Every problem of the text, as the editor shows them, and whether the text checks
+/// (it loads as rules).
+pub fn diagnostics(uri: &Uri, text: &str) -> (Vec<Diagnostic>, bool) {
     let checked = loader::check_source(text, &Overrides::new());
     let doc = Document::new(text);
-    checked
+    let shown = checked
         .problems
         .iter()
         .map(|p| diagnostic(uri, &doc, p))
-        .collect()
+        .collect();
+    (shown, checked.rules.is_some())
 }
 
 fn diagnostic(uri: &Uri, doc: &Document, p: &Problem) -> Diagnostic {
@@ -116,11 +118,12 @@ pub fn symbols(doc: &Document) -> Vec<DocumentSymbol> {
 
 // ---- hover -----------------------------------------------------------------------------
 
-/// A declared name in words, or a keyword's meaning.
-pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
+/// A declared name in words, or a keyword's meaning. While the text does not check,
+/// pieces and zones are read from `last_good`, the document's last text that did.
+pub fn hover(doc: &Document, pos: Position, last_good: Option<&str>) -> Option<Hover> {
     let w = doc.word_at(pos)?;
     let words_of = match doc.declaration(w.text) {
-        Some(d) => describe_name(doc.text, d)?,
+        Some(d) => describe_name(doc.text, d, last_good)?,
         None => keyword_meaning(w.text)?.to_string(),
     };
     Some(Hover {
@@ -133,25 +136,39 @@ pub fn hover(doc: &Document, pos: Position) -> Option<Hover> {
 }
 
 /// A declared name in words: a piece's moves as the `rules` summary says them, a
-/// zone's squares. Needs a file that checks; otherwise only what the name is.
-fn describe_name(text: &str, d: &Declared) -> Option<String> {
+/// zone's squares. Needs a file that checks: this text, else the last good one (where
+/// the name is found again by its declaration, wherever it now stands), said so;
+/// otherwise only what the name is.
+fn describe_name(text: &str, d: &Declared, last_good: Option<&str>) -> Option<String> {
     let name = d.name.text;
-    let rules = match d.kind {
-        Kind::Piece | Kind::Zone => loader::load(text, &Overrides::new()).ok(),
+    let load = |text: &str| loader::load(text, &Overrides::new()).ok();
+    let read = match d.kind {
+        Kind::Piece | Kind::Zone => match load(text) {
+            Some(rules) => Some((rules, d.nth_of_kind, false)),
+            None => last_good.and_then(|old| {
+                let before = Document::new(old);
+                let then = before.declaration(name).filter(|e| e.kind == d.kind)?;
+                Some((load(old)?, then.nth_of_kind, true))
+            }),
+        },
         _ => None,
     };
-    Some(match (d.kind, rules) {
-        (Kind::Piece, Some(rules)) => {
-            let p = rules.pieces().get(d.nth_of_kind)?;
+    let mut words = match (d.kind, &read) {
+        (Kind::Piece, Some((rules, nth, _))) => {
+            let p = rules.pieces().get(*nth)?;
             let mut s = format!("**piece {name}** — {} `{}`\n", p.name, p.betza);
-            for (id, _) in rules.moves_of(PieceKind::new(d.nth_of_kind)) {
-                s += &format!("\n- {}", crate::describe::describe_generator(&rules, id));
+            for (id, _) in rules.moves_of(PieceKind::new(*nth)) {
+                s += &format!("\n- {}", crate::describe::describe_generator(rules, id));
             }
             s
         }
-        (Kind::Zone, Some(rules)) => describe_zone(&rules, name)?,
+        (Kind::Zone, Some((rules, _, _))) => describe_zone(rules, name)?,
         (kind, _) => format!("**{} {name}**", kind.word()),
-    })
+    };
+    if read.is_some_and(|(_, _, old)| old) {
+        words += "\n\n*(as the file last checked: it has errors now)*";
+    }
+    Some(words)
 }
 
 /// A zone's squares, for both players or each.

@@ -92,6 +92,9 @@ enum Stage {
 #[derive(Default)]
 struct Server {
     docs: HashMap<Uri, String>,
+    /// Per document, its last text that checked: hover reads the pieces and zones
+    /// from it while the file is broken.
+    last_good: HashMap<Uri, String>,
     stage: Stage,
     /// Set by `exit`: how the server ends.
     exit: Option<Result<(), String>>,
@@ -223,7 +226,9 @@ impl Server {
     fn answer(&self, method: &str, params: Value) -> Result<Value, RpcError> {
         match method {
             HoverRequest::METHOD => self.on_document(params, |doc, p: HoverParams| {
-                features::hover(doc, p.text_document_position_params.position)
+                let at = p.text_document_position_params;
+                let last_good = self.last_good.get(&at.text_document.uri);
+                features::hover(doc, at.position, last_good.map(String::as_str))
             }),
             Completion::METHOD => self.on_document(params, |doc, p: CompletionParams| {
                 features::completion(doc, p.text_document_position.position)
@@ -316,11 +321,15 @@ impl Server {
             DidCloseTextDocument::METHOD => {
                 let p: DidCloseTextDocumentParams = read_params(params)?;
                 self.docs.remove(&p.text_document.uri);
+                self.last_good.remove(&p.text_document.uri);
                 return Ok(Some(publish(p.text_document.uri, Vec::new())));
             }
             _ => return Ok(None),
         };
-        let diagnostics = features::diagnostics(&uri, &self.docs[&uri]);
+        let (diagnostics, checks) = features::diagnostics(&uri, &self.docs[&uri]);
+        if checks {
+            self.last_good.insert(uri.clone(), self.docs[&uri].clone());
+        }
         Ok(Some(publish(uri, diagnostics)))
     }
 }
