@@ -525,3 +525,53 @@ fn hover_keeps_the_last_good_reading_while_the_file_is_broken() {
     let text = h["contents"]["value"].as_str().unwrap();
     assert_eq!(text, "**piece Ghost**");
 }
+
+/// Completion offers what the grammar accepts at the cursor: conditions after `if`,
+/// effects after `then`, zones after `promotes on`, pieces after `captures`, with the
+/// declared names of the right kind only.
+#[test]
+fn completion_follows_the_clause_at_the_cursor() {
+    let mut c = Client::initialized();
+    // Line 6 is the pawn's move line, line 7 its promotion (see `game`).
+    let text = game("far")
+        .replace(r#"moves "fmW fcF""#, r#"moves "fmW fcF" if   then  "#)
+        .replace("promotes on far to K", "promotes on  to K");
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "var", "version": 1, "text": text}}),
+    );
+    let _ = c.diagnostics();
+    let labels_at = |c: &mut Client, line: u32, character: u32| -> Vec<String> {
+        c.request("textDocument/completion", at(line, character))
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["label"].as_str().unwrap().to_string())
+            .collect()
+    };
+    // After `if `: conditions, not piece properties.
+    let after_if = labels_at(&mut c, 6, 21);
+    for wanted in ["height", "from", "to", "counter", "captures"] {
+        assert!(
+            after_if.iter().any(|l| l == wanted),
+            "{wanted}: {after_if:?}"
+        );
+    }
+    for unwanted in ["royal", "moves", "promotes", "Pawn", "far"] {
+        assert!(
+            !after_if.iter().any(|l| l == unwanted),
+            "{unwanted}: {after_if:?}"
+        );
+    }
+    // After `then `: effects.
+    let after_then = labels_at(&mut c, 6, 28);
+    for wanted in ["leave", "height", "stay", "counter"] {
+        assert!(
+            after_then.iter().any(|l| l == wanted),
+            "{wanted}: {after_then:?}"
+        );
+    }
+    // After `promotes on `: the zones, and nothing else.
+    let after_on = labels_at(&mut c, 7, 14);
+    assert_eq!(after_on, ["far"], "{after_on:?}");
+}

@@ -265,6 +265,9 @@ pub fn completion(doc: &Document, pos: Position) -> Vec<CompletionItem> {
     if before.matches('"').count() % 2 == 1 && before.contains("moves") {
         return betza_items();
     }
+    if let Some(items) = in_a_clause(doc, before) {
+        return items;
+    }
     let keywords: Vec<String> = match enclosing_block(doc, at) {
         Some("piece") => crate::syntax::first_words("piece_prop"),
         Some("end") => {
@@ -286,6 +289,66 @@ pub fn completion(doc: &Document, pos: Position) -> Vec<CompletionItem> {
         .collect();
     items.extend(doc.declared.iter().map(name_item));
     items
+}
+
+/// What the grammar accepts after the words before the cursor on its line, when they
+/// open a clause: a condition after `if`/`and`, what `unless`/`or` take, an effect after
+/// `then` (or a comma in the effects), a zone where a zone is named (`promotes on`,
+/// `from`, `to`, `drops in`, `in` of a flip), a piece where a piece is named
+/// (`captures`, `over`, `closer-to own`). `None`: no clause is open (the block decides).
+fn in_a_clause(doc: &Document, before: &str) -> Option<Vec<CompletionItem>> {
+    // Quoted text (a Betza string, a name) is no keyword; the word being typed is not
+    // one yet.
+    let unquoted: String = before.split('"').step_by(2).collect::<Vec<_>>().join(" ");
+    let spaced = unquoted.replace(',', " , ");
+    let mut words: Vec<&str> = spaced.split_whitespace().collect();
+    if !before.ends_with(char::is_whitespace) && !before.ends_with(',') {
+        words.pop();
+    }
+    let last = *words.last()?;
+    let previous = words.len().checked_sub(2).map(|i| words[i]);
+    let keywords = |rule: &str| -> Vec<CompletionItem> {
+        crate::syntax::first_words(rule)
+            .into_iter()
+            .map(|k| CompletionItem {
+                label: k,
+                kind: Some(CompletionItemKind::KEYWORD),
+                ..CompletionItem::default()
+            })
+            .collect()
+    };
+    let names = |kind: Kind| -> Vec<CompletionItem> {
+        doc.declared
+            .iter()
+            .filter(|d| d.kind == kind)
+            .map(name_item)
+            .collect()
+    };
+    let effects_open = words.contains(&"then");
+    let promoting = words.contains(&"promotes");
+    // A parameter's range (`in 1..9`) and a promotion's letters (`to Q R`) are no
+    // zones: the block decides there.
+    if words.first() == Some(&"param") || (promoting && last == "to") {
+        return None;
+    }
+    Some(match (previous, last) {
+        (_, "if" | "and") => keywords("condition"),
+        (_, "unless" | "or") => ["captures", "over"]
+            .map(|k| CompletionItem {
+                label: k.to_string(),
+                kind: Some(CompletionItemKind::KEYWORD),
+                ..CompletionItem::default()
+            })
+            .to_vec(),
+        (_, "then") => keywords("effect"),
+        (_, ",") if effects_open => keywords("effect"),
+        (_, "promotes") => keywords("promo_when"),
+        (Some("promotes"), "on" | "from" | "in") | (_, "from" | "to") | (Some(_), "in") => {
+            names(Kind::Zone)
+        }
+        (_, "captures" | "over") | (Some("closer-to"), "own" | "enemy") => names(Kind::Piece),
+        _ => return None,
+    })
 }
 
 /// A declared name as a completion.
