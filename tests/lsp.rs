@@ -575,3 +575,28 @@ fn completion_follows_the_clause_at_the_cursor() {
     let after_on = labels_at(&mut c, 7, 14);
     assert_eq!(after_on, ["far"], "{after_on:?}");
 }
+
+/// Hover inside a Betza string explains it component by component.
+#[test]
+fn hover_on_a_betza_string_explains_each_component() {
+    let mut c = Client::initialized();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "var", "version": 1, "text": game("far")}}),
+    );
+    let _ = c.diagnostics();
+    // Line 6: `  moves "fmW fcF"`; the cursor on the `c` of `fcF`.
+    let h = c.request("textDocument/hover", at(6, 14));
+    let text = h["contents"]["value"].as_str().unwrap();
+    let lines: Vec<&str> = text.lines().filter(|l| l.starts_with("- ")).collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with("- `fmW`: ") && lines[0].contains("forward"),
+        "{text}"
+    );
+    assert!(
+        lines[1].starts_with("- `fcF`: ") && lines[1].contains("captur"),
+        "{text}"
+    );
+    assert_eq!(h["range"]["start"], json!({"line": 6, "character": 9}));
+}

@@ -121,6 +121,9 @@ pub fn symbols(doc: &Document) -> Vec<DocumentSymbol> {
 /// A declared name in words, or a keyword's meaning. While the text does not check,
 /// pieces and zones are read from `last_good`, the document's last text that did.
 pub fn hover(doc: &Document, pos: Position, last_good: Option<&str>) -> Option<Hover> {
+    if let Some(h) = betza_hover(doc, pos) {
+        return Some(h);
+    }
     let w = doc.word_at(pos)?;
     let words_of = match doc.declaration(w.text) {
         Some(d) => describe_name(doc.text, d, last_good)?,
@@ -132,6 +135,44 @@ pub fn hover(doc: &Document, pos: Position, last_good: Option<&str>) -> Option<H
             value: words_of,
         }),
         range: Some(doc.range(w.span)),
+    })
+}
+
+/// Inside the Betza string of a `moves` line: the string component by component,
+/// each in words (or what is wrong with it).
+fn betza_hover(doc: &Document, pos: Position) -> Option<Hover> {
+    let at = doc.offset(pos)?;
+    let text = doc.text;
+    let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
+    let before = &text[line_start..at];
+    if before.matches('"').count() % 2 == 0 || !before.contains("moves") {
+        return None;
+    }
+    let open = line_start + before.rfind('"')? + 1;
+    let close = open + text[open..].find(['"', '\n'])?;
+    let betza = &text[open..close];
+    let value = match crate::syntax::betza::parse(betza) {
+        Ok(parts) => {
+            let mut s = format!("**moves \"{betza}\"**\n");
+            for m in &parts {
+                let (from, len) = m.at;
+                let written = betza.get(from..from + len).unwrap_or(betza);
+                s += &format!("\n- `{written}`: {}", crate::describe::describe_move(m));
+            }
+            s
+        }
+        Err(e) => format!("**moves \"{betza}\"**: {} ({})", e.message, e.help),
+    };
+    let span = Span {
+        start: open,
+        end: close,
+    };
+    Some(Hover {
+        contents: HoverContents::Markup(MarkupContent {
+            kind: MarkupKind::Markdown,
+            value,
+        }),
+        range: Some(doc.range(span)),
     })
 }
 
