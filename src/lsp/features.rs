@@ -145,7 +145,7 @@ fn betza_hover(doc: &Document, pos: Position) -> Option<Hover> {
     let text = doc.text;
     let line_start = text[..at].rfind(['\n', '\r']).map_or(0, |i| i + 1);
     let before = &text[line_start..at];
-    if before.matches('"').count() % 2 == 0 || !before.contains("moves") {
+    if before.matches('"').count().is_multiple_of(2) || !before.contains("moves") {
         return None;
     }
     let open = line_start + before.rfind('"')? + 1;
