@@ -261,6 +261,17 @@ fn a_browser_plays_e2e4_by_clicks_and_follows_the_rule_file() {
 }
 
 #[test]
+fn a_browser_plays_by_drag_and_drop() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    let server = Server::start("variants/chess.var", "drag");
+    let out = run_script("drag.py", &[&server.url]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+#[test]
 fn a_browser_chooses_a_promotion_and_places_a_piece_from_the_hand() {
     if !common::tools::available(Tool::Browser) {
         return;

@@ -224,6 +224,38 @@ function onBoardClick(event) {
   if (square) clickSquare(square.dataset.square);
 }
 
+// Dragging: a press on a piece that may move (or on a hand's piece that may be
+// placed), released over another square, plays as the two clicks would. A release on
+// the same square is left to the click that follows (it selects, as before).
+let dragFrom = null;
+
+function onBoardPress(event) {
+  dragFrom = null;
+  if (!state || busy || event.button !== 0) return;
+  const hand = event.target.closest("[data-hand]");
+  if (hand) {
+    const symbol = hand.dataset.piece;
+    if (state.moves.some((m) => m.drop === symbol)) dragFrom = { drop: symbol, el: hand };
+    return;
+  }
+  const square = event.target.closest("[data-square]");
+  if (square && movesFrom(square.dataset.square).length > 0) {
+    dragFrom = { square: square.dataset.square };
+  }
+}
+
+function onBoardRelease(event) {
+  const from = dragFrom;
+  dragFrom = null;
+  if (!from || !state || busy) return;
+  const under = document.elementFromPoint(event.clientX, event.clientY);
+  const square = under && under.closest("#board [data-square]");
+  if (!square || square.dataset.square === from.square) return;
+  show("message", "");
+  selected = from;
+  clickSquare(square.dataset.square);
+}
+
 // A piece in a hand: selects it if the side to move may place it.
 function clickHand(el) {
   const symbol = el.dataset.piece;
@@ -278,6 +310,10 @@ function hideChooser() {
 
 function start() {
   $("board").addEventListener("click", onBoardClick);
+  $("board").addEventListener("pointerdown", onBoardPress);
+  $("board").addEventListener("pointerup", onBoardRelease);
+  // The board's pictures are not dragged as images.
+  $("board").addEventListener("dragstart", (event) => event.preventDefault());
   $("undo").addEventListener("click", () => act("/undo"));
   $("redo").addEventListener("click", () => act("/redo"));
   $("computer").addEventListener("click", () => act("/computer"));
