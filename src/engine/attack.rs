@@ -16,19 +16,17 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: Side) -> bool {
 pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> bool {
     let t = &pos.rules.tables;
     let board = &pos.board;
-    let (start, len) = t.leap_index[by][cell];
-    for a in &t.leap_attacks[start as usize..(start + len) as usize] {
+    for a in t.attacks.leaps_to(by, cell) {
         let c = board[a.from];
         if c != 0 && side_of(c) == by && a.kinds >> kind_of(c) & 1 != 0 {
-            let path = &t.cells[a.path_first as usize..a.path_first as usize + a.path_len as usize];
+            let path = t.attacks.path(a);
             if path.iter().all(|&p| pos.passable(p, kind_of(c))) {
                 return true;
             }
         }
     }
-    let (start, len) = t.ray_index[by][cell];
-    for r in &t.ray_attacks[start as usize..(start + len) as usize] {
-        let line = &t.cells[r.first as usize..r.first as usize + r.len as usize];
+    for r in t.attacks.rays_to(by, cell) {
+        let line = t.attacks.line(r);
         let mut kinds = r.kinds;
         let mut screened = false;
         for (k, &sq) in line.iter().enumerate() {
@@ -68,13 +66,13 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> b
     }
     // Captures under conditions on the position's state, asked of the pieces (when
     // `by` has any of them on the board).
-    if t.dynamic_attack_kinds != 0 && has_any_of(pos, t.dynamic_attack_kinds, by) {
+    if t.attacks.dynamic_kinds != 0 && has_any_of(pos, t.attacks.dynamic_kinds, by) {
         let mut found = false;
         // `by`'s squares, eight read at once (most squares are empty).
         super::squares::for_each_own_square(board, by, |from| {
             let c = board[from];
             found = found
-                || (t.dynamic_attack_kinds >> kind_of(c) & 1 != 0
+                || (t.attacks.dynamic_kinds >> kind_of(c) & 1 != 0
                     && captures_on(pos, Cell::new(from), c, cell, victim));
         });
         if found {
@@ -82,7 +80,7 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> b
         }
     }
     // A two-faced piece that may flip attacks as its other face too.
-    for &from in &t.flip_cells[by] {
+    for &from in &t.targets.flip_cells[by] {
         let c = board[from];
         if c == 0 || side_of(c) != by {
             continue;
@@ -118,23 +116,23 @@ fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell, victim: u8) -
     let kind = kind_of(face);
     let mut g = Gen::new(pos, rules);
     g.victim = victim;
-    let (start, len) = t.step_index[face as usize * n + from.index()];
-    for step in &t.steps[start as usize..(start + len) as usize] {
+    let (start, len) = t.steps.index[face as usize * n + from.index()];
+    for step in &t.steps.list[start as usize..(start + len) as usize] {
         let comp = &t.gens[step.generator];
         if !comp.can_capture || (comp.initial && !pos.unmoved[from]) {
             continue;
         }
-        let (cs, cl) = comp.conds;
-        if !t.conds[cs as usize..(cs + cl) as usize]
+        if !t
+            .gens
+            .conds(comp)
             .iter()
             .all(|c| pos.condition_holds(&g, c, Move::new(from, target, step.generator)))
         {
             continue;
         }
-        let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+        let line = t.steps.line(step);
         if !step.rider {
-            let path = &t.cells
-                [step.path_first as usize..step.path_first as usize + step.path_len as usize];
+            let path = t.steps.path(step);
             if line[0] == target && path.iter().all(|&p| pos.passable(p, kind)) {
                 return true;
             }
@@ -190,11 +188,10 @@ pub(crate) fn least_attacker(
             best = Some((sq, c));
         }
     };
-    let (start, len) = t.leap_index[by][cell];
-    for a in &t.leap_attacks[start as usize..(start + len) as usize] {
+    for a in t.attacks.leaps_to(by, cell) {
         let c = at(a.from);
         if c != 0 && side_of(c) == by && a.kinds >> kind_of(c) & 1 != 0 {
-            let path = &t.cells[a.path_first as usize..a.path_first as usize + a.path_len as usize];
+            let path = t.attacks.path(a);
             if path
                 .iter()
                 .all(|&p| (at(p) == 0) && pos.terrain_lets_pass(p, kind_of(c)))
@@ -203,9 +200,8 @@ pub(crate) fn least_attacker(
             }
         }
     }
-    let (start, len) = t.ray_index[by][cell];
-    for r in &t.ray_attacks[start as usize..(start + len) as usize] {
-        let line = &t.cells[r.first as usize..r.first as usize + r.len as usize];
+    for r in t.attacks.rays_to(by, cell) {
+        let line = t.attacks.line(r);
         let mut kinds = r.kinds;
         let mut screened = false;
         for (k, &sq) in line.iter().enumerate() {

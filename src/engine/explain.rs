@@ -330,11 +330,10 @@ impl Position {
         let Some(&id) = t.kinds.drops[kind].first() else {
             return format!("{a_name} is never placed from the hand");
         };
-        let info = &t.gens[id];
-        if t.is_dead(crate::rules::code(kind, us), cell) {
+        if t.landing.is_dead(crate::rules::code(kind, us), cell) {
             return format!("{a_name} on {square} could never move again");
         }
-        if !t.targets(info, us, crate::rules::NO_CELL).contains(&cell) {
+        if !t.targets.of(id, us, crate::rules::NO_CELL).contains(&cell) {
             let needs: Vec<String> = rules.generators[id]
                 .conditions
                 .iter()
@@ -461,11 +460,11 @@ impl Position {
                 geo.name(c).to_string()
             }
         };
-        let (start, len) = t.step_index[piece as usize * n + from.index()];
+        let (start, len) = t.steps.index[piece as usize * n + from.index()];
         let mut reasons = Vec::new();
-        for step in &t.steps[start as usize..(start + len) as usize] {
+        for step in &t.steps.list[start as usize..(start + len) as usize] {
             let comp = &t.gens[step.generator];
-            let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+            let line = t.steps.line(step);
             let Some(k) = line.iter().position(|&c| c == to) else {
                 continue;
             };
@@ -474,8 +473,7 @@ impl Position {
                     return format!("the {pname} may move so only as its first move");
                 }
                 if !step.rider {
-                    let path = &t.cells[step.path_first as usize
-                        ..step.path_first as usize + step.path_len as usize];
+                    let path = t.steps.path(step);
                     if let Some(&b) = path.iter().find(|&&p| !self.passable(p, kind)) {
                         return format!("the way is blocked by {}", what(b));
                     }
@@ -520,9 +518,8 @@ impl Position {
                         geo.name(to)
                     );
                 }
-                let (cs, cl) = comp.conds;
                 let g = Gen::new(self, rules);
-                for cond in &t.conds[cs as usize..(cs + cl) as usize] {
+                for cond in t.gens.conds(comp) {
                     if !self.condition_holds(&g, cond, Move::new(from, to, step.generator)) {
                         return format!("that move needs {}", describe_condition(rules, cond));
                     }

@@ -97,7 +97,7 @@ impl Position {
         let checked = checked.unwrap_or_else(|| self.in_check(us));
         if self.royals.count(us) == 0 || checked || self.facing_now().is_some() {
             out.retain(|&m| self.is_legal(m));
-        } else if t.fast_legality {
+        } else if t.legality.fast {
             self.keep_safe_unchecked(out);
         } else {
             out.retain(|&m| self.is_legal_unchecked(m));
@@ -112,7 +112,7 @@ impl Position {
     }
 
     /// Is `m` a move or placement of a non-royal piece (staying non-royal) whose
-    /// squares lie on no line to a royal piece of the mover (`Tables::between`, built
+    /// squares lie on no line to a royal piece of the mover (`Legality::between`, built
     /// from every piece type's captures, flipped faces and hoppers included)? With the
     /// mover not in check such a move is legal: lifting the piece opens no line and
     /// landing it screens none for a hopper. Not where `closer-to` conditions measure
@@ -146,14 +146,14 @@ impl Position {
         let n = self.board.len();
         self.royals.of(self.side).iter().any(|&k| {
             let bit = k.index() * n + cell.index();
-            t.between[bit / 64] >> (bit % 64) & 1 != 0
+            t.legality.between[bit / 64] >> (bit % 64) & 1 != 0
         })
     }
 
     /// With the side to move not in check (and no hoppers or flips): keeps its safe
     /// moves, playing out only those that might expose a royal piece.
     fn keep_safe_unchecked(&mut self, out: &mut Vec<Move>) {
-        let board_attacks = self.rules.tables.dynamic_attack_kinds == 0;
+        let board_attacks = self.rules.tables.attacks.dynamic_kinds == 0;
         let pins = if board_attacks { self.pins() } else { None };
         let lone_royal = board_attacks && self.royals.count(self.side) == 1;
         // Without the pins: whether lifting the last piece looked at uncovers an
@@ -231,14 +231,12 @@ impl Position {
             len: 0,
         };
         for &royal in self.royals.of(self.side) {
-            let (start, len) = t.ray_index[by][royal];
-            for r in &t.ray_attacks[start as usize..(start + len) as usize] {
+            for r in t.attacks.rays_to(by, royal) {
                 if let Some(cell) = self.pinned_on_ray(r, by) {
                     pins.add(cell)?;
                 }
             }
-            let (start, len) = t.leap_index[by][royal];
-            for a in &t.leap_attacks[start as usize..(start + len) as usize] {
+            for a in t.attacks.leaps_to(by, royal) {
                 if let Some(cell) = self.pinned_on_path(a, by) {
                     pins.add(cell)?;
                 }
@@ -253,7 +251,7 @@ impl Position {
     fn pinned_on_ray(&self, r: &RayAttack, by: Side) -> Option<Cell> {
         debug_assert!(r.hop == Hop::None, "no hoppers where pins are used");
         let t = &self.rules.tables;
-        let line = &t.cells[r.first as usize..r.first as usize + r.len as usize];
+        let line = t.attacks.line(r);
         let mut kinds = r.kinds;
         let mut shield = None;
         for (k, &sq) in line.iter().enumerate() {
@@ -292,7 +290,7 @@ impl Position {
         }
         let kind = kind_of(attacker);
         let t = &self.rules.tables;
-        let path = &t.cells[a.path_first as usize..a.path_first as usize + a.path_len as usize];
+        let path = t.attacks.path(a);
         let mut shield = None;
         for &p in path {
             if self.passable(p, kind) {
@@ -353,7 +351,7 @@ impl Position {
         let from = m.from.index();
         !self.royals.of(self.side).iter().any(|&k| {
             let bit = k.index() * n + from;
-            t.between[bit / 64] >> (bit % 64) & 1 != 0
+            t.legality.between[bit / 64] >> (bit % 64) & 1 != 0
         })
     }
 
@@ -549,10 +547,13 @@ impl Position {
         (0..kinds)
             .filter(|&k| self.hand[them.index() * kinds + k] != 0 && t.kinds.royal >> k & 1 == 0)
             .flat_map(|k| t.kinds.drops[k].iter())
-            .map(|&id| (id, &t.gens[id]))
-            .filter(|(_, info)| info.conds.1 == 0 && !info.counts && info.effects == 0)
-            .find_map(|(id, info)| {
-                t.targets(info, them, NO_CELL)
+            .filter(|&&id| {
+                let info = &t.gens[id];
+                info.conds.1 == 0 && !info.counts && info.effects == 0
+            })
+            .find_map(|&id| {
+                t.targets
+                    .of(id, them, NO_CELL)
                     .iter()
                     .find(|&&to| self.board[to] == EMPTY && self.terrain[to] == 0)
                     .map(|&to| Move {
@@ -601,7 +602,8 @@ impl Position {
         let id = t.kinds.drops[kind][0];
         let info = &t.gens[id];
         let g = super::lookup::Gen::new(self, &self.rules);
-        t.targets(info, us, NO_CELL)
+        t.targets
+            .of(id, us, NO_CELL)
             .iter()
             .map(|&to| Move {
                 kind: MoveKind::Drop,

@@ -120,7 +120,7 @@ impl Position {
         let first = out.len();
         // Pieces that could only capture, with no enemy piece where they capture, are
         // passed over (with an en-passant square open, none is).
-        let reach = &rules.tables.capture_reach;
+        let reach = &rules.tables.landing.capture_reach;
         let enemies = if reach.is_empty() || self.ep != NO_CELL {
             ANY_REACH
         } else {
@@ -240,7 +240,7 @@ impl Position {
             }
             for &id in &t.kinds.drops[kind] {
                 let info = &t.gens[id];
-                for &to in t.targets(info, us, NO_CELL) {
+                for &to in t.targets.of(id, us, NO_CELL) {
                     if self.board[to] != EMPTY
                         || !matches!(self.landing(to, kind), Landing::Open | Landing::Last)
                     {
@@ -330,7 +330,7 @@ impl Position {
         out: &mut Vec<Move>,
     ) {
         let kind = kind_of(self.board[from]);
-        for &to in g.rules.tables.targets(info, self.side, from) {
+        for &to in g.rules.tables.targets.of(id, self.side, from) {
             if self.board[to] != EMPTY
                 || !matches!(self.landing(to, kind), Landing::Open | Landing::Last)
             {
@@ -364,15 +364,15 @@ impl Position {
         // the plain leaps of a generator merged (a piece moving as itself).
         let simple_piece = becomes == EMPTY;
         let (index, steps) = if simple_piece {
-            (&t.plain_step_index, &t.plain_steps)
+            (&t.steps.plain_index, &t.steps.plain)
         } else {
-            (&t.step_index, &t.steps)
+            (&t.steps.index, &t.steps.list)
         };
         let (start, len) = index[face as usize * n + f];
         // Landings where the piece may promote (or may not stay) take the full path;
         // all of them do when it may promote by leaving this square.
-        let watch = &t.watch_landing[face as usize * n..(face as usize + 1) * n];
-        let watch = (!t.promotes_from[face as usize * n + f]).then_some(watch);
+        let watch = &t.landing.watch[face as usize * n..(face as usize + 1) * n];
+        let watch = (!t.landing.promotes_from[face as usize * n + f]).then_some(watch);
         for step in &steps[start as usize..(start + len) as usize] {
             let comp = &t.gens[step.generator];
             if comp.initial && !self.unmoved[f] {
@@ -386,10 +386,9 @@ impl Position {
                 promo: becomes,
                 ..Move::new(from, to, step.generator)
             };
-            let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
+            let line = t.steps.line(step);
             if !step.rider {
-                let path = &t.cells
-                    [step.path_first as usize..step.path_first as usize + step.path_len as usize];
+                let path = t.steps.path(step);
                 if !path.iter().all(|&p| self.passable(p, kind)) {
                     continue;
                 }
@@ -474,9 +473,8 @@ impl Position {
     ) {
         let t = &g.rules.tables;
         let comp = &t.gens[step.generator];
-        let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
-        let path =
-            &t.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize];
+        let line = t.steps.line(step);
+        let path = t.steps.path(step);
         if !step.rider && !path.iter().all(|&p| self.passable(p, kind)) {
             return;
         }
@@ -643,7 +641,7 @@ impl Position {
         } else {
             m.promo
         };
-        if !t.is_dead(placed, m.to) {
+        if !t.landing.is_dead(placed, m.to) {
             out.push(m);
         }
     }
@@ -655,7 +653,7 @@ impl Position {
         let t = &self.rules.tables;
         let n = self.board.len();
         let at = code(kind, self.side) as usize * n;
-        t.watch_landing[at + m.to.index()] || t.promotes_from[at + m.from.index()]
+        t.landing.watch[at + m.to.index()] || t.landing.promotes_from[at + m.from.index()]
     }
 
     /// Adds the promotions of the piece of `kind` making `m`, if a promotion rule
@@ -677,7 +675,7 @@ impl Position {
                 let t = &rules.tables;
                 let lost = || self.counts[promo as usize] < t.home.counts[promo as usize];
                 if offered >> k.index() & 1 == 0
-                    && !t.is_dead(promo, m.to)
+                    && !t.landing.is_dead(promo, m.to)
                     && (!p.only_lost || lost())
                 {
                     out.push(Move { promo, ..m });
@@ -685,7 +683,7 @@ impl Position {
                 offered |= 1 << k.index();
             }
         }
-        if applied && !forced && !rules.tables.is_dead(code(kind, side), m.to) {
+        if applied && !forced && !rules.tables.landing.is_dead(code(kind, side), m.to) {
             out.push(m);
         }
         applied
@@ -693,14 +691,17 @@ impl Position {
 
     #[inline]
     pub(super) fn conditions_hold(&self, g: &Gen, comp: &GenInfo, m: Move) -> bool {
-        let (start, len) = comp.conds;
+        let len = comp.conds.1;
         if comp.counts && !self.counters_stay_in_range(g, comp) {
             return false;
         }
         if len == 0 {
             return true;
         }
-        g.rules.tables.conds[start as usize..(start + len) as usize]
+        g.rules
+            .tables
+            .gens
+            .conds(comp)
             .iter()
             .all(|cond| self.condition_holds(g, cond, m))
     }
@@ -710,15 +711,13 @@ impl Position {
     fn counters_stay_in_range(&self, g: &Gen, comp: &GenInfo) -> bool {
         let t = &g.rules.tables;
         let nc = g.rules.counters.len();
-        t.effects[comp.effects as usize - 1]
-            .iter()
-            .all(|e| match *e {
-                Effect::Counter(i, d) => {
-                    let after = self.counters[self.side.index() * nc + i.index()] + d;
-                    (-MAX_COUNTER..=MAX_COUNTER).contains(&after)
-                }
-                _ => true,
-            })
+        t.gens.effects(comp).iter().all(|e| match *e {
+            Effect::Counter(i, d) => {
+                let after = self.counters[self.side.index() * nc + i.index()] + d;
+                (-MAX_COUNTER..=MAX_COUNTER).contains(&after)
+            }
+            _ => true,
+        })
     }
 
     /// Does one condition hold for the move `m`?
@@ -754,7 +753,7 @@ impl Position {
             Cond::NoneOnFile { enemy, kind } => {
                 let wanted = code(kind.index(), if enemy { side.opponent() } else { side });
                 let on_file = || {
-                    let file = g.rules.tables.file_of(m.to);
+                    let file = g.rules.tables.files.of(m.to);
                     file.iter().any(|&c| self.board[c] == wanted)
                 };
                 m.to != NO_CELL && (self.counts[wanted as usize] == 0 || !on_file())

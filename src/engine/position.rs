@@ -622,7 +622,7 @@ impl Position {
         self.height[from] = 0;
         let effects = t.gens[m.generator].effects;
         if effects != 0 {
-            for e in &t.effects[effects as usize - 1] {
+            for e in &t.gens.effects[effects as usize - 1] {
                 match *e {
                     Effect::Height(d) => height = (i64::from(height) + d).clamp(1, 255) as u8,
                     Effect::Leave(kind) => {
@@ -724,7 +724,7 @@ impl Position {
         let nc = self.rules.counters.len();
         let mover = self.side;
         let mut h = 0;
-        for e in &t.effects[effects as usize - 1] {
+        for e in &t.gens.effects[effects as usize - 1] {
             if let Effect::Counter(i, d) = *e {
                 let slot = mover.index() * nc + i.index();
                 h ^= t.zobrist.counter_key(slot, self.counters[slot]);

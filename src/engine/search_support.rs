@@ -26,7 +26,7 @@ impl Position {
     #[inline]
     pub(crate) fn surely_safe(&self, m: Move) -> bool {
         let t = &self.rules.tables;
-        if !t.fast_legality {
+        if !t.legality.fast {
             return false;
         }
         let royal = |c: Code| c != EMPTY && t.kinds.royal >> kind_of(c) & 1 != 0;
@@ -45,7 +45,7 @@ impl Position {
         let from = m.from.index();
         !self.royals.of(self.side).iter().any(|&k| {
             let bit = k.index() * n + from;
-            t.between[bit / 64] >> (bit % 64) & 1 != 0
+            t.legality.between[bit / 64] >> (bit % 64) & 1 != 0
         })
     }
 
@@ -79,9 +79,9 @@ impl Position {
     /// takes, a hopper making it): the caller falls back on the victim's value.
     pub fn exchange(&self, m: Move, value: impl Fn(Code) -> i32) -> Option<i32> {
         let t = &self.rules.tables;
-        if t.dynamic_attack_kinds != 0
-            || !t.flip_cells[0].is_empty()
-            || !t.flip_cells[1].is_empty()
+        if t.attacks.dynamic_kinds != 0
+            || !t.targets.flip_cells[0].is_empty()
+            || !t.targets.flip_cells[1].is_empty()
             || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
             || m.from.index() >= self.board.len()
             || m.to.index() >= self.board.len()

@@ -1,11 +1,15 @@
-//! The tables the engine reads on its hot path, precomputed from the generators: one
-//! [`GenInfo`] per generator, the leaps and rays of every Betza generator from every
-//! square, the targets of flights and drops, the reverse tables for attack detection
-//! and the Zobrist keys.
+//! The tables the engine reads on its hot path, precomputed from the rules: the
+//! generators as the move generator reads them, the leaps and rays of every Betza
+//! generator from every square, the reverse tables for attack detection, the legality
+//! fast path's lines, what landings ask, the targets of flights and drops, the files,
+//! the Zobrist keys. Each part is built by a function whose arguments are what it
+//! reads; [`build`] lists them in dependency order.
 
 use super::{GenId, Rules, Source};
 use crate::ids::Side;
-use crate::model::{Castling, Cell, Code, Cond, Effect, EndRule, Piece, PieceKind, ZoneId, code};
+use crate::model::{
+    Castling, Cell, Code, Cond, Effect, EndRule, Geometry, Piece, PieceKind, ZoneId, code,
+};
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
 /// A generator as the move generator reads it.
@@ -27,15 +31,12 @@ pub struct GenInfo {
     pub counts: bool,
     /// No hop, no condition, no effect: the generator's short path.
     pub plain: bool,
-    /// Its conditions, (start, len) in `Tables::conds`.
+    /// Its conditions, (start, len) in `Gens::conds`.
     pub conds: (u16, u16),
-    /// Its effects: 0 for none, else 1 + an index into `Tables::effects`.
+    /// Its effects: 0 for none, else 1 + an index into `Gens::effects`.
     pub effects: u16,
     /// The piece type whose move it is (a drop places one of these).
     pub piece: u8,
-    /// For a flight: targets per side and origin at `targets + side * cells + cell`
-    /// in `Tables::target_index`; for a drop, per side at `targets + side`.
-    pub targets: u32,
 }
 
 impl GenInfo {
@@ -54,10 +55,10 @@ impl GenInfo {
 pub struct Step {
     pub generator: GenId,
     pub rider: bool,
-    /// Several leaps of one plain generator (only in `Tables::plain_steps`): each
+    /// Several leaps of one plain generator (only in `Steps::plain`): each
     /// target is a square of its own, none blocks another.
     pub leaps: bool,
-    /// Target cells (one for a leap, the whole line for a ray) in `Tables::cells`.
+    /// Target cells (one for a leap, the whole line for a ray) in `Steps::cells`.
     pub first: u32,
     pub len: u16,
     /// For a lame leap, the cells that must be empty.
@@ -73,6 +74,7 @@ type RayEntry = (i32, i32, u16, Hop, u64);
 pub struct LeapAttack {
     pub from: Cell,
     pub kinds: u64,
+    /// Its lame path in `Attacks::cells`.
     pub path_first: u32,
     pub path_len: u16,
 }
@@ -81,54 +83,165 @@ pub struct LeapAttack {
 #[derive(Debug, Clone, Copy)]
 pub struct RayAttack {
     pub kinds: u64,
+    /// Its line in `Attacks::cells`.
     pub first: u32,
     pub len: u16,
     pub max: u16,
     pub hop: Hop,
 }
 
+/// The compiled rules' tables, one part per concern, each built by a function that
+/// takes exactly what it reads (see [`build`] for the order).
 #[derive(Debug, Clone, Default)]
 pub struct Tables {
-    /// How many squares all boards have together (the tables' cell count).
-    pub squares: usize,
-    /// One per generator, indexed by [`GenId`].
-    pub gens: Vec<GenInfo>,
-    pub steps: Vec<Step>,
-    /// (start, len) into `steps` per `code * cells + cell`.
-    pub step_index: Vec<(u32, u32)>,
-    /// The same steps for the generator's short path (a piece moving as itself): the
-    /// plain leaps of one generator from one square merged into one step.
-    pub plain_steps: Vec<Step>,
-    /// (start, len) into `plain_steps` per `code * cells + cell`.
-    pub plain_step_index: Vec<(u32, u32)>,
-    pub cells: Vec<Cell>,
-    /// (start, len) into `cells`: the targets of flights and drops (see `GenInfo::targets`).
-    pub target_index: Vec<(u32, u32)>,
-    /// Per attacker side and target cell: (start, len) into `leap_attacks` / `ray_attacks`.
-    pub leap_index: [Vec<(u32, u32)>; 2],
-    pub ray_index: [Vec<(u32, u32)>; 2],
-    pub leap_attacks: Vec<LeapAttack>,
-    pub ray_attacks: Vec<RayAttack>,
-    pub zobrist: Zobrist,
+    pub gens: Gens,
     pub kinds: Kinds,
+    pub steps: Steps,
+    pub attacks: Attacks,
+    pub legality: Legality,
+    pub landing: Landing,
+    pub targets: Targets,
+    pub files: Files,
+    pub zobrist: Zobrist,
     pub hands: Hands,
     pub ends: Ends,
     pub home: Home,
+}
+
+/// The generators as the move generator reads them (built by [`gens`]).
+#[derive(Debug, Clone, Default)]
+pub struct Gens {
+    /// One per generator, indexed by [`GenId`] (`gens[id]` reads it).
+    pub info: Vec<GenInfo>,
+    /// The generators' conditions asked while generating (see `GenInfo::conds`).
     pub conds: Vec<Cond>,
+    /// The generators' effects (see `GenInfo::effects`).
     pub effects: Vec<Vec<Effect>>,
-    /// Bit `target * cells + between` is set when a piece on `between` may stand
-    /// between `target` and a piece that could capture there (on a rider's line or
-    /// a lame leaper's path). Moving a piece off every such square cannot expose a
-    /// royal piece, unless hoppers or flips exist (see `fast_legality`).
-    pub between: Vec<u64>,
-    /// Whether legality may skip make/unmake for moves off the lines to the royal.
-    pub fast_legality: bool,
+}
+
+impl std::ops::Index<GenId> for Gens {
+    type Output = GenInfo;
+    #[inline]
+    fn index(&self, id: GenId) -> &GenInfo {
+        &self.info[id]
+    }
+}
+
+impl Gens {
+    /// The conditions of a generator asked while generating.
+    #[inline]
+    pub fn conds(&self, info: &GenInfo) -> &[Cond] {
+        let (start, len) = info.conds;
+        &self.conds[start as usize..(start + len) as usize]
+    }
+
+    /// The effects of a generator that has some (`info.effects != 0`).
+    #[inline]
+    pub fn effects(&self, info: &GenInfo) -> &[Effect] {
+        &self.effects[info.effects as usize - 1]
+    }
+}
+
+/// The leaps and rays of every Betza generator of every piece from every square
+/// (built by [`steps`]).
+#[derive(Debug, Clone, Default)]
+pub struct Steps {
+    /// How many squares all boards have together.
+    pub squares: usize,
+    pub list: Vec<Step>,
+    /// (start, len) into `list` per `code * cells + cell`.
+    pub index: Vec<(u32, u32)>,
+    /// The same steps for the generator's short path (a piece moving as itself): the
+    /// plain leaps of one generator from one square merged into one step.
+    pub plain: Vec<Step>,
+    /// (start, len) into `plain` per `code * cells + cell`.
+    pub plain_index: Vec<(u32, u32)>,
+    /// The steps' target lines and lame paths.
+    pub cells: Vec<Cell>,
+}
+
+impl Steps {
+    /// The steps of the piece `code` from `cell`.
+    #[inline]
+    pub fn of(&self, code: Code, cell: Cell) -> &[Step] {
+        let (start, len) = self.index[code as usize * self.squares + cell.index()];
+        &self.list[start as usize..(start + len) as usize]
+    }
+
+    /// The target squares of a step: one for a leap, the whole line for a ray.
+    #[inline]
+    pub fn line(&self, step: &Step) -> &[Cell] {
+        &self.cells[step.first as usize..step.first as usize + step.len as usize]
+    }
+
+    /// The squares a lame leap must find empty.
+    #[inline]
+    pub fn path(&self, step: &Step) -> &[Cell] {
+        &self.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize]
+    }
+}
+
+/// The reverse tables for attack detection (built by [`attacks`]).
+#[derive(Debug, Clone, Default)]
+pub struct Attacks {
+    /// Per attacker side and target cell: (start, len) into `leaps` / `rays`.
+    pub leap_index: [Vec<(u32, u32)>; 2],
+    pub ray_index: [Vec<(u32, u32)>; 2],
+    pub leaps: Vec<LeapAttack>,
+    pub rays: Vec<RayAttack>,
+    /// The rays' lines and the lame leaps' paths.
+    pub cells: Vec<Cell>,
     /// Piece types with captures under conditions on the position's state or on
     /// where a rider starts: attack detection walks their moves instead of reading
     /// the reverse tables.
-    pub dynamic_attack_kinds: u64,
-    /// Per side, the squares a flip generator may start from (its `from` zone).
-    pub flip_cells: [Vec<Cell>; 2],
+    pub dynamic_kinds: u64,
+}
+
+impl Attacks {
+    /// The leaps of pieces of `by` that would capture on `cell`.
+    #[inline]
+    pub fn leaps_to(&self, by: Side, cell: Cell) -> &[LeapAttack] {
+        let (start, len) = self.leap_index[by][cell];
+        &self.leaps[start as usize..(start + len) as usize]
+    }
+
+    /// The lines from `cell` along which pieces of `by` capture there.
+    #[inline]
+    pub fn rays_to(&self, by: Side, cell: Cell) -> &[RayAttack] {
+        let (start, len) = self.ray_index[by][cell];
+        &self.rays[start as usize..(start + len) as usize]
+    }
+
+    /// The squares a lame leap must find empty.
+    #[inline]
+    pub fn path(&self, a: &LeapAttack) -> &[Cell] {
+        &self.cells[a.path_first as usize..a.path_first as usize + a.path_len as usize]
+    }
+
+    /// The squares of a ray, outward from its target.
+    #[inline]
+    pub fn line(&self, r: &RayAttack) -> &[Cell] {
+        &self.cells[r.first as usize..r.first as usize + r.len as usize]
+    }
+}
+
+/// What the legality fast path needs (built by [`legality`]).
+#[derive(Debug, Clone, Default)]
+pub struct Legality {
+    /// Bit `target * cells + between` is set when a piece on `between` may stand
+    /// between `target` and a piece that could capture there (on a rider's line or
+    /// a lame leaper's path). Moving a piece off every such square cannot expose a
+    /// royal piece, unless hoppers or flips exist (see `fast`).
+    pub between: Vec<u64>,
+    /// Whether legality may skip make/unmake for moves off the lines to the royal.
+    pub fast: bool,
+}
+
+/// Where pieces may land and what a landing asks (built by [`landing`]).
+#[derive(Debug, Clone, Default)]
+pub struct Landing {
+    /// How many squares all boards have together.
+    pub squares: usize,
     /// Per `code * cells + cell`, under `forbid dead-squares` (else empty): none of
     /// the piece's moves leads anywhere from there, so it may not be left there.
     pub dead: Vec<bool>,
@@ -136,14 +249,70 @@ pub struct Tables {
     pub promotes_from: Vec<bool>,
     /// Per `code * cells + cell`: a landing there takes the full rules (the piece may
     /// promote there, or may not stay there).
-    pub watch_landing: Vec<bool>,
+    pub watch: Vec<bool>,
     /// Per `code * cells + cell`, on boards of at most 128 cells (else empty): the
     /// squares where an enemy piece gives the piece there a capture, as bits; its
     /// only tactical moves are such captures and en-passant ones. [`ANY_REACH`]: it
     /// may also promote or change face, so it is never passed over.
     pub capture_reach: Vec<u128>,
-    /// Per cell: (start, len) in `cells` of the squares on its file, on its board.
-    pub file_cells: Vec<(u32, u16)>,
+}
+
+impl Landing {
+    /// Is `cell` a dead square for the piece `code` (never, without the rule)?
+    #[inline]
+    pub fn is_dead(&self, code: Code, cell: Cell) -> bool {
+        !self.dead.is_empty() && self.dead[code as usize * self.squares + cell.index()]
+    }
+}
+
+/// The targets of flights and drops, and the squares flips start from: the cells
+/// their conditions on zones allow (built by [`targets`]).
+#[derive(Debug, Clone, Default)]
+pub struct Targets {
+    /// How many squares all boards have together.
+    pub squares: usize,
+    /// Per generator: its first slot in `index`, and whether it is a flight (targets
+    /// per side and origin at `first + side * cells + cell`; a drop's per side at
+    /// `first + side`).
+    pub first: Vec<(u32, bool)>,
+    /// (start, len) into `cells`.
+    pub index: Vec<(u32, u32)>,
+    pub cells: Vec<Cell>,
+    /// Per side, the squares a flip generator may start from (its `from` zone).
+    pub flip_cells: [Vec<Cell>; 2],
+}
+
+impl Targets {
+    /// The target squares of a flight (for a piece of `side` on `from`) or a drop
+    /// (for `side`) generator.
+    #[inline]
+    pub fn of(&self, id: GenId, side: Side, from: Cell) -> &[Cell] {
+        let (first, flight) = self.first[id];
+        let slot = if flight {
+            first as usize + side.index() * self.squares + from.index()
+        } else {
+            first as usize + side.index()
+        };
+        let (start, len) = self.index[slot];
+        &self.cells[start as usize..(start + len) as usize]
+    }
+}
+
+/// The squares of each cell's file, on its board (built by [`files`]).
+#[derive(Debug, Clone, Default)]
+pub struct Files {
+    /// Per cell: (start, len) in `cells`.
+    pub index: Vec<(u32, u16)>,
+    pub cells: Vec<Cell>,
+}
+
+impl Files {
+    /// The squares on the file of `cell`, on its board.
+    #[inline]
+    pub fn of(&self, cell: Cell) -> &[Cell] {
+        let (start, len) = self.index[cell];
+        &self.cells[start as usize..start as usize + len as usize]
+    }
 }
 
 /// Each piece type's generators by what the move generator does with them, and the
@@ -207,26 +376,11 @@ pub struct Home {
     pub castle_mask: Vec<u32>,
 }
 
-/// A piece whose tactical moves are not only captures (see `Tables::capture_reach`).
+/// A piece whose tactical moves are not only captures (see `Landing::capture_reach`).
 pub const ANY_REACH: u128 = u128::MAX;
 
-/// Marks a piece type that leaves the game when captured (see `Tables::hand_kind`).
+/// Marks a piece type that leaves the game when captured (see `Hands::kind`).
 pub const NO_HAND: u8 = u8::MAX;
-
-impl Tables {
-    /// Is `cell` a dead square for the piece `code` (never, without the rule)?
-    #[inline]
-    pub fn is_dead(&self, code: Code, cell: Cell) -> bool {
-        !self.dead.is_empty() && self.dead[code as usize * self.squares + cell.index()]
-    }
-
-    /// The squares on the file of `cell`, on its board.
-    #[inline]
-    pub fn file_of(&self, cell: Cell) -> &[Cell] {
-        let (start, len) = self.file_cells[cell];
-        &self.cells[start as usize..start as usize + len as usize]
-    }
-}
 
 #[derive(Debug, Clone, Default)]
 pub struct Zobrist {
@@ -264,22 +418,6 @@ impl Zobrist {
     }
 }
 
-impl Tables {
-    /// The target squares of a flight (for a piece of `side` on `from`) or a drop
-    /// (for `side`) generator.
-    #[inline]
-    pub fn targets(&self, info: &GenInfo, side: Side, from: Cell) -> &[Cell] {
-        let slot = match info.source {
-            Source::Flight { .. } => {
-                info.targets as usize + side.index() * self.squares + from.index()
-            }
-            _ => info.targets as usize + side.index(),
-        };
-        let (start, len) = self.target_index[slot];
-        &self.cells[start as usize..(start + len) as usize]
-    }
-}
-
 /// SplitMix64's finaliser: a bijection that scatters nearby inputs.
 #[inline]
 fn mix(mut z: u64) -> u64 {
@@ -296,25 +434,33 @@ impl SplitMix {
     }
 }
 
-/// Every table of the rules.
+/// Every table of the rules: its parts in the order they read each other.
 pub(super) fn build(rules: &Rules) -> Tables {
-    let mut t = Tables {
-        squares: rules.cell_count(),
-        ..Tables::default()
-    };
-    gen_infos(rules, &mut t);
-    t.kinds = kinds(rules);
-    steps(rules, &mut t);
-    between(rules, &mut t);
-    landings(rules, &mut t);
-    capture_reach(rules, &mut t);
-    files(rules, &mut t);
-    targets(rules, &mut t);
-    t.zobrist = zobrist(rules);
-    t.hands = hands(&rules.pieces, &rules.no_mate_by_drop);
-    t.ends = ends(rules);
-    t.home.castle_mask = castle_mask(&rules.castlings, rules.cell_count());
-    t
+    let gens = gens(rules);
+    let kinds = kinds(rules);
+    let steps = steps(rules, &gens);
+    let attacks = attacks(rules);
+    let legality = legality(&gens, &steps);
+    let landing = landing(rules, &gens, &kinds, &steps);
+    let targets = targets(rules, &landing);
+    let files = files(&rules.geometry);
+    Tables {
+        gens,
+        kinds,
+        steps,
+        attacks,
+        legality,
+        landing,
+        targets,
+        files,
+        zobrist: zobrist(rules),
+        hands: hands(&rules.pieces, &rules.no_mate_by_drop),
+        ends: ends(rules),
+        home: Home {
+            castle_mask: castle_mask(&rules.castlings, rules.cell_count()),
+            ..Home::default()
+        },
+    }
 }
 
 /// Per cell: the castling rights a move starting or ending there loses.
@@ -327,8 +473,9 @@ fn castle_mask(castlings: &[Castling], cells: usize) -> Vec<u32> {
     mask
 }
 
-/// One [`GenInfo`] per generator.
-fn gen_infos(rules: &Rules, t: &mut Tables) {
+/// One [`GenInfo`] per generator, with the conditions and effects they point to.
+fn gens(rules: &Rules) -> Gens {
+    let mut t = Gens::default();
     for g in &rules.generators {
         // A flight's or drop's conditions on zones are built into its targets: only
         // the others are asked while generating.
@@ -362,7 +509,6 @@ fn gen_infos(rules: &Rules, t: &mut Tables) {
             conds,
             effects,
             piece: g.piece.unwrap_or(0) as u8,
-            targets: 0,
         };
         if let Source::Betza(b) = g.source {
             let b = rules.betza(b);
@@ -380,8 +526,9 @@ fn gen_infos(rules: &Rules, t: &mut Tables) {
             info.stays = g.effects.contains(&Effect::Stay);
             info.plain = b.hop == Hop::None && g.conditions.is_empty() && g.effects.is_empty();
         }
-        t.gens.push(info);
+        t.info.push(info);
     }
+    t
 }
 
 /// Per piece type: its extra and drop generators, and the masks the engine tests.
@@ -446,60 +593,56 @@ fn is_static(cond: &Cond) -> bool {
     matches!(cond, Cond::From(_) | Cond::To(_) | Cond::Player(_))
 }
 
-/// The leaps and rays of every Betza generator of every piece, side and square, and
-/// the reverse attack tables built from them.
-fn steps(rules: &Rules, t: &mut Tables) {
+/// The leaps and rays of every Betza generator of every piece, side and square (the
+/// generators tell which are plain, for the short path's merged leaps).
+fn steps(rules: &Rules, gens: &Gens) -> Steps {
     let n = rules.cell_count();
     let ncodes = 1 + 2 * rules.pieces.len();
-    t.step_index = vec![(0, 0); ncodes * n];
-    t.plain_step_index = vec![(0, 0); ncodes * n];
-    let mut rev = Reverse {
-        leaps: [vec![Vec::new(); n], vec![Vec::new(); n]],
-        rays: [vec![Vec::new(); n], vec![Vec::new(); n]],
+    let mut t = Steps {
+        squares: n,
+        index: vec![(0, 0); ncodes * n],
+        plain_index: vec![(0, 0); ncodes * n],
+        ..Steps::default()
     };
     for kind in 0..rules.pieces.len() {
         for side in Side::BOTH {
             let code = code(kind, side) as usize;
             for from in rules.geometry.board_cells(0).map(Cell::new) {
-                let start = t.steps.len() as u32;
+                let start = t.list.len() as u32;
                 for (id, g) in rules.moves_of(PieceKind::new(kind)) {
                     if let Source::Betza(b) = &g.source {
-                        let origin = Origin { kind, side, from };
-                        let b = rules.betza(*b);
-                        betza_steps(rules, t, &mut rev, origin, id, b, &g.conditions);
+                        betza_steps(rules, &mut t, side, from, id, rules.betza(*b));
                     }
                 }
-                t.step_index[code * n + from.index()] = (start, t.steps.len() as u32 - start);
-                let plain_start = t.plain_steps.len() as u32;
-                merge_plain_leaps(t, start as usize);
-                t.plain_step_index[code * n + from.index()] =
-                    (plain_start, t.plain_steps.len() as u32 - plain_start);
+                t.index[code * n + from.index()] = (start, t.list.len() as u32 - start);
+                let plain_start = t.plain.len() as u32;
+                merge_plain_leaps(&mut t, gens, start as usize);
+                t.plain_index[code * n + from.index()] =
+                    (plain_start, t.plain.len() as u32 - plain_start);
             }
         }
     }
-    rev.store(rules, t);
+    t
 }
 
-/// Copies the steps from `start` on to `Tables::plain_steps`, merging each run of
-/// plain leaps (no path to cross) of one generator into one step: the short path
-/// then walks one step per generator, with the moves in the same order.
-fn merge_plain_leaps(t: &mut Tables, start: usize) {
-    let end = t.steps.len();
+/// Copies the steps from `start` on to `Steps::plain`, merging each run of plain
+/// leaps (no path to cross) of one generator into one step: the short path then
+/// walks one step per generator, with the moves in the same order.
+fn merge_plain_leaps(t: &mut Steps, gens: &Gens, start: usize) {
+    let end = t.list.len();
     let mut i = start;
     while i < end {
-        let id = t.steps[i].generator;
-        let run_end = (i..end)
-            .find(|&j| t.steps[j].generator != id)
-            .unwrap_or(end);
-        let run = &t.steps[i..run_end];
+        let id = t.list[i].generator;
+        let run_end = (i..end).find(|&j| t.list[j].generator != id).unwrap_or(end);
+        let run = &t.list[i..run_end];
         let leaps_only = run.iter().all(|s| !s.rider && s.path_len == 0);
-        if t.gens[id].plain && leaps_only && run.len() > 1 {
+        if gens[id].plain && leaps_only && run.len() > 1 {
             let first = t.cells.len() as u32;
             for j in i..run_end {
-                let target = t.cells[t.steps[j].first as usize];
+                let target = t.cells[t.list[j].first as usize];
                 t.cells.push(target);
             }
-            t.plain_steps.push(Step {
+            t.plain.push(Step {
                 generator: id,
                 rider: false,
                 leaps: true,
@@ -509,47 +652,45 @@ fn merge_plain_leaps(t: &mut Tables, start: usize) {
                 path_len: 0,
             });
         } else {
-            t.plain_steps.extend_from_slice(run);
+            t.plain.extend_from_slice(run);
         }
         i = run_end;
     }
 }
 
-/// A piece on a square, as the tables are built for it.
-#[derive(Clone, Copy)]
-struct Origin {
-    kind: usize,
-    side: Side,
-    from: Cell,
+/// A vector of a Betza move as a piece of `side` makes it (the second player's
+/// pieces move mirrored), and how far along it the move goes.
+fn oriented(b: &BetzaMove, side: Side, (vx, vy): (i8, i8)) -> ((i32, i32), usize) {
+    let flip = if side.is_first() { 1 } else { -1 };
+    let max = if b.rider && b.max_steps == 0 {
+        usize::MAX
+    } else {
+        b.max_steps as usize
+    };
+    ((i32::from(vx) * flip, i32::from(vy) * flip), max)
 }
 
-/// Reverse attack entries being collected per attacker side and target cell.
-struct Reverse {
-    leaps: [Vec<Vec<LeapAttack>>; 2],
-    rays: [Vec<Vec<RayEntry>>; 2],
+/// The squares a lame leap along `(vx, vy)` crosses, for a piece of `side` on `from`.
+fn lame_cells(rules: &Rules, side: Side, from: Cell, (vx, vy): (i8, i8)) -> Vec<Cell> {
+    let flip = if side.is_first() { 1 } else { -1 };
+    betza::lame_path(vx, vy)
+        .into_iter()
+        .map(|(px, py)| {
+            rules
+                .geometry
+                .offset(from, i32::from(px) * flip, i32::from(py) * flip)
+                .expect("a lame path lies inside the leap, on the board")
+        })
+        .collect()
 }
 
 /// The steps of one Betza generator from one square.
-fn betza_steps(
-    rules: &Rules,
-    t: &mut Tables,
-    rev: &mut Reverse,
-    o: Origin,
-    id: GenId,
-    b: &BetzaMove,
-    conditions: &[Cond],
-) {
+fn betza_steps(rules: &Rules, t: &mut Steps, side: Side, from: Cell, id: GenId, b: &BetzaMove) {
     let geo = &rules.geometry;
-    let flip = if o.side.is_first() { 1 } else { -1 };
-    for &(vx, vy) in &b.vectors {
-        let (dx, dy) = (i32::from(vx) * flip, i32::from(vy) * flip);
+    for &v in &b.vectors {
+        let ((dx, dy), max) = oriented(b, side, v);
         let first = t.cells.len() as u32;
-        let max = if b.rider && b.max_steps == 0 {
-            usize::MAX
-        } else {
-            b.max_steps as usize
-        };
-        let mut cur = o.from;
+        let mut cur = from;
         let mut len = 0;
         while len < max {
             let Some(next) = geo.offset(cur, dx, dy) else {
@@ -565,15 +706,12 @@ fn betza_steps(
         let path_first = t.cells.len() as u32;
         let mut path_len = 0;
         if b.lame {
-            for (px, py) in betza::lame_path(vx, vy) {
-                let cell = geo
-                    .offset(o.from, i32::from(px) * flip, i32::from(py) * flip)
-                    .expect("a lame path lies inside the leap, on the board");
+            for cell in lame_cells(rules, side, from, v) {
                 t.cells.push(cell);
                 path_len += 1;
             }
         }
-        t.steps.push(Step {
+        t.list.push(Step {
             generator: id,
             rider: b.rider,
             leaps: false,
@@ -582,37 +720,98 @@ fn betza_steps(
             path_first,
             path_len,
         });
-        if !b.can_capture {
-            continue;
-        }
-        // Captures that hang on the position's state (a height, a counter, a first
-        // move), or a rider's that hang on where it starts, are asked of the piece.
-        let state = b.initial || conditions.iter().any(|c| !is_static(c));
-        let rider_from = b.rider && conditions.iter().any(|c| matches!(c, Cond::From(_)));
-        if state || rider_from {
-            t.dynamic_attack_kinds |= 1 << o.kind;
-            continue;
-        }
-        let allowed = |cell: Cell| {
-            conditions.iter().all(|c| match *c {
-                Cond::From(z) => rules.zone_contains(z, o.side, o.from),
-                Cond::To(z) => rules.zone_contains(z, o.side, cell),
-                Cond::Player(s) => s == o.side,
-                _ => true,
-            })
-        };
-        if b.rider {
-            rev.add_ray(rules, o, (dx, dy), b, allowed);
-        } else {
-            let to = t.cells[first as usize];
-            if allowed(to) {
-                rev.add_leap(o, to, path_first, path_len);
-            }
-        }
     }
 }
 
+/// A piece on a square, as the tables are built for it.
+#[derive(Clone, Copy)]
+struct Origin {
+    kind: usize,
+    side: Side,
+    from: Cell,
+}
+
+/// The reverse attack tables, from the captures of every Betza generator of every
+/// piece, side and square.
+fn attacks(rules: &Rules) -> Attacks {
+    let n = rules.cell_count();
+    let mut t = Attacks::default();
+    let mut rev = Reverse {
+        leaps: [vec![Vec::new(); n], vec![Vec::new(); n]],
+        rays: [vec![Vec::new(); n], vec![Vec::new(); n]],
+    };
+    for kind in 0..rules.pieces.len() {
+        for side in Side::BOTH {
+            for from in rules.geometry.board_cells(0).map(Cell::new) {
+                for (_, g) in rules.moves_of(PieceKind::new(kind)) {
+                    if let Source::Betza(b) = &g.source {
+                        let origin = Origin { kind, side, from };
+                        let b = rules.betza(*b);
+                        rev.add_captures(rules, &mut t, origin, b, &g.conditions);
+                    }
+                }
+            }
+        }
+    }
+    rev.store(rules, &mut t);
+    t
+}
+
+/// Reverse attack entries being collected per attacker side and target cell.
+struct Reverse {
+    leaps: [Vec<Vec<LeapAttack>>; 2],
+    rays: [Vec<Vec<RayEntry>>; 2],
+}
+
 impl Reverse {
+    /// The captures of one Betza generator from one square.
+    fn add_captures(
+        &mut self,
+        rules: &Rules,
+        t: &mut Attacks,
+        o: Origin,
+        b: &BetzaMove,
+        conditions: &[Cond],
+    ) {
+        if !b.can_capture {
+            return;
+        }
+        for &v in &b.vectors {
+            let ((dx, dy), max) = oriented(b, o.side, v);
+            // A vector that leaves the board at once makes no step.
+            let Some(to) = rules.geometry.offset(o.from, dx, dy).filter(|_| max > 0) else {
+                continue;
+            };
+            // Captures that hang on the position's state (a height, a counter, a
+            // first move), or a rider's that hang on where it starts, are asked of
+            // the piece.
+            let state = b.initial || conditions.iter().any(|c| !is_static(c));
+            let rider_from = b.rider && conditions.iter().any(|c| matches!(c, Cond::From(_)));
+            if state || rider_from {
+                t.dynamic_kinds |= 1 << o.kind;
+                continue;
+            }
+            let allowed = |cell: Cell| {
+                conditions.iter().all(|c| match *c {
+                    Cond::From(z) => rules.zone_contains(z, o.side, o.from),
+                    Cond::To(z) => rules.zone_contains(z, o.side, cell),
+                    Cond::Player(s) => s == o.side,
+                    _ => true,
+                })
+            };
+            if b.rider {
+                self.add_ray(rules, o, (dx, dy), b, allowed);
+            } else if allowed(to) {
+                let path = if b.lame {
+                    lame_cells(rules, o.side, o.from, v)
+                } else {
+                    Vec::new()
+                };
+                self.add_leap(t, o, to, &path);
+            }
+        }
+    }
+
     /// Indexes a rider's line by each square it may capture on.
     fn add_ray(
         &mut self,
@@ -647,34 +846,39 @@ impl Reverse {
         }
     }
 
-    fn add_leap(&mut self, o: Origin, to: Cell, path_first: u32, path_len: u16) {
+    /// Indexes a leap by the square it captures on (its lame path, if any, into
+    /// `Attacks::cells`).
+    fn add_leap(&mut self, t: &mut Attacks, o: Origin, to: Cell, path: &[Cell]) {
         let list = &mut self.leaps[o.side][to];
         let existing = list
             .iter_mut()
-            .find(|e| e.from == o.from && e.path_len == 0 && path_len == 0);
+            .find(|e| e.from == o.from && e.path_len == 0 && path.is_empty());
         match existing {
             Some(e) => e.kinds |= 1 << o.kind,
-            None => list.push(LeapAttack {
-                from: o.from,
-                kinds: 1 << o.kind,
-                path_first,
-                path_len,
-            }),
+            None => {
+                let path_first = t.cells.len() as u32;
+                t.cells.extend_from_slice(path);
+                list.push(LeapAttack {
+                    from: o.from,
+                    kinds: 1 << o.kind,
+                    path_first,
+                    path_len: path.len() as u16,
+                });
+            }
         }
     }
 
     /// Flattens the collected entries into the tables.
-    fn store(self, rules: &Rules, t: &mut Tables) {
+    fn store(self, rules: &Rules, t: &mut Attacks) {
         let n = rules.cell_count();
         for side in Side::BOTH {
             t.leap_index[side] = Vec::with_capacity(n);
             t.ray_index[side] = Vec::with_capacity(n);
             for target in 0..n {
-                let s = t.leap_attacks.len() as u32;
-                t.leap_attacks
-                    .extend(self.leaps[side][target].iter().copied());
-                t.leap_index[side].push((s, t.leap_attacks.len() as u32 - s));
-                let s = t.ray_attacks.len() as u32;
+                let s = t.leaps.len() as u32;
+                t.leaps.extend(self.leaps[side][target].iter().copied());
+                t.leap_index[side].push((s, t.leaps.len() as u32 - s));
+                let s = t.rays.len() as u32;
                 for &(dx, dy, max, hop, kinds) in &self.rays[side][target] {
                     let first = t.cells.len() as u32;
                     let mut cur = Cell::new(target);
@@ -683,7 +887,7 @@ impl Reverse {
                         cur = next;
                     }
                     let len = (t.cells.len() as u32 - first) as u16;
-                    t.ray_attacks.push(RayAttack {
+                    t.rays.push(RayAttack {
                         kinds,
                         first,
                         len,
@@ -691,38 +895,40 @@ impl Reverse {
                         hop,
                     });
                 }
-                t.ray_index[side].push((s, t.ray_attacks.len() as u32 - s));
+                t.ray_index[side].push((s, t.rays.len() as u32 - s));
             }
         }
     }
 }
 
 /// Squares between a target and its attackers, for the legality fast path.
-fn between(rules: &Rules, t: &mut Tables) {
-    let n = rules.cell_count();
-    t.between = vec![0; (n * n).div_ceil(64)];
+fn legality(gens: &Gens, steps: &Steps) -> Legality {
+    let n = steps.squares;
+    let mut between = vec![0u64; (n * n).div_ceil(64)];
     let mut hoppers = false;
-    for step in &t.steps {
-        let info = &t.gens[step.generator];
+    for step in &steps.list {
+        let info = &gens[step.generator];
         if !info.can_capture {
             continue;
         }
         hoppers |= info.hop != Hop::None;
-        let line = &t.cells[step.first as usize..step.first as usize + step.len as usize];
-        let path =
-            &t.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize];
+        let line = steps.line(step);
+        let path = steps.path(step);
         for (j, &target) in line.iter().enumerate() {
             for &b in line[..j].iter().chain(path) {
                 let bit = target.index() * n + b.index();
-                t.between[bit / 64] |= 1 << (bit % 64);
+                between[bit / 64] |= 1 << (bit % 64);
             }
         }
     }
-    let flips = t
-        .gens
+    let flips = gens
+        .info
         .iter()
         .any(|g| matches!(g.source, Source::Flip { .. }));
-    t.fast_legality = !hoppers && !flips;
+    Legality {
+        between,
+        fast: !hoppers && !flips,
+    }
 }
 
 /// What captured pieces become in the capturer's hand, and which drops may not mate.
@@ -776,18 +982,22 @@ fn ends(rules: &Rules) -> Ends {
     }
 }
 
-/// Dead squares (under `forbid dead-squares`) and the squares where a piece's moves
-/// may promote.
-fn landings(rules: &Rules, t: &mut Tables) {
+/// Dead squares (under `forbid dead-squares`), the squares where a piece's moves may
+/// promote, and where enemy pieces give it captures.
+fn landing(rules: &Rules, gens: &Gens, kinds: &Kinds, steps: &Steps) -> Landing {
     let n = rules.cell_count();
     let ncodes = 1 + 2 * rules.pieces.len();
+    let mut t = Landing {
+        squares: n,
+        ..Landing::default()
+    };
     if rules.forbid_dead_squares {
         t.dead = vec![false; ncodes * n];
         for kind in 0..rules.pieces.len() {
             for side in Side::BOTH {
                 let c = code(kind, side) as usize;
                 let alive: Vec<bool> = (0..n)
-                    .map(|cell| moves_from(rules, t, kind, side, cell))
+                    .map(|cell| moves_from(rules, steps, kind, side, cell))
                     .collect();
                 // A piece that never moves is not stranded anywhere.
                 if alive.iter().any(|&a| a) {
@@ -799,7 +1009,7 @@ fn landings(rules: &Rules, t: &mut Tables) {
         }
     }
     t.promotes_from = vec![false; ncodes * n];
-    t.watch_landing = vec![false; ncodes * n];
+    t.watch = vec![false; ncodes * n];
     for (kind, p) in rules.pieces.iter().enumerate() {
         for side in Side::BOTH {
             let c = code(kind, side) as usize;
@@ -807,54 +1017,62 @@ fn landings(rules: &Rules, t: &mut Tables) {
                 let in_zone = |pr: &crate::model::Promotion| rules.zone(pr.zone).cells[side][cell];
                 t.promotes_from[c * n + cell] =
                     p.promotions.iter().any(|pr| pr.applies(in_zone(pr), false));
-                t.watch_landing[c * n + cell] = t.is_dead(c as Code, Cell::new(cell))
+                t.watch[c * n + cell] = t.is_dead(c as Code, Cell::new(cell))
                     || p.promotions.iter().any(|pr| pr.applies(false, in_zone(pr)));
             }
         }
     }
+    t.capture_reach = capture_reach(rules, gens, kinds, steps, &t);
+    t
 }
 
 /// Where an enemy piece gives a piece a capture, per piece and square (see
-/// `Tables::capture_reach`): the landing squares of its capturing steps, which are
+/// `Landing::capture_reach`): the landing squares of its capturing steps, which are
 /// where its captures take (a move's victim stands where it lands).
-fn capture_reach(rules: &Rules, t: &mut Tables) {
+fn capture_reach(
+    rules: &Rules,
+    gens: &Gens,
+    kinds: &Kinds,
+    steps: &Steps,
+    landing: &Landing,
+) -> Vec<u128> {
     let n = rules.cell_count();
     if n > 128 {
-        return;
+        return Vec::new();
     }
     let ncodes = 1 + 2 * rules.pieces.len();
-    t.capture_reach = vec![ANY_REACH; ncodes * n];
+    let mut reach = vec![ANY_REACH; ncodes * n];
     for kind in 0..rules.pieces.len() {
-        if t.kinds.with_extras >> kind & 1 != 0 {
+        if kinds.with_extras >> kind & 1 != 0 {
             continue;
         }
         for side in Side::BOTH {
-            let c = code(kind, side) as usize;
+            let c = code(kind, side);
+            let ci = c as usize;
             for from in 0..n {
-                let (start, len) = t.step_index[c * n + from];
-                let steps = &t.steps[start as usize..(start + len) as usize];
-                let line = |s: &Step| &t.cells[s.first as usize..s.first as usize + s.len as usize];
-                if t.promotes_from[c * n + from]
-                    || steps
+                let from_steps = steps.of(c, Cell::new(from));
+                if landing.promotes_from[ci * n + from]
+                    || from_steps
                         .iter()
-                        .flat_map(line)
-                        .any(|&to| t.watch_landing[c * n + to.index()])
+                        .flat_map(|s| steps.line(s))
+                        .any(|&to| landing.watch[ci * n + to.index()])
                 {
                     continue;
                 }
-                t.capture_reach[c * n + from] = steps
+                reach[ci * n + from] = from_steps
                     .iter()
-                    .filter(|s| t.gens[s.generator].can_capture)
-                    .flat_map(line)
+                    .filter(|s| gens[s.generator].can_capture)
+                    .flat_map(|s| steps.line(s))
                     .fold(0, |reach, &to| reach | 1 << to.index());
             }
         }
     }
+    reach
 }
 
 /// May a piece of `kind` and `side` ever move from `cell`, by the board's geometry
 /// (a leap or line that stays on the board, a flight, exit or flip from there)?
-fn moves_from(rules: &Rules, t: &Tables, kind: usize, side: Side, cell: usize) -> bool {
+fn moves_from(rules: &Rules, steps: &Steps, kind: usize, side: Side, cell: usize) -> bool {
     let zones_allow = |conditions: &[Cond]| {
         conditions.iter().all(|c| match *c {
             Cond::From(z) => rules.zone(z).cells[side][cell],
@@ -862,10 +1080,8 @@ fn moves_from(rules: &Rules, t: &Tables, kind: usize, side: Side, cell: usize) -
             _ => true,
         })
     };
-    let n = rules.cell_count();
-    let (start, len) = t.step_index[code(kind, side) as usize * n + cell];
-    let steps = &t.steps[start as usize..(start + len) as usize];
     if steps
+        .of(code(kind, side), Cell::new(cell))
         .iter()
         .any(|s| s.len > 0 && zones_allow(&rules.generators[s.generator].conditions))
     {
@@ -880,8 +1096,8 @@ fn moves_from(rules: &Rules, t: &Tables, kind: usize, side: Side, cell: usize) -
 }
 
 /// The squares of each cell's file, for conditions on files.
-fn files(rules: &Rules, t: &mut Tables) {
-    let geo = &rules.geometry;
+fn files(geo: &Geometry) -> Files {
+    let mut t = Files::default();
     for cell in 0..geo.len() {
         let info = &geo.cells[cell];
         let start = t.cells.len() as u32;
@@ -891,15 +1107,20 @@ fn files(rules: &Rules, t: &mut Tables) {
                     .unwrap(),
             );
         }
-        t.file_cells
-            .push((start, (t.cells.len() as u32 - start) as u16));
+        t.index.push((start, (t.cells.len() as u32 - start) as u16));
     }
+    t
 }
 
 /// The targets of flights (per side and origin) and drops (per side), and the squares
 /// flips start from: the cells their conditions on zones allow.
-fn targets(rules: &Rules, t: &mut Tables) {
+fn targets(rules: &Rules, landing: &Landing) -> Targets {
     let n = rules.cell_count();
+    let mut t = Targets {
+        squares: n,
+        first: vec![(0, false); rules.generators.len()],
+        ..Targets::default()
+    };
     let geo = &rules.geometry;
     type FlightKey<'a> = (ZoneId, bool, &'a Vec<Cond>);
     let mut flights: Vec<(FlightKey, u32)> = Vec::new();
@@ -917,12 +1138,12 @@ fn targets(rules: &Rules, t: &mut Tables) {
                 // Fliers of several kinds share one table per flight.
                 let key = (to, same_colour, &g.conditions);
                 if let Some(&(_, offset)) = flights.iter().find(|(k, _)| *k == key) {
-                    t.gens[id].targets = offset;
+                    t.first[id] = (offset, true);
                     continue;
                 }
-                let offset = t.target_index.len() as u32;
+                let offset = t.index.len() as u32;
                 flights.push((key, offset));
-                t.gens[id].targets = offset;
+                t.first[id] = (offset, true);
                 for side in Side::BOTH {
                     for from in 0..n {
                         let start = t.cells.len() as u32;
@@ -937,24 +1158,24 @@ fn targets(rules: &Rules, t: &mut Tables) {
                                 t.cells.push(Cell::new(target));
                             }
                         }
-                        t.target_index.push((start, t.cells.len() as u32 - start));
+                        t.index.push((start, t.cells.len() as u32 - start));
                     }
                 }
             }
             Source::Drop => {
-                t.gens[id].targets = t.target_index.len() as u32;
+                t.first[id] = (t.index.len() as u32, false);
                 let anywhere = !g.conditions.iter().any(|c| matches!(c, Cond::To(_)));
                 let kind = g.piece.expect("a drop places a piece");
                 for side in Side::BOTH {
                     let start = t.cells.len() as u32;
                     for cell in 0..n {
                         let on_main = geo.cells[cell].board == 0;
-                        let dead = t.is_dead(code(kind, side), Cell::new(cell));
+                        let dead = landing.is_dead(code(kind, side), Cell::new(cell));
                         if (on_main || !anywhere) && !dead && zones_allow(side, None, Some(cell)) {
                             t.cells.push(Cell::new(cell));
                         }
                     }
-                    t.target_index.push((start, t.cells.len() as u32 - start));
+                    t.index.push((start, t.cells.len() as u32 - start));
                 }
             }
             Source::Flip { .. } => {
@@ -970,6 +1191,7 @@ fn targets(rules: &Rules, t: &mut Tables) {
             _ => {}
         }
     }
+    t
 }
 
 fn zobrist(rules: &Rules) -> Zobrist {

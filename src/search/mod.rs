@@ -1505,6 +1505,7 @@ fn null_move_means_something(rules: &Rules) -> bool {
     !t.kinds.has_drops
         && !t
             .gens
+            .info
             .iter()
             .any(|g| matches!(g.source, Source::Pass | Source::Swap))
 }
