@@ -261,6 +261,17 @@ fn a_browser_plays_e2e4_by_clicks_and_follows_the_rule_file() {
 }
 
 #[test]
+fn the_board_fits_one_screen_of_1280_by_720() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    let server = Server::start("variants/monkey_queen.var", "layout");
+    let out = run_script("layout.py", &[&server.url, server.file.to_str().unwrap()]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+#[test]
 fn a_browser_plays_by_drag_and_drop() {
     if !common::tools::available(Tool::Browser) {
         return;

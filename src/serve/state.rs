@@ -120,7 +120,7 @@ fn label(pos: &Position, shape: MoveShape) -> String {
     let rules = pos.rules();
     let name = |code| with_article(&rules.pieces[kind_of(code)].name);
     match shape {
-        MoveShape::Swap => "swap: take over the first player's side".into(),
+        MoveShape::Swap => "take over the first player's side".into(),
         MoveShape::Pass => "pass".into(),
         MoveShape::Exit { .. } => "leave the board".into(),
         MoveShape::Castle { .. } => "castle".into(),
