@@ -508,9 +508,10 @@ impl Searcher {
                 let limits = &helper_limits;
                 s.spawn(move || h.iterate(&mut copy, limits, i + 1, |_| {}));
             }
-            let r = self.iterate(pos, limits, 0, info);
-            stop.store(true, Ordering::Relaxed);
-            r
+            // The helpers stop when this search ends, even by a panic (else the scope
+            // would wait for them for ever).
+            let _stop_helpers = StopOnDrop(&stop);
+            self.iterate(pos, limits, 0, info)
         });
         result.nodes = self.nodes + helpers.iter().map(|h| h.nodes).sum::<u64>();
         self.helpers = helpers;
@@ -1500,6 +1501,16 @@ impl Searcher {
 /// Does a null move (the side to move passing) make sense as a bound? Not where
 /// pieces drop from a hand (a tempo is always worth something there), nor where the
 /// rules let a player pass or swap (a pass is a real move, and passes may end the game).
+/// Raises a flag when dropped: the helpers of a parallel search stop however the
+/// main search ends.
+struct StopOnDrop<'a>(&'a AtomicBool);
+
+impl Drop for StopOnDrop<'_> {
+    fn drop(&mut self) {
+        self.0.store(true, Ordering::Relaxed);
+    }
+}
+
 fn null_move_means_something(rules: &Rules) -> bool {
     let t = &rules.tables;
     !t.kinds.has_drops

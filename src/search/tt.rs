@@ -126,8 +126,12 @@ impl Tt {
         let bucket = self.bucket(key);
         let mut target = 0;
         let mut old: Option<Entry> = None;
-        if let Some(i) = bucket.iter().position(|s| Self::read(s, key).is_some()) {
-            let e = Self::read(&bucket[i], key).expect("just read");
+        // Read once: another thread may overwrite the slot between two reads.
+        let found = bucket
+            .iter()
+            .enumerate()
+            .find_map(|(i, s)| Self::read(s, key).map(|e| (i, e)));
+        if let Some((i, e)) = found {
             // Keep a deeper result of this search, but learn its move if it had none.
             let much_deeper = depth + 2 < e.depth;
             if e.generation == generation
@@ -280,5 +284,33 @@ mod tests {
             .find(|s| Tt::read(s, 0xDEAD_BEEF).is_some());
         slot.unwrap().data.fetch_xor(1 << 5, Ordering::Relaxed);
         assert!(tt.probe(0xDEAD_BEEF).is_none());
+    }
+
+    /// Two threads storing, over and over, keys that share one bucket: a slot another
+    /// thread overwrites between two reads of it once made `store` panic (and a
+    /// parallel search then waited for its helper for ever).
+    #[test]
+    fn threads_storing_into_one_bucket_never_panic() {
+        let tt = Tt::new(1);
+        let spread = (tt.mask as u64) + 1;
+        std::thread::scope(|s| {
+            for t in 0..2u64 {
+                let tt = &tt;
+                s.spawn(move || {
+                    for i in 0..200_000u64 {
+                        // Keys of bucket 5, differing above the bucket bits.
+                        let key = 5 + spread * (1 + (i * 7 + t * 3) % 6);
+                        let depth = (i % 20) as i16;
+                        let bound = if i % 3 == 0 {
+                            Bound::Exact
+                        } else {
+                            Bound::Lower
+                        };
+                        tt.store(key, None, (i % 1000) as i32, depth, bound);
+                        let _ = tt.probe(key);
+                    }
+                });
+            }
+        });
     }
 }
