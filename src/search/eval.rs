@@ -319,6 +319,35 @@ fn coordinates(rules: &Rules) -> (Vec<(u16, i16, i16)>, i32) {
     (coords, max_dist)
 }
 
+/// Per cell, its distance to the nearest cell of `zone` for `side` (`max_dist` when
+/// the zone holds none).
+fn zone_distances(
+    rules: &Rules,
+    zone: crate::rules::ZoneId,
+    side: Side,
+    dist: &dyn Fn(usize, usize) -> i32,
+    max_dist: i32,
+) -> Vec<i32> {
+    let n = rules.cell_count();
+    let cells: Vec<usize> = (0..n)
+        .filter(|&z| rules.zone_contains(zone, side, Cell::new(z)))
+        .collect();
+    (0..n)
+        .map(|cell| {
+            cells
+                .iter()
+                .map(|&z| dist(cell, z))
+                .min()
+                .unwrap_or(max_dist)
+        })
+        .collect()
+}
+
+/// The longest of some distances, at least 1 (a divisor).
+fn longest(distances: &[i32]) -> i32 {
+    distances.iter().copied().max().unwrap_or(1).max(1)
+}
+
 /// Every distance between two cells, when there are few enough cells (else none).
 fn distance_table(n: usize, dist: &dyn Fn(usize, usize) -> i32) -> Vec<u8> {
     if n > DISTANCE_TABLE_CELLS {
@@ -382,31 +411,11 @@ impl Eval {
             for (side, reach) in Side::BOTH.into_iter().zip(&reaches[k]) {
                 let c = code(k, side) as usize;
                 // Distance from each cell to a zone (the promotion zone, the exit zone).
-                let distances = |zone: crate::rules::ZoneId| -> Vec<i32> {
-                    let zone: Vec<usize> = (0..n)
-                        .filter(|&z| rules.zone_contains(zone, side, Cell::new(z)))
-                        .collect();
-                    (0..n)
-                        .map(|cell| {
-                            zone.iter()
-                                .map(|&z| dist(cell, z))
-                                .min()
-                                .unwrap_or(max_dist)
-                        })
-                        .collect()
-                };
+                let distances = |zone| zone_distances(rules, zone, side, &dist, max_dist);
                 let zone_dist: Option<Vec<i32>> = p.promotions.first().map(|pr| distances(pr.zone));
                 let exit_dist: Option<Vec<i32>> = rules.exit_zone(PieceKind::new(k)).map(distances);
-                let exit_longest = exit_dist
-                    .as_ref()
-                    .and_then(|d| d.iter().copied().max())
-                    .unwrap_or(1)
-                    .max(1);
-                let longest = zone_dist
-                    .as_ref()
-                    .and_then(|d| d.iter().copied().max())
-                    .unwrap_or(1)
-                    .max(1);
+                let exit_longest = exit_dist.as_deref().map_or(1, longest);
+                let longest = zone_dist.as_deref().map_or(1, longest);
                 for cell in 0..n {
                     let mut bonus = 0.0;
                     if !p.royal {
@@ -455,20 +464,9 @@ impl Eval {
         }
         let zone_distance = |k: usize, side: Side| -> Option<(Vec<i32>, i32)> {
             let zone = rules.pieces[k].promotions.first()?.zone;
-            let cells: Vec<usize> = (0..n)
-                .filter(|&z| rules.zone_contains(zone, side, Cell::new(z)))
-                .collect();
-            let d: Vec<i32> = (0..n)
-                .map(|cell| {
-                    cells
-                        .iter()
-                        .map(|&z| dist(cell, z))
-                        .min()
-                        .unwrap_or(max_dist)
-                })
-                .collect();
-            let longest = d.iter().copied().max().unwrap_or(1).max(1);
-            Some((d, longest))
+            let d = zone_distances(rules, zone, side, &dist, max_dist);
+            let most = longest(&d);
+            Some((d, most))
         };
         let structure = Structure::new(
             rules,
