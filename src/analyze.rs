@@ -981,92 +981,137 @@ fn pct(r: &Rate) -> String {
 impl Report {
     /// The report as text for a person.
     pub fn text(&self) -> String {
-        let mut s = String::new();
-        let mut line = |t: String| {
-            s.push_str(&t);
-            s.push('\n');
-        };
-        line(format!(
-            "{}: {} games, {} (seed {}{})",
-            self.game,
-            self.games,
-            self.mode,
-            self.seed,
-            if self.opening_plies > 0 {
-                format!(", first {} plies random", self.opening_plies)
-            } else {
-                String::new()
-            }
-        ));
-        line(String::new());
-        line("results (95% Wilson interval)        wins                  draws                 losses".into());
+        let mut out = String::new();
+        self.results_text(&mut out);
+        self.lengths_text(&mut out);
+        self.endings_text(&mut out);
+        self.pieces_text(&mut out);
+        self.timing_text(&mut out);
+        out
+    }
+
+    /// The header and the results per side, with the first player's score.
+    fn results_text(&self, out: &mut String) {
+        line(
+            out,
+            format!(
+                "{}: {} games, {} (seed {}{})",
+                self.game,
+                self.games,
+                self.mode,
+                self.seed,
+                if self.opening_plies > 0 {
+                    format!(", first {} plies random", self.opening_plies)
+                } else {
+                    String::new()
+                }
+            ),
+        );
+        line(out, String::new());
+        line(
+            out,
+            "results (95% Wilson interval)        wins                  draws                 losses",
+        );
         let mut rows: Vec<&SideResult> = self.sides.iter().collect();
         rows.extend(self.first_player.iter());
         rows.extend(self.search_vs_random.iter());
         for r in rows {
-            line(format!(
-                "  {:<16} {:>5} {}  {}  {}",
-                r.side,
-                r.wins.count + r.draws.count + r.losses.count,
-                pct(&r.wins),
-                pct(&r.draws),
-                pct(&r.losses)
-            ));
+            line(
+                out,
+                format!(
+                    "  {:<16} {:>5} {}  {}  {}",
+                    r.side,
+                    r.wins.count + r.draws.count + r.losses.count,
+                    pct(&r.wins),
+                    pct(&r.draws),
+                    pct(&r.losses)
+                ),
+            );
         }
         if let Some(sw) = self.swaps {
-            line(format!("  pie rule: swap played in {sw} games"));
+            line(out, format!("  pie rule: swap played in {sw} games"));
         }
         let sc = &self.score;
-        line(format!(
-            "  first player's score {} ({} wins, {} draws, {} losses; ±{:.3})",
-            sc.score.text(3),
-            sc.wins,
-            sc.draws,
-            sc.losses,
-            sc.score.half_width()
-        ));
+        line(
+            out,
+            format!(
+                "  first player's score {} ({} wins, {} draws, {} losses; ±{:.3})",
+                sc.score.text(3),
+                sc.wins,
+                sc.draws,
+                sc.losses,
+                sc.score.half_width()
+            ),
+        );
         if let Some(e) = &self.even_material_score {
-            line(format!(
-                "  {}'s expected score with even material {}",
-                self.sides[0].side,
-                e.text(3)
-            ));
+            line(
+                out,
+                format!(
+                    "  {}'s expected score with even material {}",
+                    self.sides[0].side,
+                    e.text(3)
+                ),
+            );
         }
         if let Some(st) = &self.stop {
-            line(format!(
-                "  precision {}: {} after {} games (budget {}), half-width {:.4}",
-                st.precision,
-                if st.reached { "reached" } else { "NOT reached" },
-                self.games,
-                st.budget,
-                st.half_width
-            ));
+            line(
+                out,
+                format!(
+                    "  precision {}: {} after {} games (budget {}), half-width {:.4}",
+                    st.precision,
+                    if st.reached { "reached" } else { "NOT reached" },
+                    self.games,
+                    st.budget,
+                    st.half_width
+                ),
+            );
         }
-        line(String::new());
+    }
+
+    /// Game lengths and branching.
+    fn lengths_text(&self, out: &mut String) {
+        line(out, String::new());
         let l = &self.length;
-        line(format!(
-            "length (plies): mean {}, median {:.1}, sd {:.1}, min {}, max {}",
-            l.mean_interval.text(1),
-            l.median,
-            l.stdev,
-            l.min,
-            l.max
-        ));
+        line(
+            out,
+            format!(
+                "length (plies): mean {}, median {:.1}, sd {:.1}, min {}, max {}",
+                l.mean_interval.text(1),
+                l.median,
+                l.stdev,
+                l.min,
+                l.max
+            ),
+        );
         let b = &self.branching;
-        line(format!(
-            "branching (legal moves): opening {:.1}, middle {:.1}, end {:.1}, overall {:.1}; per game {}",
-            b.opening,
-            b.middle,
-            b.end,
-            b.overall,
-            b.per_game.text(1)
-        ));
-        line(String::new());
-        line("how games ended (95% Wilson interval):".into());
+        line(
+            out,
+            format!(
+                "branching (legal moves): opening {:.1}, middle {:.1}, end {:.1}, overall {:.1}; per game {}",
+                b.opening,
+                b.middle,
+                b.end,
+                b.overall,
+                b.per_game.text(1)
+            ),
+        );
+    }
+
+    /// How the games ended.
+    fn endings_text(&self, out: &mut String) {
+        line(out, String::new());
+        line(out, "how games ended (95% Wilson interval):");
         for e in &self.endings {
-            line(format!("  {:>5}  {}  {}", e.count, pct(&e.share), e.reason));
+            line(
+                out,
+                format!("  {:>5}  {}  {}", e.count, pct(&e.share), e.reason),
+            );
         }
-        line(String::new());
+    }
+
+    /// Per piece type: value, moves and captures, per game, and measured worth.
+    fn pieces_text(&self, out: &mut String) {
+        line(out, String::new());
         let w = self
             .pieces
             .iter()
@@ -1074,52 +1119,67 @@ impl Report {
             .max()
             .unwrap_or(0)
             .max(12);
-        line(format!(
-            "  {:<w$} {:>5} {:<9} {:>9} {:<8} {:>9} {:>9}",
-            "pieces", "value", "", "moves", "(share)", "captures", "captured"
-        ));
+        line(
+            out,
+            format!(
+                "  {:<w$} {:>5} {:<9} {:>9} {:<8} {:>9} {:>9}",
+                "pieces", "value", "", "moves", "(share)", "captures", "captured"
+            ),
+        );
         for p in &self.pieces {
-            line(format!(
-                "  {:<w$} {:>5} {:<9} {:>9} ({:4.1}%) {:>9} {:>9}",
-                p.name,
-                p.value,
-                match p.value_source {
-                    Source::Declared => "declared",
-                    Source::Estimated => "estimated",
-                    Source::Learned => "learned",
-                },
-                p.moved,
-                100.0 * p.moved_share,
-                p.captures,
-                p.captured,
-            ));
+            line(
+                out,
+                format!(
+                    "  {:<w$} {:>5} {:<9} {:>9} ({:4.1}%) {:>9} {:>9}",
+                    p.name,
+                    p.value,
+                    match p.value_source {
+                        Source::Declared => "declared",
+                        Source::Estimated => "estimated",
+                        Source::Learned => "learned",
+                    },
+                    p.moved,
+                    100.0 * p.moved_share,
+                    p.captures,
+                    p.captured,
+                ),
+            );
         }
-        line(String::new());
-        line(format!(
-            "  {:<w$} {:<22} {:<22} {:<22}",
-            "per game (95%)", "moves", "captures", "captured"
-        ));
-        for p in &self.pieces {
-            line(format!(
+        line(out, String::new());
+        line(
+            out,
+            format!(
                 "  {:<w$} {:<22} {:<22} {:<22}",
-                p.name,
-                p.moves_per_game.text(2),
-                p.captures_per_game.text(2),
-                p.captured_per_game_interval.text(2)
-            ));
+                "per game (95%)", "moves", "captures", "captured"
+            ),
+        );
+        for p in &self.pieces {
+            line(
+                out,
+                format!(
+                    "  {:<w$} {:<22} {:<22} {:<22}",
+                    p.name,
+                    p.moves_per_game.text(2),
+                    p.captures_per_game.text(2),
+                    p.captured_per_game_interval.text(2)
+                ),
+            );
         }
         if self.pieces.iter().any(|p| p.measured_value.is_some()) {
-            line(String::new());
-            line(format!(
-                "  {:<w$} {:<26} {}",
-                "measured worth", "score per piece (95%)", "centipawns (95%)"
-            ));
+            line(out, String::new());
+            line(
+                out,
+                format!(
+                    "  {:<w$} {:<26} {}",
+                    "measured worth", "score per piece (95%)", "centipawns (95%)"
+                ),
+            );
             for p in &self.pieces {
                 let Some(m) = &p.measured_value else {
-                    line(format!(
-                        "  {:<w$} not measured (no difference in material)",
-                        p.name
-                    ));
+                    line(
+                        out,
+                        format!("  {:<w$} not measured (no difference in material)", p.name),
+                    );
                     continue;
                 };
                 let score = format!(
@@ -1130,11 +1190,15 @@ impl Report {
                     "{:+.0} [{:+.0}–{:+.0}]",
                     m.centipawns.value, m.centipawns.low, m.centipawns.high
                 );
-                line(format!("  {:<w$} {score:<26} {cp}", p.name));
+                line(out, format!("  {:<w$} {score:<26} {cp}", p.name));
             }
         }
+    }
+
+    /// How long it took.
+    fn timing_text(&self, out: &mut String) {
         if let Some(t) = &self.timing {
-            line(String::new());
+            line(out, String::new());
             let mut speed = format!(
                 "{:.1} s on {} thread{}: {:.1} games/s, {:.0} plies/s",
                 t.seconds,
@@ -1149,8 +1213,13 @@ impl Report {
                     t.search_nodes, t.search_nodes_per_second
                 );
             }
-            line(speed);
+            line(out, speed);
         }
-        s
     }
+}
+
+/// Adds `text` and a line break to `out`.
+fn line(out: &mut String, text: impl AsRef<str>) {
+    out.push_str(text.as_ref());
+    out.push('\n');
 }

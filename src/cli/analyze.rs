@@ -169,18 +169,7 @@ pub fn run(args: Args) -> ExitCode {
         movetime: movetime.map(std::time::Duration::from_millis),
         nodes: None,
     });
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
-    let most = cores.saturating_mul(4).min(MAX_THREADS);
-    let threads = match threads {
-        0 => cores.min(MAX_THREADS),
-        t if t > most => {
-            emit_err(&format!(
-                "note: --threads {t} is more than this machine can use; running {most} (4 per core, at most {MAX_THREADS})\n"
-            ));
-            most
-        }
-        t => t,
-    };
+    let threads = thread_count(threads);
     let opts = Options {
         games: games as usize,
         limits,
@@ -210,43 +199,18 @@ pub fn run(args: Args) -> ExitCode {
         return run_sweep(&sweep, &file, &overrides, &run_one, json, svg.as_deref());
     }
     if against.is_some() || !against_set.is_empty() {
-        let other = against.unwrap_or_else(|| file.clone());
-        let mut b_overrides = overrides.clone();
-        match parse_overrides(&against_set) {
-            Ok(o) => b_overrides.extend(o),
-            Err(e) => {
-                emit_err(&e.replace("--set", "--against-set"));
-                return ExitCode::FAILURE;
-            }
-        }
-        let b_rules = match load_file(&other, &b_overrides, stderr_color()) {
-            Ok(r) => r,
-            Err(e) => {
-                emit_err(&e);
-                return ExitCode::FAILURE;
-            }
-        };
         if svg.is_some() {
             emit_err("error: --svg draws one analysis or a sweep, not a comparison\n");
             return ExitCode::FAILURE;
         }
-        let a = run_one(&rules, &file);
-        let b = run_one(&b_rules, &other);
-        let c = compare(
-            &label(&file, &overrides),
-            &a,
-            &label(&other, &b_overrides),
-            &b,
+        let other = against.unwrap_or_else(|| file.clone());
+        return run_comparison(
+            (&rules, &file, &overrides),
+            &other,
+            &against_set,
+            &run_one,
+            json,
         );
-        if json {
-            emit(&format!(
-                "{}\n",
-                serde_json::to_string_pretty(&c).unwrap_or_default()
-            ));
-        } else {
-            emit(&c.text());
-        }
-        return ExitCode::SUCCESS;
     }
     let report = run_one(&rules, &file);
     if let Some(Err(e)) = svg
@@ -256,19 +220,71 @@ pub fn run(args: Args) -> ExitCode {
         emit_err(&e);
         return ExitCode::FAILURE;
     }
-    if json {
-        emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        ));
-    } else {
-        emit(&report.text());
-    }
+    emit_report(&report, || report.text(), json);
     if let Some(e) = save_games.and_then(|s| s.error()) {
         emit_err(&format!("error: {e}\n"));
         return ExitCode::FAILURE;
     }
     ExitCode::SUCCESS
+}
+
+/// The threads to play on: every core for 0, at most 4 per core (said when cut).
+fn thread_count(asked: usize) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    let most = cores.saturating_mul(4).min(MAX_THREADS);
+    match asked {
+        0 => cores.min(MAX_THREADS),
+        t if t > most => {
+            emit_err(&format!(
+                "note: --threads {t} is more than this machine can use; running {most} (4 per core, at most {MAX_THREADS})\n"
+            ));
+            most
+        }
+        t => t,
+    }
+}
+
+/// `--against` / `--against-set`: the analysis of `a` (rules, file, settings) and of
+/// `other` under the same settings plus `against_set`, compared.
+fn run_comparison(
+    (rules, file, overrides): (&Arc<crate::Rules>, &std::path::Path, &Overrides),
+    other: &std::path::Path,
+    against_set: &[String],
+    run_one: &dyn Fn(&Arc<crate::Rules>, &std::path::Path) -> Report,
+    json: bool,
+) -> ExitCode {
+    let mut b_overrides = overrides.clone();
+    match parse_overrides(against_set) {
+        Ok(o) => b_overrides.extend(o),
+        Err(e) => {
+            emit_err(&e.replace("--set", "--against-set"));
+            return ExitCode::FAILURE;
+        }
+    }
+    let b_rules = match load_file(other, &b_overrides, stderr_color()) {
+        Ok(r) => r,
+        Err(e) => {
+            emit_err(&e);
+            return ExitCode::FAILURE;
+        }
+    };
+    let a = run_one(rules, file);
+    let b = run_one(&b_rules, other);
+    let c = compare(&label(file, overrides), &a, &label(other, &b_overrides), &b);
+    emit_report(&c, || c.text(), json);
+    ExitCode::SUCCESS
+}
+
+/// A report as pretty JSON or as its `text`.
+fn emit_report(report: &impl serde::Serialize, text: impl FnOnce() -> String, json: bool) {
+    if json {
+        emit(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(report).unwrap_or_default()
+        ));
+    } else {
+        emit(&text());
+    }
 }
 
 /// A file and its settings, as a comparison names them.
@@ -318,13 +334,6 @@ fn run_sweep(
         emit_err(&e);
         return ExitCode::FAILURE;
     }
-    if json {
-        emit(&format!(
-            "{}\n",
-            serde_json::to_string_pretty(&report).unwrap_or_default()
-        ));
-    } else {
-        emit(&report.text());
-    }
+    emit_report(&report, || report.text(), json);
     ExitCode::SUCCESS
 }
