@@ -6,10 +6,11 @@
 //!
 //! The squares come from the real move generator, never from a second reading of the
 //! Betza string: the piece alone on the board gives its moves; the piece with one enemy
-//! piece on a square tells whether it may take there; with one more piece beside it on
-//! the line, whether it takes (or moves) only by jumping a piece. The piece counts as
-//! unmoved, so first-move steps are shown. Every mark carries `data-reach` (`move`,
-//! `capture`, `both` or `hop`) and `data-square`, for tools and tests.
+//! piece on a square (of each kind the enemy may have, in turn) tells whether it may
+//! take there; with one more piece beside it on the line, whether it takes (or moves)
+//! only by jumping a piece. The piece counts as unmoved, so first-move steps are shown.
+//! Every mark carries `data-reach` (`move`, `capture`, `both`, `hop` or
+//! `move-and-hop-capture`) and `data-square`, for tools and tests.
 
 use std::fmt::Write;
 use std::sync::Arc;
@@ -208,18 +209,16 @@ fn targets(pos: &Position, from: Cell) -> Vec<Cell> {
         .collect()
 }
 
-/// An enemy piece to be taken: one the enemy may have, not royal if there is one.
-fn enemy_piece(rules: &Rules, side: Side) -> Code {
+/// The pieces the enemy may have, those that are not royal first: a capture is
+/// tried on each (a capture may be allowed on one kind of piece only), the first is
+/// the one a hop jumps.
+fn enemy_pieces(rules: &Rules, side: Side) -> Vec<Code> {
     let them = side.opponent();
-    let theirs = |k: &usize| rules.pieces[*k].owner.is_none_or(|o| o == them);
-    let kinds: Vec<usize> = (0..rules.pieces.len()).filter(theirs).collect();
-    let kind = kinds
-        .iter()
-        .copied()
-        .find(|&k| !rules.pieces[k].royal)
-        .or_else(|| kinds.first().copied())
-        .unwrap_or(0);
-    code(kind, them)
+    let mut kinds: Vec<usize> = (0..rules.pieces.len())
+        .filter(|&k| rules.pieces[k].owner.is_none_or(|o| o == them))
+        .collect();
+    kinds.sort_by_key(|&k| rules.pieces[k].royal);
+    kinds.into_iter().map(|k| code(k, them)).collect()
 }
 
 /// The cell one step from `from` toward `to`, when they share a file, rank or
@@ -242,36 +241,57 @@ pub fn diagram(rules: &Arc<Rules>, kind: usize) -> Diagram {
     let side = side_of_kind(rules, kind);
     let me = code(kind, side);
     let from = start_square(rules, side, me);
-    let enemy = enemy_piece(rules, side);
-    let cells = rules.geometry.cells.len();
-    let mut reach = vec![None; cells];
-    let alone = position_with(rules, side, &[(from, me)]);
-    let moves = alone.as_ref().map(|p| targets(p, from)).unwrap_or_default();
+    let enemies = enemy_pieces(rules, side);
+    let moves = position_with(rules, side, &[(from, me)])
+        .map(|p| targets(&p, from))
+        .unwrap_or_default();
+    let mut reach = vec![None; rules.geometry.cells.len()];
     for cell in rules.geometry.board_cells(0).map(Cell::new) {
-        if cell == from {
-            continue;
+        if cell != from {
+            reach[cell] = reach_on(
+                rules,
+                side,
+                (from, me),
+                (cell, moves.contains(&cell)),
+                &enemies,
+            );
         }
-        let moved = moves.contains(&cell);
-        let takes = position_with(rules, side, &[(from, me), (cell, enemy)])
-            .is_some_and(|p| targets(&p, from).contains(&cell));
-        reach[cell] = match (moved, takes) {
-            (true, true) => Some(Reach::Both),
-            (true, false) if over_a_piece(rules, side, (from, me), (cell, enemy)).1 => {
-                Some(Reach::MoveAndHopCapture)
-            }
-            (true, false) => Some(Reach::Move),
-            (false, true) => Some(Reach::Capture),
-            (false, false) => {
-                let (moves, takes) = over_a_piece(rules, side, (from, me), (cell, enemy));
-                (moves || takes).then_some(Reach::Hop)
-            }
-        };
     }
     Diagram {
         kind,
         side,
         from,
         reach,
+    }
+}
+
+/// What the piece on `from` may do on `cell`, which it moves to when empty if `moved`.
+fn reach_on(
+    rules: &Arc<Rules>,
+    side: Side,
+    (from, me): (Cell, Code),
+    (cell, moved): (Cell, bool),
+    enemies: &[Code],
+) -> Option<Reach> {
+    let takes = enemies.iter().any(|&victim| {
+        position_with(rules, side, &[(from, me), (cell, victim)])
+            .is_some_and(|p| targets(&p, from).contains(&cell))
+    });
+    // Over a piece of the first kind: (moves there, captures there).
+    let over = || {
+        enemies.first().map_or((false, false), |&enemy| {
+            over_a_piece(rules, side, (from, me), (cell, enemy))
+        })
+    };
+    match (moved, takes) {
+        (true, true) => Some(Reach::Both),
+        (true, false) if over().1 => Some(Reach::MoveAndHopCapture),
+        (true, false) => Some(Reach::Move),
+        (false, true) => Some(Reach::Capture),
+        (false, false) => {
+            let (moves, captures) = over();
+            (moves || captures).then_some(Reach::Hop)
+        }
     }
 }
 
