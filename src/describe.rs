@@ -180,6 +180,16 @@ fn outcome(o: Outcome) -> &'static str {
 
 /// The whole rules summary.
 pub fn describe(rules: &Rules) -> String {
+    describe_parts(rules, true)
+}
+
+/// The rules in words without the pieces: what the web board shows under the pieces'
+/// cards.
+pub fn describe_game(rules: &Rules) -> String {
+    describe_parts(rules, false)
+}
+
+fn describe_parts(rules: &Rules, with_pieces: bool) -> String {
     let mut s = String::new();
     let b = &rules.geometry.boards[0];
     let _ = writeln!(
@@ -197,7 +207,9 @@ pub fn describe(rules: &Rules) -> String {
         rules.players[0].name,
         rules.players[1].name
     );
-    pieces_section(&mut s, rules);
+    if with_pieces {
+        pieces_section(&mut s, rules);
+    }
     terrain_section(&mut s, rules);
     zones_section(&mut s, rules);
     game_moves_section(&mut s, rules);
@@ -205,6 +217,28 @@ pub fn describe(rules: &Rules) -> String {
     ends_section(&mut s, rules);
     params_section(&mut s, rules);
     s
+}
+
+/// What a piece does, a line for each way it moves (or that it never moves), and
+/// whether it is royal: the lines of its card in the web board's rules panel.
+pub fn piece_lines(rules: &Rules, kind: usize) -> Vec<String> {
+    let mut lines: Vec<String> = rules.piece_moves[kind]
+        .iter()
+        .map(|&id| describe_generator(rules, id))
+        .collect();
+    if lines.is_empty() {
+        lines.push("never moves".into());
+    }
+    if rules.pieces[kind].royal {
+        lines.push("royal: may not be left attacked".into());
+    }
+    lines
+}
+
+/// A piece in words, on one line, for its tooltip: its name, then what it does.
+pub fn piece_words(rules: &Rules, kind: usize) -> String {
+    let name = &rules.pieces[kind].name;
+    format!("{name}: {}", piece_lines(rules, kind).join("; "))
 }
 
 /// Each piece: its letter, name, tags and Betza string, then its moves, en passant and

@@ -53,6 +53,14 @@ pub enum ProblemCode {
     CounterChange,
     #[error("varsand::duplicate-board")]
     DuplicateBoard,
+    #[error("varsand::empty-glyph")]
+    EmptyGlyph,
+    #[error("varsand::glyph-length")]
+    GlyphLength,
+    #[error("varsand::glyph-player")]
+    GlyphPlayer,
+    #[error("varsand::unknown-image")]
+    UnknownImage,
     #[error("varsand::duplicate-castle")]
     DuplicateCastle,
     #[error("varsand::duplicate-counter")]
@@ -196,6 +204,10 @@ impl ProblemCode {
         ProblemCode::CheckWithoutRoyal,
         ProblemCode::CounterChange,
         ProblemCode::DuplicateBoard,
+        ProblemCode::EmptyGlyph,
+        ProblemCode::GlyphLength,
+        ProblemCode::GlyphPlayer,
+        ProblemCode::UnknownImage,
         ProblemCode::DuplicateCastle,
         ProblemCode::DuplicateCounter,
         ProblemCode::DuplicateDrop,

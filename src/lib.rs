@@ -25,6 +25,7 @@ pub mod matches;
 pub mod model;
 pub mod perft;
 pub mod pgn;
+pub mod pictures;
 #[cfg(feature = "cli")]
 pub mod protocol;
 pub mod render;

@@ -279,6 +279,10 @@ pub struct Piece {
     pub flips_to: Option<PieceKind>,
     /// It may leave the board from this zone.
     pub exits_from: Option<ZoneId>,
+    /// Its `glyph` per side, the text pictures show on it (none: its letter).
+    pub glyph: [Option<String>; 2],
+    /// The drawing pictures show it as (`image`, a name of [`crate::pictures`]).
+    pub image: Option<String>,
 }
 
 /// Fliers may move from `from` squares to empty `to` squares, never capturing.

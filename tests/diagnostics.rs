@@ -122,6 +122,13 @@ catalogue! {
     file_off_board_in_zone: 1,
     zone_used_before_declared: 1, // see `expect_zone_used_before_declared`
 
+    // ---- how pieces are drawn -------------------------------------------------------
+    glyph_empty: 2,
+    glyph_too_long: 2,
+    glyph_per_player_mistakes: 3,
+    glyph_for_a_player_without_the_piece: 1,
+    unknown_image: 2,
+
     // ---- terrain --------------------------------------------------------------------
     terrain_letter_clashes_with_piece: 1,
     terrain_cleared_by_unknown_piece: 1,

@@ -44,6 +44,7 @@ const KEYWORDS: &[&str] = &[
     "blocks", "passing", "landing", "nothing", "cleared-by", "crossed-by", "checkmate",
     "stalemate", "no-moves", "repetition", "move-limit", "captured", "win", "loss", "draw", "//",
     "\n", "if", "and", "captures", "over", "not", "unless", "or", "facing", "passes", "pass",
+    "glyph", "image", "\"♜\"", "\"飛車\"",
 ];
 #[rustfmt::skip]
 const NAMES: &[&str] = &["white", "black", "King", "Pawn", "Rook", "last_rank", "main", "wall", "w", "b"];

@@ -600,3 +600,23 @@ fn hover_on_a_betza_string_explains_each_component() {
     );
     assert_eq!(h["range"]["start"], json!({"line": 6, "character": 9}));
 }
+
+/// Hover on `glyph` and `image` says what they draw.
+#[test]
+fn hover_on_glyph_and_image_says_how_a_piece_is_drawn() {
+    let text = game("far").replace("royal }", "royal  image king  glyph \"♚\" }");
+    let mut c = Client::initialized();
+    c.notify(
+        "textDocument/didOpen",
+        json!({"textDocument": {"uri": URI, "languageId": "var", "version": 1, "text": text}}),
+    );
+    let d = c.diagnostics();
+    assert!(d.is_empty(), "{d:?}");
+    let line = text.lines().nth(4).expect("the king's line");
+    for (word, meaning) in [("image", "varsand's drawings"), ("glyph", "short text")] {
+        let column = line.find(word).expect("the word") as u32 + 1;
+        let h = c.request("textDocument/hover", at(4, column));
+        let value = h["contents"]["value"].as_str().unwrap_or_default();
+        assert!(value.contains(meaning), "{word}: {value}");
+    }
+}

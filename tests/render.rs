@@ -8,6 +8,7 @@ use std::collections::HashMap;
 use std::path::Path;
 use std::sync::Arc;
 
+use varsand::render::diagram::{self, Reach};
 use varsand::render::palette::{self, Colour, contrast};
 use varsand::render::{BoardOptions, svg};
 use varsand::rules::{Cell, EMPTY, Side, side_of};
@@ -56,11 +57,17 @@ fn read(svg_text: &str) -> Read {
                     .pieces
                     .insert(sq.to_string(), (piece.to_string(), side.to_string()));
                 assert!(old.is_none(), "two pieces drawn on {sq}");
+                // A badge is a pill (a rounded rect) with its number; a token's own
+                // text (a letter or glyph; none for a drawing) comes before it.
+                let has_badge = node
+                    .descendants()
+                    .any(|n| n.has_tag_name("rect") && n.attribute("rx") == Some("7.5"));
                 let badge = node
                     .descendants()
                     .filter(|n| n.has_tag_name("text"))
                     .filter_map(|n| n.text())
-                    .nth(1);
+                    .next_back()
+                    .filter(|_| has_badge);
                 if let Some(b) = badge {
                     out.badges.insert(sq.to_string(), b.to_string());
                 }
@@ -485,12 +492,18 @@ fn readme_chart() -> String {
 
 #[test]
 fn the_readme_pictures_are_the_renderers() {
-    for (path, picture) in start_pictures() {
+    assert_up_to_date(start_pictures(), "regenerate_readme_pictures");
+}
+
+/// Each file holds what is drawn for it, or the test fails naming the ignored test
+/// that draws them again.
+fn assert_up_to_date(files: Vec<(std::path::PathBuf, String)>, regenerate: &str) {
+    for (path, picture) in files {
         let committed = std::fs::read_to_string(&path).unwrap_or_default();
         assert!(
             committed == picture,
             "{} is out of date: `cargo test --profile checked --test render -- --ignored \
-             regenerate_readme_pictures` draws it again",
+             {regenerate}` draws it again",
             path.display()
         );
     }
@@ -507,6 +520,265 @@ fn regenerate_readme_pictures() {
         std::fs::write(&path, picture).expect("write a picture");
     }
     std::fs::write(root.join("docs/img/analysis_chess.svg"), readme_chart()).expect("write");
+}
+
+// ---- pieces: pictures and movement diagrams -------------------------------------------
+
+/// The tooltip of the piece drawn on a square.
+fn tooltip_on(doc: &roxmltree::Document, square: &str) -> String {
+    let piece = doc
+        .descendants()
+        .find(|n| n.attribute("data-piece").is_some() && n.attribute("data-square") == Some(square))
+        .unwrap_or_else(|| panic!("no piece on {square}"));
+    let title = piece.descendants().find(|n| n.has_tag_name("title"));
+    title.and_then(|t| t.text()).unwrap_or_default().to_string()
+}
+
+#[test]
+fn pieces_are_drawn_as_their_image_or_glyph_with_their_moves_as_tooltip() {
+    let text = svg::position(&Position::start(variant("chess")), &BoardOptions::default());
+    let doc = roxmltree::Document::parse(&text).expect("XML");
+    for piece in doc
+        .descendants()
+        .filter(|n| n.attribute("data-piece").is_some() && n.attribute("data-square").is_some())
+    {
+        let drawn = piece.descendants().any(|n| {
+            n.has_tag_name("g")
+                && n.attribute("transform")
+                    .is_some_and(|t| t.contains("scale"))
+        });
+        assert!(
+            drawn,
+            "{:?} is not drawn as its image",
+            piece.attribute("data-square")
+        );
+        assert!(
+            !piece.descendants().any(|n| n.has_tag_name("text")),
+            "a letter over an image"
+        );
+    }
+    let knight = tooltip_on(&doc, "g1");
+    assert!(
+        knight.starts_with("Knight: ") && knight.contains("knight's leap"),
+        "{knight}"
+    );
+    let king = tooltip_on(&doc, "e1");
+    assert!(king.contains("royal"), "{king}");
+
+    // Glyphs: the same for both players, or each player's own.
+    let text = svg::position(&Position::start(variant("shogi")), &BoardOptions::default());
+    for glyph in ["飛", "角", "歩", "王", "玉"] {
+        assert!(
+            text.contains(&format!(">{glyph}</text>")),
+            "no {glyph} in shogi"
+        );
+    }
+    let text = svg::position(
+        &Position::start(variant("xiangqi")),
+        &BoardOptions::default(),
+    );
+    for glyph in ["帥", "將", "炮", "砲"] {
+        assert!(
+            text.contains(&format!(">{glyph}</text>")),
+            "no {glyph} in xiangqi"
+        );
+    }
+    // Two symbols for a compound piece.
+    let text = svg::position(
+        &Position::start(variant("capablanca")),
+        &BoardOptions::default(),
+    );
+    assert!(
+        text.contains(">♜♞</text>") && text.contains(">♗♘</text>"),
+        "capablanca's glyphs"
+    );
+}
+
+/// What a piece's diagram marks on each square, by name.
+fn reach(rules: &Arc<Rules>, piece: &str) -> HashMap<String, Reach> {
+    let kind = diagram::find_piece(rules, piece).expect("a piece of the game");
+    let d = diagram::diagram(rules, kind);
+    (0..rules.geometry.cells.len())
+        .filter_map(|c| {
+            let r = d.reach[c]?;
+            Some((rules.geometry.name(Cell::new(c)).to_string(), r))
+        })
+        .collect()
+}
+
+fn squares_with(map: &HashMap<String, Reach>, kind: Reach) -> Vec<String> {
+    let mut v: Vec<String> = map
+        .iter()
+        .filter(|&(_, &r)| r == kind)
+        .map(|(s, _)| s.clone())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_movement_diagram_is_what_the_move_generator_gives() {
+    let chess = variant("chess");
+    let knight = reach(&chess, "Knight");
+    assert_eq!(
+        squares_with(&knight, Reach::Both),
+        ["c3", "c5", "d2", "d6", "f2", "f6", "g3", "g5"]
+    );
+    assert_eq!(knight.len(), 8);
+    assert_eq!(squares_with(&reach(&chess, "R"), Reach::Both).len(), 14);
+    // The pawn from e4, unmoved: steps (one or two) only, captures only diagonally.
+    let pawn = reach(&chess, "Pawn");
+    assert_eq!(squares_with(&pawn, Reach::Move), ["e5", "e6"]);
+    assert_eq!(squares_with(&pawn, Reach::Capture), ["d5", "f5"]);
+    // Xiangqi's cannon slides to move and captures only by jumping a piece: next to
+    // it, there is no room for one.
+    let cannon = reach(&variant("xiangqi"), "Cannon");
+    assert_eq!(squares_with(&cannon, Reach::Move), ["d5", "e4", "e6", "f5"]);
+    assert_eq!(
+        squares_with(&cannon, Reach::MoveAndHopCapture).len(),
+        17 - 4 - 2 + 2
+    );
+    assert!(squares_with(&cannon, Reach::Capture).is_empty());
+    // Xiangqi's general, shown from the palace's centre, takes the other general along
+    // its file (a capture of one kind of piece only: each kind is tried).
+    let general = reach(&variant("xiangqi"), "General");
+    assert_eq!(squares_with(&general, Reach::Both), ["d2", "e1", "e3", "f2"]);
+    assert_eq!(squares_with(&general, Reach::Capture).len(), 7, "e4 to e10");
+    // Janggi's moves and captures only by jumping.
+    let cannon = reach(&variant("janggi"), "Cannon");
+    assert!(!squares_with(&cannon, Reach::Hop).is_empty());
+    assert_eq!(squares_with(&cannon, Reach::Hop).len(), cannon.len());
+    // A piece of the second player alone is shown from its side: forward is down
+    // the board, and the letter is its own (`k`, not `K`).
+    let mk = variant("monkey_king");
+    let goblin = reach(&mk, "Goblin King");
+    assert_eq!(goblin.len(), 8);
+    assert!(
+        diagram::find_piece(&mk, "Knight").is_err(),
+        "four pieces are named Knight"
+    );
+    assert!(diagram::find_piece(&mk, "n").is_ok());
+}
+
+#[test]
+fn every_piece_of_every_shipped_game_has_a_diagram() {
+    for path in common::game_files() {
+        let rules = rules_of(&path);
+        for kind in 0..rules.pieces.len() {
+            let d = diagram::diagram(&rules, kind);
+            let text = diagram::svg(&rules, &d);
+            let doc = roxmltree::Document::parse(&text)
+                .unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let marks = doc
+                .descendants()
+                .filter(|n| {
+                    n.attribute("data-reach").is_some() && n.attribute("data-square").is_some()
+                })
+                .count();
+            assert_eq!(
+                marks,
+                d.reach.iter().flatten().count(),
+                "{}",
+                path.display()
+            );
+        }
+    }
+}
+
+/// The shipped games: (the file's stem, its path).
+fn shipped_games() -> Vec<(String, std::path::PathBuf)> {
+    common::game_files()
+        .into_iter()
+        .filter(|p| p.parent().is_some_and(|d| d.ends_with("variants")))
+        .map(|path| {
+            let stem = path.file_stem().expect("a name");
+            (stem.to_string_lossy().to_string(), path)
+        })
+        .collect()
+}
+
+/// Every piece diagram the rules pages show: (file, picture), one folder per game.
+fn piece_diagrams() -> Vec<(std::path::PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for (stem, path) in shipped_games() {
+        let rules = rules_of(&path);
+        for kind in 0..rules.pieces.len() {
+            let picture = diagram::svg(&rules, &diagram::diagram(&rules, kind));
+            let file = root.join(format!(
+                "docs/img/pieces/{stem}/{}",
+                diagram_file(&rules, kind)
+            ));
+            out.push((file, picture));
+        }
+    }
+    out
+}
+
+/// A diagram's file name: the piece's number in its file and its name (letters alone
+/// would clash on file systems that ignore case).
+fn diagram_file(rules: &Rules, kind: usize) -> String {
+    let slug: String = rules.pieces[kind]
+        .name
+        .to_lowercase()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() { c } else { '-' })
+        .collect();
+    format!("{kind:02}-{slug}.svg")
+}
+
+/// The section of a rules page that shows its pieces' diagrams.
+fn pieces_section(stem: &str, rules: &Rules) -> String {
+    let mut s = String::from(
+        "<!-- pieces: drawn by `cargo test --profile checked --test render -- --ignored \
+         regenerate_piece_diagrams`; do not edit by hand -->\n## The pieces\n\n\
+         Where each piece moves and captures from a central square of an empty board \
+         (`varsand render FILE --piece NAME` draws one).\n\n",
+    );
+    for kind in 0..rules.pieces.len() {
+        let name = &rules.pieces[kind].name;
+        s += &format!(
+            "![{name}](../img/pieces/{stem}/{})\n",
+            diagram_file(rules, kind)
+        );
+    }
+    s + "<!-- /pieces -->\n"
+}
+
+/// Each rules page with its pieces section as it should read: (page, text).
+fn rules_pages() -> Vec<(std::path::PathBuf, String)> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut out = Vec::new();
+    for (stem, path) in shipped_games() {
+        let page = root.join(format!("docs/rules/{stem}.md"));
+        let Ok(text) = std::fs::read_to_string(&page) else {
+            continue;
+        };
+        let section = pieces_section(&stem, &rules_of(&path));
+        let kept = match (text.find("<!-- pieces"), text.find("<!-- /pieces -->\n")) {
+            (Some(a), Some(b)) => format!("{}{section}{}", &text[..a], &text[b + 17..]),
+            _ => format!("{}\n{section}", text.trim_end()),
+        };
+        out.push((page, kept));
+    }
+    out
+}
+
+#[test]
+fn the_piece_diagrams_of_the_rules_pages_are_the_renderers() {
+    let mut files = piece_diagrams();
+    files.extend(rules_pages());
+    assert_up_to_date(files, "regenerate_piece_diagrams");
+}
+
+/// Draws the rules pages' piece diagrams again, and their pieces sections.
+#[test]
+#[ignore]
+fn regenerate_piece_diagrams() {
+    for (path, text) in piece_diagrams().into_iter().chain(rules_pages()) {
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("a folder");
+        std::fs::write(&path, text).expect("write");
+    }
 }
 
 // ---- the command line -----------------------------------------------------------------
@@ -540,6 +812,32 @@ fn render_writes_the_picture_to_standard_output_or_a_file() {
     let picture = read(&std::fs::read_to_string(&file).expect("the picture was written"));
     assert_eq!(picture.pieces.len(), 3);
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn render_draws_a_piece_diagram_by_name_or_letter() {
+    for piece in ["Knight", "knight", "N"] {
+        let out = varsand(&["render", "variants/chess.var", "--piece", piece]);
+        assert!(out.status.success(), "{piece}");
+        let text = String::from_utf8(out.stdout).expect("UTF-8");
+        assert!(text.contains("data-diagram=\"Knight\""), "{text}");
+        assert_eq!(text.matches("data-reach=\"both\" data-square").count(), 8);
+    }
+    let out = varsand(&["render", "variants/chess.var", "--piece", "Amazon"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("no piece is named `Amazon`") && err.contains("Knight (N)"),
+        "{err}"
+    );
+    let out = varsand(&[
+        "render",
+        "variants/monkey_king.var",
+        "--piece",
+        "Monkey King",
+    ]);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success() && err.contains("K, M, O"), "{err}");
 }
 
 #[test]

@@ -293,6 +293,69 @@ fn a_browser_chooses_a_promotion_and_places_a_piece_from_the_hand() {
     assert!(out.contains("browser test passed"), "{out}");
 }
 
+#[test]
+fn a_browser_shows_pictures_tooltips_cards_and_readable_target_dots() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    let server = Server::start("variants/chess.var", "pieces");
+    let out = run_script("pieces.py", &[&server.url]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+/// The `#rrggbb` colour a rule of the page's style sheet gives a property.
+fn css_colour(css: &str, selector: &str, property: &str) -> [u8; 3] {
+    let rule = css
+        .lines()
+        .find(|l| l.starts_with(&format!("{selector} {{")))
+        .unwrap_or_else(|| panic!("page.css has no rule for {selector}"));
+    let value = rule
+        .split(&format!("{property}:"))
+        .nth(1)
+        .unwrap_or_else(|| panic!("{selector} has no {property}"))
+        .trim_start();
+    let hex = value
+        .strip_prefix('#')
+        .unwrap_or_else(|| panic!("{selector} {property} is not #rrggbb: {value}"));
+    let byte = |i: usize| u8::from_str_radix(&hex[i..i + 2], 16).expect("hex digits");
+    [byte(0), byte(2), byte(4)]
+}
+
+#[test]
+fn target_dots_stand_out_on_every_square_zone_and_terrain_colour() {
+    use varsand::render::palette::{self, contrast_rgb as contrast};
+    let css = std::fs::read_to_string("src/serve/page/page.css").expect("the style sheet");
+    let core = css_colour(&css, ".vs-target", "fill");
+    let ring = css_colour(&css, ".vs-target", "stroke");
+    let capture = css_colour(&css, ".vs-capture", "stroke");
+    let casing = css_colour(&css, ".vs-capture-casing", "stroke");
+    let mut pairs = vec![
+        palette::SQUARES,
+        palette::LAST_MOVE,
+        palette::HIGHLIGHT,
+        palette::CHECK,
+    ];
+    pairs.extend(palette::ZONES);
+    pairs.extend(palette::TERRAIN);
+    for pair in pairs {
+        for square in [pair.light, pair.dark] {
+            let rgb = square.rgb();
+            let best = |a, b| contrast(a, rgb).max(contrast(b, rgb));
+            assert!(
+                best(core, ring) >= 3.0,
+                "a target dot is faint on {}",
+                square.hex()
+            );
+            assert!(
+                best(capture, casing) >= 3.0,
+                "a capture ring is faint on {}",
+                square.hex()
+            );
+        }
+    }
+}
+
 /// The pictures of the README, after a few moves, a piece selected to show its targets:
 /// `cargo test --profile checked --test web -- --ignored`.
 #[test]
@@ -306,6 +369,11 @@ fn screenshots() {
     let king = "k@c8 L@b4 l@e6 b4c101d p@b6 P@c3 v@d7 --select c101d";
     // Monkey Queen: two queens of height 17 and the babies they left behind.
     let queen = "g1g6 f12f8 g6d6 f8c8 d6d3 c8c5 --select d3";
+    // Chess: the pieces' drawings, a knight selected; then the rules panel's cards.
+    let chess = "e2e4 e7e5 g1f3 b8c6 --select f3";
+    let cards = "--element #cards --width 1280 --height 2400";
+    // Xiangqi: the glyphs, a cannon selected.
+    let xiangqi = "h3e3 h10g8 --select e3";
     for (variant, picture, moves) in [
         (
             "variants/monkey_king.var",
@@ -317,6 +385,9 @@ fn screenshots() {
             "docs/img/web_monkey_queen.png",
             queen,
         ),
+        ("variants/chess.var", "docs/img/web_chess.png", chess),
+        ("variants/chess.var", "docs/img/web_cards_chess.png", cards),
+        ("variants/xiangqi.var", "docs/img/web_xiangqi.png", xiangqi),
     ] {
         // The shipped file itself (it is only read), so that the page names it.
         let server = Server::serve(variant.into(), PathBuf::new());

@@ -10,7 +10,7 @@
 //! 2. [`names::players`], [`setup::apply_overrides`], [`names::piece_names`];
 //! 3. [`zones::zones`], then the [`Scope`] every later pass resolves names in;
 //! 4. [`pieces::pieces`], [`terrain::terrains`], [`pieces::two_faces`],
-//!    [`pieces::captures_to_hand`];
+//!    [`pieces::captures_to_hand`], [`pictures::pictures`] (`glyph`, `image`);
 //! 5. [`moves::movement`] (flight, flip, drop, pass, `forbid`), [`moves::castlings`];
 //! 6. [`ends::end_rules`], [`names::counter_starts`], [`setup::setup_decl`],
 //!    [`usage::warnings`] (unused declarations, repeated properties and moves);
@@ -25,6 +25,7 @@ mod boards;
 mod ends;
 mod moves;
 mod names;
+mod pictures;
 mod pieces;
 mod setup;
 mod suggest;
@@ -149,6 +150,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
     let terrains = ck.defining_setup(|ck| terrain::terrains(ck, file, &scope, &letters));
     ck.defining_setup(|ck| pieces::two_faces(ck, &scope, &mut pieces));
     pieces::captures_to_hand(file, &mut pieces);
+    pictures::pictures(&mut ck, &scope, &mut pieces);
     let movement = moves::movement(&mut ck, file, &scope, &pieces);
     let castlings = ck.defining_setup(|ck| moves::castlings(ck, file, &scope));
     let ends = ends::end_rules(&mut ck, file, &scope, &pieces);

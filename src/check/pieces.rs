@@ -128,6 +128,8 @@ fn identity<'a>(
         flies: false,
         flips_to: None,
         exits_from: None,
+        glyph: [None, None],
+        image: None,
     }
 }
 
@@ -174,6 +176,8 @@ fn property(
             piece.to_hand.get_or_insert(kind);
         }
         PieceProp::InHandAs(other) => piece.to_hand = scope.resolve_piece(ck, other),
+        // How it is drawn: the pictures pass reads these.
+        PieceProp::Glyph(_) | PieceProp::Image(_) => {}
         PieceProp::Drops { zone, conditions } => {
             if piece.drops.is_some() {
                 ck.report(

@@ -87,6 +87,8 @@ fn repeated_properties(ck: &mut Checker, p: &PieceDecl, source: &str) {
             PieceProp::ExitsFrom(_) => "exits",
             PieceProp::InHandAs(_) => "in-hand-as",
             PieceProp::CapturedToHand => "captured-to-hand",
+            PieceProp::Glyph(_) => "glyph",
+            PieceProp::Image(_) => "image",
             PieceProp::Moves { .. } => {
                 let written = source
                     .get(prop.span.start..prop.span.end)
@@ -117,6 +119,8 @@ fn repeated_properties(ck: &mut Checker, p: &PieceDecl, source: &str) {
                 || name.ends_with("-to")
                 || name == "exits"
                 || name == "in-hand-as"
+                || name == "glyph"
+                || name == "image"
             {
                 " (the later one counts)"
             } else {

@@ -1,10 +1,11 @@
-//! `varsand render FILE`: a position of a rule file as SVG.
+//! `varsand render FILE`: a position of a rule file as SVG, or with `--piece NAME` a
+//! piece's movement diagram.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use super::emit;
-use crate::render::{BoardOptions, svg};
+use crate::render::{BoardOptions, diagram, svg};
 use crate::session::{parse_overrides, position_from_args};
 
 #[derive(clap::Args)]
@@ -19,6 +20,10 @@ pub struct Args {
     /// Draw from the second player's side.
     #[arg(long)]
     flip: bool,
+    /// Draw this piece's movement diagram instead (its name, or its letter as a
+    /// position string writes it: `N`, `+P`, `k`).
+    #[arg(long, value_name = "NAME")]
+    piece: Option<String>,
     /// Write the picture to this file (`-` for standard output, as without it).
     #[arg(short, long, value_name = "OUT.svg")]
     output: Option<PathBuf>,
@@ -41,11 +46,20 @@ fn draw(args: &Args) -> Result<(), String> {
         args.fen.as_deref(),
         args.moves.as_deref(),
     )?;
-    let opts = BoardOptions {
-        flipped: args.flip,
-        ..BoardOptions::of(&pos)
+    let picture = match &args.piece {
+        Some(name) => {
+            let rules = pos.rules();
+            let kind = diagram::find_piece(rules, name).map_err(|e| format!("error: {e}\n"))?;
+            diagram::svg(rules, &diagram::diagram(rules, kind))
+        }
+        None => svg::position(
+            &pos,
+            &BoardOptions {
+                flipped: args.flip,
+                ..BoardOptions::of(&pos)
+            },
+        ),
     };
-    let picture = svg::position(&pos, &opts);
     match args.output.as_deref() {
         Some(path) if path != Path::new("-") => std::fs::write(path, picture)
             .map_err(|e| format!("error: cannot write {}: {e}\n", path.display())),

@@ -260,6 +260,12 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
             "`moves \"BETZA\" [if CONDITIONS] [then EFFECTS]`: how the piece moves, in Betza notation."
         }
         "royal" => "`royal`: may not be left attacked (check).",
+        "glyph" => {
+            "`glyph \"TEXT\"` or `glyph { PLAYER: \"TEXT\" ... }`: the symbol or short text (at most 3 characters) pictures draw on the piece."
+        }
+        "image" => {
+            "`image NAME`: pictures draw the piece as one of varsand's drawings (pictures/pieces.svg)."
+        }
         "promotes" => "`promotes on|from|in ZONE to LETTERS [optional] [only-lost]`: promotion.",
         "en-passant" => "`en-passant`: its double steps may be taken en passant.",
         "castle" => "`castle PLAYER LETTER K-K' with R-R'`: castling.",

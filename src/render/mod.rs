@@ -6,6 +6,7 @@
 //! read from the rules' properties, never from their names.
 
 pub mod chart;
+pub mod diagram;
 #[cfg(feature = "cli")]
 pub mod palette;
 pub mod svg;

@@ -72,22 +72,32 @@ impl Colour {
 
     /// The WCAG relative luminance, 0 (black) to 1 (white).
     pub fn luminance(self) -> f64 {
-        let linear = |v: u8| {
-            let c = f64::from(v) / 255.0;
-            if c <= 0.039_28 {
-                c / 12.92
-            } else {
-                ((c + 0.055) / 1.055).powf(2.4)
-            }
-        };
-        let [r, g, b] = self.rgb();
-        0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
+        luminance(self.rgb())
     }
+}
+
+/// The WCAG relative luminance of any red, green and blue values (the web page's
+/// colours are not all xterm's).
+pub fn luminance([r, g, b]: [u8; 3]) -> f64 {
+    let linear = |v: u8| {
+        let c = f64::from(v) / 255.0;
+        if c <= 0.039_28 {
+            c / 12.92
+        } else {
+            ((c + 0.055) / 1.055).powf(2.4)
+        }
+    };
+    0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b)
 }
 
 /// The WCAG contrast ratio of two colours, 1 to 21.
 pub fn contrast(a: Colour, b: Colour) -> f64 {
-    let (x, y) = (a.luminance(), b.luminance());
+    contrast_rgb(a.rgb(), b.rgb())
+}
+
+/// The WCAG contrast ratio of any two red, green and blue values.
+pub fn contrast_rgb(a: [u8; 3], b: [u8; 3]) -> f64 {
+    let (x, y) = (luminance(a), luminance(b));
     (x.max(y) + 0.05) / (x.min(y) + 0.05)
 }
 

@@ -19,7 +19,7 @@ use super::{
 };
 use crate::engine::Position;
 use crate::ids::Side;
-use crate::rules::{Cell, EMPTY, Rules, ZoneId, code, side_of};
+use crate::rules::{Cell, Code, EMPTY, Rules, ZoneId, code, kind_of, side_of};
 
 /// The side of a square, in pixels.
 const SQUARE: f64 = 48.0;
@@ -82,6 +82,8 @@ struct Scene<'a> {
     check: Vec<Cell>,
     /// Are there hands to show (a game with drops, or pieces held)?
     hands: bool,
+    /// Each kind of piece's tooltip: its name and its moves in words.
+    titles: Vec<String>,
     /// The SVG elements drawn so far, and the extent they reach.
     out: String,
     right: f64,
@@ -107,6 +109,9 @@ impl<'a> Scene<'a> {
             last: opts.last_move_cells(),
             check: checked_royals(pos),
             hands: held || rules.has_drops(),
+            titles: (0..kinds)
+                .map(|k| crate::describe::piece_words(rules, k))
+                .collect(),
             out: String::new(),
             right: 0.0,
             bottom: 0.0,
@@ -343,18 +348,20 @@ impl<'a> Scene<'a> {
         );
         let height = self.pos.height_at(cell);
         let badge = (height != 1).then(|| height.to_string());
-        self.out += &token(
-            (
+        self.out += &Token {
+            centre: (
                 sx + SQUARE / 2.0,
                 sy + SQUARE / 2.0 - if height > 1 { 3.0 } else { 0.0 },
             ),
-            TOKEN * SQUARE,
+            r: TOKEN * SQUARE,
             side,
-            &face(self.rules, piece),
-            badge.as_deref(),
-            height > 1,
-            &attrs,
-        );
+            face: face(self.rules, piece),
+            badge: badge.as_deref(),
+            stacked: height > 1,
+            attrs: &attrs,
+            title: &self.titles[kind_of(piece)],
+        }
+        .draw();
     }
 
     /// File letters under the main board and rank numbers to its left.
@@ -474,15 +481,17 @@ impl<'a> Scene<'a> {
                 esc(name)
             );
             let badge = (count > 1).then(|| count.to_string());
-            self.out += &token(
+            self.out += &Token {
                 centre,
-                0.36 * SQUARE,
-                player,
-                &face(rules, piece),
-                badge.as_deref(),
-                false,
-                &attrs,
-            );
+                r: 0.36 * SQUARE,
+                side: player,
+                face: face(rules, piece),
+                badge: badge.as_deref(),
+                stacked: false,
+                attrs: &attrs,
+                title: &self.titles[kind],
+            }
+            .draw();
             self.reach(centre.0 + slot / 2.0, y + TRAY);
         }
         self.out += "</g>\n";
@@ -603,68 +612,113 @@ fn wrap(text: &str, most: usize) -> Vec<String> {
     lines
 }
 
-/// What a token shows: the piece's letter in upper case (the token's colour tells the
-/// side) with its mark, as `+P` or `Q~`.
-fn face(rules: &Rules, piece: crate::rules::Code) -> String {
-    rules.code_symbol(piece).to_uppercase()
+/// What a piece shows: one of varsand's drawings (its `image`), or a text on a disc:
+/// its `glyph`, else its letter in upper case with its mark, as `+P` or `Q~` (the
+/// token's colour tells the side).
+pub(crate) enum Face {
+    Drawing(&'static str),
+    Text(String),
 }
 
-/// A token: a disc in its side's colours, its letter, and a badge (a stack's height, a
-/// hand's count) when there is one; a stack shows discs under it.
-fn token(
-    (cx, cy): (f64, f64),
-    r: f64,
-    side: Side,
-    label: &str,
-    badge: Option<&str>,
-    stacked: bool,
-    attrs: &str,
-) -> String {
-    let colours = palette::side(side);
-    let size = match label.chars().count() {
-        0 | 1 => 1.2 * r,
-        2 => 0.95 * r,
-        _ => 0.75 * r,
-    };
-    let mut s = format!("<g {attrs}>\n");
-    if stacked {
-        // Two discs peeking out below: a stack. Their rims are grey, which shows on
-        // white and black tokens alike.
-        for lift in [6.0, 3.0] {
-            let _ = writeln!(
-                s,
-                "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>",
-                num(cx),
-                num(cy + lift),
-                num(r),
-                colours.token.hex(),
-                palette::STACK_RIM.hex()
-            );
-        }
+pub(crate) fn face(rules: &Rules, piece: Code) -> Face {
+    let p = &rules.pieces[kind_of(piece)];
+    if let Some(shapes) = p.image.as_deref().and_then(crate::pictures::shapes) {
+        return Face::Drawing(shapes);
     }
-    let _ = writeln!(
-        s,
-        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>",
+    match &p.glyph[side_of(piece)] {
+        Some(glyph) => Face::Text(glyph.clone()),
+        None => Face::Text(rules.code_symbol(piece).to_uppercase()),
+    }
+}
+
+/// A piece drawn: a drawing, or a disc with its text, in its side's colours; a badge
+/// (a stack's height, a hand's count) when there is one; discs under it for a stack;
+/// its name and moves in words as its tooltip.
+pub(crate) struct Token<'a> {
+    pub centre: (f64, f64),
+    pub r: f64,
+    pub side: Side,
+    pub face: Face,
+    pub badge: Option<&'a str>,
+    pub stacked: bool,
+    /// The group's attributes (`data-piece` and the like).
+    pub attrs: &'a str,
+    pub title: &'a str,
+}
+
+impl Token<'_> {
+    pub(crate) fn draw(&self) -> String {
+        let (cx, cy) = self.centre;
+        let r = self.r;
+        let colours = palette::side(self.side);
+        let mut s = format!("<g {}>\n", self.attrs);
+        if !self.title.is_empty() {
+            let _ = writeln!(s, "<title>{}</title>", esc(self.title));
+        }
+        if self.stacked {
+            // Two discs peeking out below: a stack. Their rims are grey, which shows on
+            // white and black tokens alike.
+            for lift in [6.0, 3.0] {
+                s += &disc((cx, cy + lift), r, colours.token, palette::STACK_RIM);
+            }
+        }
+        match &self.face {
+            Face::Drawing(shapes) => s += &drawing(shapes, (cx, cy), 2.3 * r, colours),
+            Face::Text(label) => {
+                s += &disc((cx, cy), r, colours.token, colours.outline);
+                let size = match label.chars().count() {
+                    0 | 1 => 1.2 * r,
+                    2 => 0.95 * r,
+                    _ => 0.75 * r,
+                };
+                let _ = writeln!(
+                    s,
+                    "<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
+                    num(cx),
+                    num(cy + 0.36 * size),
+                    num(size),
+                    colours.letter.hex(),
+                    esc(label)
+                );
+            }
+        }
+        if let Some(b) = self.badge {
+            s += &badge_at(cx + 0.8 * r, cy - 0.8 * r, b);
+        }
+        s += "</g>\n";
+        s
+    }
+}
+
+/// A disc with a rim.
+fn disc((cx, cy): (f64, f64), r: f64, fill: Colour, rim: Colour) -> String {
+    format!(
+        "<circle cx=\"{}\" cy=\"{}\" r=\"{}\" fill=\"{}\" stroke=\"{}\" stroke-width=\"2\"/>\n",
         num(cx),
         num(cy),
         num(r),
+        fill.hex(),
+        rim.hex()
+    )
+}
+
+/// One of varsand's drawings in a box of side `size` centred on `(cx, cy)`: filled
+/// with the side's token colour, its lines in the side's letter colour (so that the
+/// details of a dark piece show).
+pub(crate) fn drawing(
+    shapes: &str,
+    (cx, cy): (f64, f64),
+    size: f64,
+    colours: palette::SideColours,
+) -> String {
+    format!(
+        "<g transform=\"translate({},{}) scale({:.4})\" fill=\"{}\" stroke=\"{}\" stroke-width=\"4\" stroke-linejoin=\"round\" stroke-linecap=\"round\">{shapes}</g>\n",
+        num(cx - size / 2.0),
+        num(cy - size / 2.0),
+        size / 100.0,
         colours.token.hex(),
-        colours.outline.hex()
-    );
-    let _ = writeln!(
-        s,
-        "<text x=\"{}\" y=\"{}\" font-size=\"{}\" font-weight=\"bold\" text-anchor=\"middle\" fill=\"{}\">{}</text>",
-        num(cx),
-        num(cy + 0.36 * size),
-        num(size),
-        colours.letter.hex(),
-        esc(label)
-    );
-    if let Some(b) = badge {
-        s += &badge_at(cx + 0.8 * r, cy - 0.8 * r, b);
-    }
-    s += "</g>\n";
-    s
+        colours.letter.hex()
+    )
 }
 
 /// A small pill with a number: a stack's height or a hand's count.

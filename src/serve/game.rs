@@ -13,6 +13,7 @@ use crate::search::{self, Limits, Rng, Searcher};
 use crate::session::replay::Stop;
 use crate::session::{Adopted, GameLine, Illegal, render_problems};
 
+use super::state::PieceCard;
 use super::watch::{Change, Watch};
 
 /// A game in progress, following its rule file.
@@ -32,6 +33,9 @@ pub struct Game {
     /// Kept between moves for its transposition table, while the rules stay the same.
     searcher: Option<Searcher>,
     rng: Rng,
+    /// The rules panel's cards and the rules they were drawn for: drawn again only
+    /// when the rules change (each diagram asks the move generator about every square).
+    cards: Option<(Arc<Rules>, Vec<PieceCard>)>,
 }
 
 /// A request the game refused, with the reason in words.
@@ -64,7 +68,21 @@ impl Game {
             limits: Limits::movetime(movetime_ms),
             searcher: None,
             rng: Rng::new(1),
+            cards: None,
         })
+    }
+
+    /// The cards of the rules' pieces.
+    pub fn cards(&mut self) -> Vec<PieceCard> {
+        let rules = self.line.rules().clone();
+        if let Some((drawn_for, cards)) = &self.cards
+            && Arc::ptr_eq(drawn_for, &rules)
+        {
+            return cards.clone();
+        }
+        let cards = super::state::cards(&rules);
+        self.cards = Some((rules, cards.clone()));
+        cards
     }
 
     pub fn version(&self) -> u64 {

@@ -3,11 +3,15 @@
 //! moves share a target and need a choice), the moves played, the rules in words and
 //! the rule file's diagnostics.
 
+use std::sync::Arc;
+
 use serde::Serialize;
 
 use crate::engine::explain::with_article;
 use crate::engine::{Move, MoveShape, Position};
-use crate::rules::{Cell, code, kind_of};
+use crate::render::diagram::{self, symbol_of};
+use crate::render::svg::{Token, face};
+use crate::rules::{Cell, Rules, Side, code, kind_of};
 
 use super::game::{Game, Tone, result_text};
 
@@ -32,8 +36,10 @@ pub struct State {
     pub result: Option<String>,
     /// The position string.
     pub fen: String,
-    /// The rules in words.
+    /// The rules in words, but for the pieces: they are `pieces`.
     pub rules: String,
+    /// Every kind of piece, as a card.
+    pub pieces: Vec<PieceCard>,
     /// The rule file's diagnostics, while it does not check.
     pub problems: Option<String>,
     /// What the last reload of the rule file did.
@@ -71,6 +77,7 @@ impl State {
             None => (None, None),
         };
         let (version, file) = (game.version(), game.path().display().to_string());
+        let pieces = game.cards();
         let pos = game.position();
         let result = pos.outcome().map(|end| result_text(&rules, &end));
         let moves = match result {
@@ -89,12 +96,84 @@ impl State {
             redo,
             result,
             fen: pos.fen(),
-            rules: crate::describe::describe(&rules),
+            rules: crate::describe::describe_game(&rules),
+            pieces,
             problems,
             notice,
             notice_tone,
         }
     }
+}
+
+/// A kind of piece as the rules panel shows it.
+#[derive(Serialize, Clone)]
+pub struct PieceCard {
+    pub name: String,
+    /// Its letter as position strings write it.
+    pub symbol: String,
+    /// The player who alone has it, if one.
+    pub owner: Option<String>,
+    pub value: Option<i64>,
+    /// Its glyphs (`glyph`), each player's once.
+    pub glyphs: Vec<String>,
+    /// How the board draws it, as a small SVG element (both players' forms for a piece
+    /// of both).
+    pub picture: String,
+    /// What it does, a line for each way it moves.
+    pub moves: Vec<String>,
+    /// Where it moves and captures from a central square (`render --piece`).
+    pub diagram: String,
+}
+
+/// The cards of every kind of piece.
+pub fn cards(rules: &Arc<Rules>) -> Vec<PieceCard> {
+    (0..rules.pieces.len())
+        .map(|kind| {
+            let p = &rules.pieces[kind];
+            PieceCard {
+                name: p.name.clone(),
+                symbol: symbol_of(rules, kind),
+                owner: p.owner.map(|o| rules.players[o].name.clone()),
+                value: p.value,
+                glyphs: p.glyph.iter().flatten().fold(Vec::new(), |mut all, g| {
+                    if !all.contains(g) {
+                        all.push(g.clone());
+                    }
+                    all
+                }),
+                picture: picture(rules, kind),
+                moves: crate::describe::piece_lines(rules, kind),
+                diagram: diagram::svg(rules, &diagram::diagram(rules, kind)),
+            }
+        })
+        .collect()
+}
+
+/// A piece's tokens side by side, as the board draws them: its owner's, or both
+/// players'.
+fn picture(rules: &Rules, kind: usize) -> String {
+    let sides: Vec<Side> = match rules.pieces[kind].owner {
+        Some(o) => vec![o],
+        None => Side::BOTH.to_vec(),
+    };
+    let mut s = format!(
+        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"40\" viewBox=\"0 0 {w} 40\" font-family=\"DejaVu Sans, Verdana, sans-serif\">\n",
+        w = 40 * sides.len()
+    );
+    for (i, &side) in sides.iter().enumerate() {
+        s += &Token {
+            centre: (20.0 + 40.0 * i as f64, 20.0),
+            r: 16.0,
+            side,
+            face: face(rules, code(kind, side)),
+            badge: None,
+            stacked: false,
+            attrs: "class=\"card-token\"",
+            title: "",
+        }
+        .draw();
+    }
+    s + "</svg>\n"
 }
 
 /// A legal move with its squares and words.

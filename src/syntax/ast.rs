@@ -261,6 +261,18 @@ pub enum PieceProp {
     Flies,
     FlipsTo(Name),
     ExitsFrom(Name),
+    /// How the piece is drawn: a short text, for both players or one per player.
+    Glyph(Glyph),
+    /// One of the drawings varsand ships, by its name.
+    Image(Name),
+}
+
+/// A piece's `glyph`: one text for both players, or one per player (each text's span
+/// covers what is inside the quotes).
+#[derive(Debug, Clone)]
+pub enum Glyph {
+    Shared(Spanned<String>),
+    ByPlayer(Vec<(Name, Spanned<String>)>),
 }
 
 /// Which moves a promotion rule applies to, by their squares and its zone.

@@ -14,9 +14,9 @@ use pest_derive::Parser;
 use crate::diagnostic::{Problem, ProblemCode};
 use ast::{
     BlockKind, BoardDecl, CastleDecl, Compare, Condition, Count, Decl, DropDecl, Effect,
-    EndCondition, EndDecl, EndRuleDecl, File, FlightDecl, FlipDecl, Forbid, GameResult, Name,
-    ParamDecl, PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm, Span, Spanned,
-    Symbol, TerrainDecl, ZoneBody, ZoneDecl,
+    EndCondition, EndDecl, EndRuleDecl, File, FlightDecl, FlipDecl, Forbid, GameResult, Glyph,
+    Name, ParamDecl, PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm, Span,
+    Spanned, Symbol, TerrainDecl, ZoneBody, ZoneDecl,
 };
 
 #[derive(Parser)]
@@ -253,7 +253,10 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::exits_prop
         | Rule::to_hand_prop
         | Rule::hand_as_prop
-        | Rule::drops_prop => words("a piece property", "piece_prop"),
+        | Rule::drops_prop
+        | Rule::glyph_prop
+        | Rule::image_prop => words("a piece property", "piece_prop"),
+        Rule::glyph_by_player | Rule::player_glyph => "`{ player: \"text\" ... }`".into(),
         Rule::blocks_prop | Rule::cleared_prop | Rule::crossed_prop => {
             words("a terrain property", "terrain_prop")
         }
@@ -614,6 +617,18 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
     }
 }
 
+/// A `glyph`'s text, or its texts per player.
+fn glyph(pair: Pair<Rule>) -> Glyph {
+    if pair.as_rule() == Rule::string {
+        return Glyph::Shared(string(pair));
+    }
+    let per_player = pair.into_inner().map(|p| {
+        let mut p = p.into_inner();
+        (name(p.next().unwrap()), string(p.next().unwrap()))
+    });
+    Glyph::ByPlayer(per_player.collect())
+}
+
 fn piece_list(pair: Pair<Rule>) -> Vec<Name> {
     pair.into_inner()
         .next()
@@ -650,6 +665,8 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
         Rule::flips_prop => PieceProp::FlipsTo(name(inner.next().unwrap())),
         Rule::exits_prop => PieceProp::ExitsFrom(name(inner.next().unwrap())),
         Rule::value_prop => PieceProp::Value(num(inner.next().unwrap())),
+        Rule::image_prop => PieceProp::Image(name(inner.next().unwrap())),
+        Rule::glyph_prop => PieceProp::Glyph(glyph(inner.next().unwrap())),
         Rule::promotes_prop => {
             let when = match inner.next().unwrap().as_str() {
                 "on" => PromoteWhen::Arrives,

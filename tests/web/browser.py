@@ -6,6 +6,7 @@ import os
 import shutil
 import sys
 import tempfile
+import time
 import urllib.error
 import urllib.request
 
@@ -64,6 +65,19 @@ def start(width=1200, height=900):
 def stop(driver, profile):
     driver.quit()
     shutil.rmtree(profile, ignore_errors=True)
+
+
+def run(url, steps, width=1200, height=900):
+    """Opens the page in a fresh browser, runs `steps(driver)`, closes the browser, and
+    says the test passed (the Rust test looks for those words)."""
+    began = time.monotonic()
+    driver, profile = start(width, height)
+    try:
+        driver.get(url)
+        steps(driver)
+    finally:
+        stop(driver, profile)
+    print(f"browser test passed in {time.monotonic() - began:.1f} s")
 
 
 def wait_for(driver, what, condition, seconds=10):

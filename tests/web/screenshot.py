@@ -3,7 +3,8 @@ python3 screenshot.py URL OUT.png [MOVE...]
 
 Plays the moves through the page's own API (as the page's clicks would), selects the
 piece or hand piece named by `--select SQUARE` or `--select-hand SYMBOL` if given (so
-the picture shows its targets), and saves the window. Used by tests/web.rs's ignored
+the picture shows its targets), and saves the window, or with `--element SELECTOR` that
+element alone (the rules panel's cards). Used by tests/web.rs's ignored
 test `screenshots`, which writes docs/img/web_*.png."""
 
 import argparse
@@ -20,6 +21,7 @@ def main():
     args.add_argument("--select-hand")
     args.add_argument("--width", type=int, default=1280)
     args.add_argument("--height", type=int, default=900)
+    args.add_argument("--element")
     a = args.parse_args()
     for m in a.moves:
         post(a.url, "/move", {"move": m})
@@ -35,7 +37,13 @@ def main():
             hand[0].click()
         if a.select or a.select_hand:
             wait_for(driver, "the marks", lambda d: d.find_elements(By.CSS_SELECTOR, "#board .vs-marks"))
-        driver.save_screenshot(a.out)
+        if a.element:
+            wait_for(driver, a.element, lambda d: d.find_elements(By.CSS_SELECTOR, a.element))
+            element = driver.find_elements(By.CSS_SELECTOR, a.element)[0]
+            driver.execute_script("arguments[0].scrollIntoView()", element)
+            element.screenshot(a.out)
+        else:
+            driver.save_screenshot(a.out)
     finally:
         stop(driver, profile)
     print(f"wrote {a.out}")

@@ -88,12 +88,56 @@ function draw(s) {
   $("notice").classList.toggle("warning", s.notice_tone === "warning");
   show("problems", s.problems);
   $("rules").textContent = s.rules;
+  drawCards(s);
   $("fen").textContent = s.fen;
   $("undo").disabled = s.history.length === 0;
   $("redo").disabled = s.redo.length === 0;
   $("computer").disabled = Boolean(s.result);
   drawHistory(s);
   drawOtherMoves(s);
+}
+
+// The pieces, a card each: picture, name, letter, owner and value, the diagram of
+// where it moves and captures, its moves in words. Drawn again only when they change
+// (a reload of the rules), so that a poll leaves the panel as it is.
+let cardsDrawn = "";
+
+function drawCards(s) {
+  const key = JSON.stringify(s.pieces);
+  if (key === cardsDrawn) return;
+  cardsDrawn = key;
+  const box = $("cards");
+  box.replaceChildren();
+  for (const p of s.pieces) box.append(card(p));
+}
+
+function card(p) {
+  const el = document.createElement("article");
+  el.className = "card";
+  el.dataset.piece = p.symbol;
+  const head = document.createElement("header");
+  const picture = document.createElement("span");
+  picture.className = "card-picture";
+  picture.innerHTML = p.picture;
+  const name = document.createElement("h3");
+  name.textContent = p.name;
+  const facts = document.createElement("span");
+  facts.className = "card-facts";
+  const owner = p.owner ? `${p.owner}'s` : "";
+  const value = p.value === null ? "" : `value ${p.value}`;
+  facts.textContent = [p.symbol, p.glyphs.join(" "), owner, value].filter(Boolean).join(" · ");
+  head.append(picture, name, facts);
+  const diagram = document.createElement("div");
+  diagram.className = "card-diagram";
+  diagram.innerHTML = p.diagram;
+  const moves = document.createElement("ul");
+  for (const line of p.moves) {
+    const item = document.createElement("li");
+    item.textContent = line;
+    moves.append(item);
+  }
+  el.append(head, diagram, moves);
+  return el;
 }
 
 // The moves played, two plies to a line, then the moves redo would play, greyed.
@@ -159,6 +203,16 @@ function boxOf(el, svg) {
   return { x: Math.min(p.x, q.x), y: Math.min(p.y, q.y), w: Math.abs(q.x - p.x), h: Math.abs(q.y - p.y) };
 }
 
+function circle(b, radius, width, kind) {
+  const shape = document.createElementNS(SVG_NS, "circle");
+  shape.setAttribute("cx", b.x + b.w / 2);
+  shape.setAttribute("cy", b.y + b.h / 2);
+  shape.setAttribute("r", radius);
+  shape.setAttribute("stroke-width", width);
+  shape.setAttribute("class", kind);
+  return shape;
+}
+
 function mark(layer, svg, el, kind) {
   const b = boxOf(el, svg);
   const r = Math.min(b.w, b.h) / 2;
@@ -171,11 +225,10 @@ function mark(layer, svg, el, kind) {
     shape.setAttribute("height", b.h);
     shape.setAttribute("stroke-width", r / 8);
   } else {
-    shape = document.createElementNS(SVG_NS, "circle");
-    shape.setAttribute("cx", b.x + b.w / 2);
-    shape.setAttribute("cy", b.y + b.h / 2);
-    shape.setAttribute("r", kind === "vs-capture" ? r * 0.85 : r * 0.28);
-    shape.setAttribute("stroke-width", r / 6);
+    // A dark core in a light ring (a target), a dark ring cased in light (a capture):
+    // one of the two stands out on every square colour, terrain and zone tint.
+    if (kind === "vs-capture") layer.append(circle(b, r * 0.85, r / 3, "vs-capture-casing"));
+    shape = circle(b, kind === "vs-capture" ? r * 0.85 : r * 0.28, r / 6, kind);
   }
   shape.setAttribute("class", kind);
   layer.append(shape);
