@@ -64,7 +64,7 @@ fn build_package() -> PathBuf {
             .arg(&wheels),
     );
     // The library was compiled by this test build, with the same features (see
-    // pyo3-macros in Cargo.toml's dev-dependencies): only the extension compiles.
+    // pyo3-macros in Cargo.toml): only the extension compiles.
     assert!(
         !log.contains("Compiling varsand v"),
         "maturin compiled the library again: its dependencies' features differ from the test build's\n{log}"

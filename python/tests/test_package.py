@@ -95,13 +95,19 @@ def test_the_picture_is_svg():
     assert svg.startswith("<svg") and svg.rstrip().endswith("</svg>")
 
 
-def test_analysis_from_python_is_the_command_lines():
+@pytest.mark.parametrize("name", ["breakthrough", "monkey_queen"])
+def test_analysis_from_python_is_the_command_lines(name):
+    """The same report, learned values included (monkey_queen.values beside the file)."""
     from conftest import cli
     import json
 
-    path = str(REPO / "variants" / "breakthrough.var")
-    ours = varsand.load(path).analyze(6, depth=1, seed=3, threads=1)
-    theirs = json.loads(cli("analyze", path, "--games", "6", "--depth", "1", "--seed", "3", "--json"))
+    path = str(REPO / "variants" / f"{name}.var")
+    game = varsand.load(path)
+    assert (game.values is not None) == (name == "monkey_queen")
+    ours = game.analyze(4, depth=1, seed=3, threads=1)
+    theirs = json.loads(cli("analyze", path, "--games", "4", "--depth", "1", "--seed", "3", "--json"))
+    if name == "monkey_queen":
+        assert "learned" in {p["value_source"] for p in ours["pieces"]}
     ours.pop("timing"), theirs.pop("timing")
     assert ours == theirs
 
