@@ -23,6 +23,7 @@ use crate::search::{Ends, Eval, Limits, Rng, Searcher, eval::Source};
 
 mod balance;
 mod counts;
+mod merge;
 mod save;
 pub mod stats;
 pub use balance::{
@@ -30,6 +31,7 @@ pub use balance::{
     parse_sweep,
 };
 pub use counts::Counts;
+pub use merge::{Merged, Shard, ShardInfo, merge};
 pub use save::SaveGames;
 pub use stats::{Interval, Score};
 
@@ -475,6 +477,9 @@ pub struct Report {
     /// reached.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub stop: Option<Stop>,
+    /// With `--shard K/N`: which part of the run these games are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<ShardInfo>,
     /// The counts the figures come from: add them up over runs ([`Counts::merge`]).
     pub counts: Counts,
     /// Wall-clock seconds, threads, and speed.
@@ -593,13 +598,19 @@ pub fn analyze(rules: &Arc<Rules>, opts: &Options) -> Report {
 
 /// [`analyze`] with this evaluation (learned weights, say).
 pub fn analyze_with(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options) -> Report {
-    run(rules, eval, opts, None)
+    run(rules, eval, opts, None, None)
+}
+
+/// [`analyze_with`] for one shard of the run: its games only, each with the seed the
+/// whole run gives it, so that the shards' reports merge into the run's ([`merge`]).
+pub fn analyze_shard(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options, shard: Shard) -> Report {
+    run(rules, eval, opts, None, Some(shard))
 }
 
 /// [`analyze_with`], playing until the first player's score is known to within
 /// `until.precision` or `until.budget` games are played (`opts.games` is not read).
 pub fn analyze_until(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options, until: Until) -> Report {
-    run(rules, eval, opts, Some(until))
+    run(rules, eval, opts, Some(until), None)
 }
 
 /// The games a precision stop expects to need, from the estimate so far: the
@@ -617,12 +628,19 @@ fn games_needed(games: usize, half: f64, until: Until) -> usize {
     }
 }
 
-fn run(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options, until: Option<Until>) -> Report {
+fn run(
+    rules: &Arc<Rules>,
+    eval: Arc<Eval>,
+    opts: &Options,
+    until: Option<Until>,
+    shard: Option<Shard>,
+) -> Report {
+    let games = shard.map_or(0..opts.games, |s| s.range(opts.games));
     let players: [Player; 2] = match &opts.limits {
         None => [Player::Random, Player::Random],
         Some(l) => [Player::Search(l.clone()), Player::Search(l.clone())],
     };
-    let first_total = until.map_or(opts.games, |u| MIN_GAMES.min(u.budget));
+    let first_total = until.map_or(games.len(), |u| MIN_GAMES.min(u.budget));
     let bar = Progress::new(opts.progress, first_total, until.is_some());
     let start = Instant::now();
     let kinds = rules.pieces.len();
@@ -674,7 +692,7 @@ fn run(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options, until: Option<Until>
         }
     };
     let (counts, stop) = match until {
-        None => (play_range(0..opts.games), None),
+        None => (play_range(games), None),
         Some(until) => {
             let mut counts = Counts::new(kinds);
             loop {
@@ -714,81 +732,182 @@ fn run(rules: &Arc<Rules>, eval: Arc<Eval>, opts: &Options, until: Option<Until>
         search_nodes: counts.nodes,
         search_nodes_per_second: counts.nodes as f64 / secs,
     };
-    let mut report = counts.report(rules, &eval, opts);
+    let mut report = counts.report(&Frame::new(rules, &eval, opts));
     report.stop = stop;
+    report.shard = shard.map(|s| s.info(opts.games));
     report.timing = Some(timing);
     report
 }
 
+/// What a report says besides its counts: the game, its players and pieces (with the
+/// evaluation's values), and how the games were played. A shard's JSON report carries
+/// it in its own fields, so that merged counts are reported as the whole run would be
+/// ([`merge`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Frame {
+    pub game: String,
+    pub players: [String; 2],
+    pub pie_rule: bool,
+    pub versus_random: bool,
+    pub mode: String,
+    pub seed: u64,
+    pub opening_plies: usize,
+    pub max_plies: usize,
+    /// Per piece kind: its name, value and where the value comes from.
+    pub pieces: Vec<(String, i32, Source)>,
+}
+
+impl Frame {
+    /// The frame of a run of `opts` under these rules and evaluation.
+    pub fn new(rules: &Rules, eval: &Eval, opts: &Options) -> Self {
+        Frame {
+            game: rules.name.clone(),
+            players: [rules.players[0].name.clone(), rules.players[1].name.clone()],
+            pie_rule: rules.pie_rule(),
+            versus_random: opts.versus_random,
+            mode: mode_words(opts),
+            seed: opts.seed,
+            opening_plies: if opts.limits.is_some() && !opts.versus_random {
+                opts.config.opening_plies
+            } else {
+                0
+            },
+            max_plies: opts.config.max_plies,
+            pieces: rules
+                .pieces
+                .iter()
+                .enumerate()
+                .map(|(k, p)| (p.name.clone(), eval.values[k], eval.sources[k]))
+                .collect(),
+        }
+    }
+}
+
+/// "random", "search depth 3", "search 100 ms/move", "search depth 3 vs random".
+fn mode_words(opts: &Options) -> String {
+    let Some(l) = &opts.limits else {
+        return "random".to_string();
+    };
+    let mut m = match (l.depth, l.movetime) {
+        (Some(d), Some(t)) => format!("search depth {d}, {} ms/move", t.as_millis()),
+        (Some(d), None) => format!("search depth {d}"),
+        (None, Some(t)) => format!("search {} ms/move", t.as_millis()),
+        (None, None) => "search".to_string(),
+    };
+    if opts.versus_random {
+        m += " vs random";
+    }
+    m
+}
+
 impl Counts {
     /// The report (without timing).
-    fn report(&self, rules: &Rules, eval: &Eval, opts: &Options) -> Report {
+    pub fn report(&self, frame: &Frame) -> Report {
         let n = self.games;
-        let names = [rules.players[0].name.clone(), rules.players[1].name.clone()];
         let draws = self.draws;
         let sides = (0..2)
-            .map(|s| side_result(&names[s], self.wins[s], draws, self.wins[s ^ 1]))
+            .map(|s| side_result(&frame.players[s], self.wins[s], draws, self.wins[s ^ 1]))
             .collect();
-        let (swaps, first_player) = if rules.pie_rule() {
+        let (swaps, first_player) = if frame.pie_rule {
+            let (w, _, l) = self.first_player();
             (
                 Some(self.swaps),
-                Some(side_result(
-                    "first player",
-                    self.person_wins[0],
-                    draws,
-                    self.person_wins[1],
-                )),
+                Some(side_result("first player", w, draws, l)),
             )
         } else {
             (None, None)
         };
-        let search_vs_random = opts
+        let search_vs_random = frame
             .versus_random
             .then(|| side_result("search", self.search_wins, draws, self.search_losses));
-        let avg = |(s, c): (u64, u64)| if c == 0 { 0.0 } else { s as f64 / c as f64 };
-        let all = self
-            .phase
-            .iter()
-            .fold((0, 0), |(s, c), &(ps, pc)| (s + ps, c + pc));
-        let branching = Branching {
-            opening: avg(self.phase[0]),
-            middle: avg(self.phase[1]),
-            end: avg(self.phase[2]),
-            overall: avg(all),
-            per_game: {
-                let i = stats::mean_interval(
-                    self.lengths
-                        .iter()
-                        .filter(|&(&l, _)| l > 0)
-                        .map(|(_, &c)| c)
-                        .sum(),
-                    self.branching_sum as f64,
-                    self.branching_sum_sq as f64,
-                );
-                Interval {
-                    value: i.value / 1000.0,
-                    low: i.low / 1000.0,
-                    high: i.high / 1000.0,
-                }
-            },
-        };
+        let (measured, even_material_score) = self.material_values(frame.pieces.len());
+        Report {
+            game: frame.game.clone(),
+            games: n,
+            mode: frame.mode.clone(),
+            seed: frame.seed,
+            opening_plies: frame.opening_plies,
+            max_plies: frame.max_plies,
+            sides,
+            swaps,
+            first_player,
+            search_vs_random,
+            score: self.score(),
+            even_material_score,
+            length: Spread::of_counts(&self.lengths),
+            length_bins: length_bins(&self.lengths),
+            branching: self.branching(),
+            branching_by_ply: branching_by_ply(&self.by_ply),
+            endings: self.endings(),
+            pieces: self.pieces(frame, &measured),
+            stop: None,
+            shard: None,
+            counts: self.clone(),
+            timing: None,
+        }
+    }
+
+    /// The first player's score, with its interval.
+    pub fn score(&self) -> Score {
+        let (w, d, l) = self.first_player();
+        Score::new("first player", w, d, l)
+    }
+
+    /// How the games ended, the most frequent ending first.
+    pub fn endings(&self) -> Vec<Ending> {
         let mut endings: Vec<Ending> = self
             .reasons
             .iter()
             .map(|(reason, &count)| Ending {
                 reason: reason.clone(),
                 count,
-                share: Rate::new(count, n),
+                share: Rate::new(count, self.games),
             })
             .collect();
         endings.sort_by(|a, b| b.count.cmp(&a.count).then(a.reason.cmp(&b.reason)));
+        endings
+    }
+
+    /// The mean legal moves per position, by phase and per game.
+    fn branching(&self) -> Branching {
+        let avg = |(s, c): (u64, u64)| if c == 0 { 0.0 } else { s as f64 / c as f64 };
+        let all = self
+            .phase
+            .iter()
+            .fold((0, 0), |(s, c), &(ps, pc)| (s + ps, c + pc));
+        let games_with_moves = self
+            .lengths
+            .iter()
+            .filter(|&(&l, _)| l > 0)
+            .map(|(_, &c)| c)
+            .sum();
+        let i = stats::mean_interval(
+            games_with_moves,
+            self.branching_sum as f64,
+            self.branching_sum_sq as f64,
+        );
+        Branching {
+            opening: avg(self.phase[0]),
+            middle: avg(self.phase[1]),
+            end: avg(self.phase[2]),
+            overall: avg(all),
+            per_game: Interval {
+                value: i.value / 1000.0,
+                low: i.low / 1000.0,
+                high: i.high / 1000.0,
+            },
+        }
+    }
+
+    /// Each piece kind's moves, captures and losses, with its measured value.
+    fn pieces(&self, frame: &Frame, measured: &[Option<MeasuredValue>]) -> Vec<PieceStats> {
+        let n = self.games;
         let total_moves: u64 = self.moved.iter().sum();
-        let (measured, even_material_score) = self.material_values(rules.pieces.len());
-        let pieces = rules
+        frame
             .pieces
             .iter()
             .enumerate()
-            .map(|(k, p)| {
+            .map(|(k, (name, value, source))| {
                 let at = |v: &Vec<u64>| v.get(k).copied().unwrap_or(0);
                 let (moved, captures, captured) =
                     (at(&self.moved), at(&self.captures), at(&self.captured));
@@ -796,9 +915,9 @@ impl Counts {
                     stats::mean_interval(n as u64, sum as f64, at(sq) as f64)
                 };
                 PieceStats {
-                    name: p.name.clone(),
-                    value: eval.values[k],
-                    value_source: eval.sources[k],
+                    name: name.clone(),
+                    value: *value,
+                    value_source: *source,
                     moved,
                     captures,
                     captured,
@@ -818,52 +937,7 @@ impl Counts {
                     measured_value: measured.get(k).copied().flatten(),
                 }
             })
-            .collect();
-        let mode = match &opts.limits {
-            None => "random".to_string(),
-            Some(l) => {
-                let mut m = match (l.depth, l.movetime) {
-                    (Some(d), Some(t)) => format!("search depth {d}, {} ms/move", t.as_millis()),
-                    (Some(d), None) => format!("search depth {d}"),
-                    (None, Some(t)) => format!("search {} ms/move", t.as_millis()),
-                    (None, None) => "search".to_string(),
-                };
-                if opts.versus_random {
-                    m += " vs random";
-                }
-                m
-            }
-        };
-        Report {
-            game: rules.name.clone(),
-            games: n,
-            mode,
-            seed: opts.seed,
-            opening_plies: if opts.limits.is_some() && !opts.versus_random {
-                opts.config.opening_plies
-            } else {
-                0
-            },
-            max_plies: opts.config.max_plies,
-            sides,
-            swaps,
-            first_player,
-            search_vs_random,
-            score: {
-                let (w, d, l) = self.first_player();
-                Score::new("first player", w, d, l)
-            },
-            even_material_score,
-            length: Spread::of_counts(&self.lengths),
-            length_bins: length_bins(&self.lengths),
-            branching,
-            branching_by_ply: branching_by_ply(&self.by_ply),
-            endings,
-            pieces,
-            stop: None,
-            counts: self.clone(),
-            timing: None,
-        }
+            .collect()
     }
 
     /// Each kind's worth as the games measure it, and the first colour's expected
@@ -966,7 +1040,7 @@ pub fn summarise(rules: &Rules, eval: &Eval, records: &[GameRecord], opts: &Opti
     for (i, r) in records.iter().enumerate() {
         t.add(i, r);
     }
-    t.report(rules, eval, opts)
+    t.report(&Frame::new(rules, eval, opts))
 }
 
 fn pct(r: &Rate) -> String {

@@ -332,3 +332,122 @@ fn a_parameter_stands_for_an_end_rules_count() {
         text(&out.stderr)
     );
 }
+
+/// `varsand analyze FILE ARGS --json`, parsed; the test fails on an error.
+fn analyze_json(args: &[&str]) -> serde_json::Value {
+    let out = varsand(&[&["analyze"], args, &["--json"]].concat(), None);
+    assert_no_panic(&out);
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    serde_json::from_str(&text(&out.stdout)).expect("JSON")
+}
+
+/// Writes shard K/N's report of `args` to DIR/shard-K.json; the files' paths.
+fn shard_files(tmp: &TempDir, args: &[&str], n: usize) -> Vec<String> {
+    (1..=n)
+        .map(|k| {
+            let shard = format!("{k}/{n}");
+            let report = analyze_json(&[args, &["--shard", &shard]].concat());
+            assert_eq!(report["shard"]["shard"], k, "{report}");
+            let file = tmp.path(&format!("shard-{k}.json"));
+            std::fs::write(&file, report.to_string()).unwrap();
+            file.display().to_string()
+        })
+        .collect()
+}
+
+/// `varsand analyze merge FILES --json`: the merged report, or the error.
+fn merge(files: &[String]) -> Result<serde_json::Value, String> {
+    let names: Vec<&str> = files.iter().map(String::as_str).collect();
+    let out = varsand(
+        &[&["analyze", "merge", "--json"], &names[..]].concat(),
+        None,
+    );
+    assert_no_panic(&out);
+    if out.status.success() {
+        Ok(serde_json::from_str(&text(&out.stdout)).expect("JSON"))
+    } else {
+        Err(text(&out.stderr))
+    }
+}
+
+fn without_timing(mut v: serde_json::Value) -> serde_json::Value {
+    v.as_object_mut().map(|o| o.remove("timing"));
+    v
+}
+
+/// A run split into shards (`--shard K/N`, as a Slurm job array runs it) and merged
+/// (`analyze merge`) gives the whole run's report, figure for figure: each game keeps
+/// its seed. A merge refuses a missing or repeated shard, and shards of another run.
+#[test]
+fn shards_merge_into_the_report_of_the_whole_run() {
+    let tmp = TempDir::new("shards");
+    let file = path(HANDICAP);
+    let args = [
+        &file,
+        "--depth",
+        "1",
+        "--games",
+        "7",
+        "--seed",
+        "9",
+        "--threads",
+        "1",
+    ];
+    let whole = analyze_json(&args);
+    let files = shard_files(&tmp, &args, 3);
+    let merged = merge(&files).expect("the shards merge");
+    assert_eq!(merged["games"], 7);
+    assert!(merged.get("shard").is_none());
+    assert_eq!(without_timing(merged), without_timing(whole));
+    // The same shards in another order.
+    let reversed: Vec<String> = files.iter().rev().cloned().collect();
+    assert_eq!(
+        merge(&reversed).map(without_timing),
+        merge(&files).map(without_timing)
+    );
+    let missing = merge(&files[..2]).unwrap_err();
+    assert!(missing.contains("shards missing: 3/3"), "{missing}");
+    let twice = merge(&[
+        files[0].clone(),
+        files[0].clone(),
+        files[1].clone(),
+        files[2].clone(),
+    ]);
+    assert!(twice.unwrap_err().contains("again"));
+    let other_dir = TempDir::new("other");
+    let other = shard_files(&other_dir, &[&file, "--random", "--games", "7"], 3);
+    let mixed = merge(&[files[0].clone(), files[1].clone(), other[2].clone()]).unwrap_err();
+    assert!(mixed.contains("other settings"), "{mixed}");
+}
+
+/// A sweep splits and merges the same way: every value's games sharded alike.
+#[test]
+fn a_sharded_sweep_merges_into_the_whole_sweep() {
+    let tmp = TempDir::new("sweep-shards");
+    let file = path(HANDICAP);
+    let args = [
+        &file,
+        "--random",
+        "--games",
+        "9",
+        "--sweep",
+        "handicap=-1..1",
+    ];
+    let whole = analyze_json(&args);
+    let merged = merge(&shard_files(&tmp, &args, 2)).expect("the shards merge");
+    assert_eq!(merged, whole);
+}
+
+/// A shard is written K/N with K from 1 to N.
+#[test]
+fn a_shard_out_of_range_is_refused() {
+    for bad in ["0/3", "4/3", "1", "a/b", "1/0"] {
+        let out = varsand(&["analyze", &path(HANDICAP), "--shard", bad], None);
+        assert!(!out.status.success(), "--shard {bad}");
+        assert!(
+            text(&out.stderr).contains("is not a shard"),
+            "{}",
+            text(&out.stderr)
+        );
+    }
+}

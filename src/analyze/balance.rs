@@ -103,6 +103,22 @@ pub struct SweepPoint {
     pub counts: Counts,
 }
 
+impl SweepPoint {
+    /// The point of `value` whose games add up to `counts`.
+    pub fn of_counts(value: i64, counts: Counts, stop: Option<Stop>) -> Self {
+        SweepPoint {
+            value,
+            games: counts.games,
+            score: counts.score(),
+            draws: Rate::new(counts.draws, counts.games),
+            length: super::Spread::of_counts(&counts.lengths).mean_interval,
+            endings: counts.endings(),
+            stop,
+            counts,
+        }
+    }
+}
+
 /// A parameter swept: one analysis per value.
 #[derive(Debug, Clone, Serialize, PartialEq)]
 pub struct SweepReport {
@@ -111,6 +127,9 @@ pub struct SweepReport {
     pub mode: String,
     pub seed: u64,
     pub points: Vec<SweepPoint>,
+    /// With `--shard K/N`: which part of each value's games these are.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub shard: Option<super::ShardInfo>,
 }
 
 impl SweepReport {
@@ -124,17 +143,9 @@ impl SweepReport {
             seed: first.map_or(0, |r| r.seed),
             points: reports
                 .iter()
-                .map(|(value, r)| SweepPoint {
-                    value: *value,
-                    games: r.games,
-                    score: r.score.clone(),
-                    draws: Rate::new(r.counts.draws, r.games),
-                    length: r.length.mean_interval,
-                    endings: r.endings.clone(),
-                    stop: r.stop.clone(),
-                    counts: r.counts.clone(),
-                })
+                .map(|(value, r)| SweepPoint::of_counts(*value, r.counts.clone(), r.stop.clone()))
                 .collect(),
+            shard: first.and_then(|r| r.shard.clone()),
         }
     }
 

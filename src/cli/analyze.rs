@@ -1,6 +1,7 @@
 //! `varsand analyze FILE`: self-play games, summarised; a parameter swept over a
 //! range (`--sweep`), two files or settings compared (`--against`), games played
-//! until the first player's score is known to a precision (`--precision`).
+//! until the first player's score is known to a precision (`--precision`); one
+//! shard of a run (`--shard K/N`), and the shards' reports merged (`analyze merge`).
 
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -8,11 +9,14 @@ use std::sync::Arc;
 
 use super::{emit, emit_err};
 use crate::analyze::{
-    GameConfig, Options, Report, SaveGames, SweepRange, SweepReport, Until, compare, parse_sweep,
+    GameConfig, Merged, Options, Report, SaveGames, Shard, SweepRange, SweepReport, Until, compare,
+    parse_sweep,
 };
 use crate::check::Overrides;
 use crate::search::Limits;
-use crate::session::{MAX_MOVETIME_MS, MAX_PERFT_DEPTH, load_file, parse_overrides, stderr_color};
+use crate::session::{
+    MAX_MOVETIME_MS, MAX_PERFT_DEPTH, load_file, parse_overrides, read_text, stderr_color,
+};
 
 /// The most games `analyze` plays in one run: a billion random games take days.
 const MAX_GAMES: u64 = 1_000_000_000;
@@ -42,8 +46,12 @@ fn precision(text: &str) -> Result<f64, String> {
 }
 
 #[derive(clap::Args)]
+#[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
 pub struct Args {
-    file: PathBuf,
+    #[command(subcommand)]
+    action: Option<Action>,
+    #[arg(required = true)]
+    file: Option<PathBuf>,
     /// How many games to play.
     #[arg(long, default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=MAX_GAMES))]
     games: u64,
@@ -109,11 +117,34 @@ pub struct Args {
         conflicts_with = "save_games"
     )]
     against_set: Vec<String>,
+    /// Play shard K of N of the games only (K from 1), each with the seed the whole
+    /// run gives it; `varsand analyze merge` adds the shards' --json reports up to
+    /// the whole run's.
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse, conflicts_with_all = ["precision", "against", "against_set"])]
+    shard: Option<Shard>,
+}
+
+#[derive(clap::Subcommand)]
+enum Action {
+    /// Merge the --json reports of a run's shards (`analyze --shard K/N --json`, every
+    /// K once) into the report of the whole run.
+    Merge(MergeArgs),
+}
+
+#[derive(clap::Args)]
+struct MergeArgs {
+    /// The shards' JSON reports.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// Print the merged report as JSON.
+    #[arg(long)]
+    json: bool,
 }
 
 /// `varsand analyze`: self-play games, summarised.
 pub fn run(args: Args) -> ExitCode {
     let Args {
+        action,
         file,
         games,
         depth,
@@ -134,7 +165,14 @@ pub fn run(args: Args) -> ExitCode {
         sweep,
         against,
         against_set,
+        shard,
     } = args;
+    let file = match (action, file) {
+        (Some(Action::Merge(m)), _) => return run_merge(&m),
+        (None, Some(file)) => file,
+        // clap requires the file when there is no subcommand.
+        (None, None) => return ExitCode::FAILURE,
+    };
     let overrides = match parse_overrides(&set) {
         Ok(o) => o,
         Err(e) => {
@@ -190,9 +228,10 @@ pub fn run(args: Args) -> ExitCode {
     });
     let run_one = |rules: &Arc<crate::Rules>, file: &std::path::Path| -> Report {
         let eval = super::evaluation(rules, file, values.as_deref());
-        match until {
-            Some(u) => crate::analyze::analyze_until(rules, eval, &opts, u),
-            None => crate::analyze::analyze_with(rules, eval, &opts),
+        match (until, shard) {
+            (Some(u), _) => crate::analyze::analyze_until(rules, eval, &opts, u),
+            (None, Some(s)) => crate::analyze::analyze_shard(rules, eval, &opts, s),
+            (None, None) => crate::analyze::analyze_with(rules, eval, &opts),
         }
     };
     if let Some(sweep) = sweep {
@@ -335,5 +374,28 @@ fn run_sweep(
         return ExitCode::FAILURE;
     }
     emit_report(&report, || report.text(), json);
+    ExitCode::SUCCESS
+}
+
+/// `analyze merge FILES...`: the shards' reports as the whole run's.
+fn run_merge(args: &MergeArgs) -> ExitCode {
+    let mut texts = Vec::new();
+    for path in &args.files {
+        match read_text(path) {
+            Ok(text) => texts.push((path.display().to_string(), text)),
+            Err(e) => {
+                emit_err(&format!("error: {e}\n"));
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    match crate::analyze::merge(&texts) {
+        Ok(Merged::Report(r)) => emit_report(&r, || r.text(), args.json),
+        Ok(Merged::Sweep(s)) => emit_report(&s, || s.text(), args.json),
+        Err(e) => {
+            emit_err(&format!("error: {e}\n"));
+            return ExitCode::FAILURE;
+        }
+    }
     ExitCode::SUCCESS
 }

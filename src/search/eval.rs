@@ -78,7 +78,7 @@ const HUNT_LEAD: i32 = 150;
 const HUNT_APPROACH: i32 = 8;
 
 /// How a piece's value was found.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Source {
     /// `value N` in the rule file.

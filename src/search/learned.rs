@@ -308,3 +308,30 @@ pub fn eval_beside(rules: &Rules, rules_path: &Path) -> super::Eval {
         None => super::Eval::new(rules),
     }
 }
+
+/// The evaluation for rules read from the text `source`, with the weights of a values
+/// file's text `values` when they were fitted to that very text; otherwise the rules'
+/// own, with a warning saying why. For callers that hold texts rather than files (the
+/// Python package, whose Ray tasks receive the texts on other machines).
+pub fn eval_of_texts(
+    rules: &Rules,
+    source: &str,
+    values: Option<&str>,
+) -> (super::Eval, Option<String>) {
+    let Some(text) = values else {
+        return (super::Eval::new(rules), None);
+    };
+    match Learned::parse(text, rules) {
+        Ok((learned, header)) if header.hash == crate::pgn::text_hash(source) => {
+            (super::Eval::with_learned(rules, &learned), None)
+        }
+        Ok(_) => (
+            super::Eval::new(rules),
+            Some("warning: the values were fitted to another text of the rules: ignored".into()),
+        ),
+        Err(e) => (
+            super::Eval::new(rules),
+            Some(format!("warning: the values: {e}; ignored")),
+        ),
+    }
+}

@@ -1,7 +1,7 @@
 //! The tools a few tests need beyond Rust: Python 3, python-chess (the independent
 //! UCI/XBoard client and PGN reader), a browser (Chromium or Chrome, its driver, and
-//! selenium) for the web board, and Node.js with npm (npx) to package the editor
-//! extension.
+//! selenium) for the web board, Node.js with npm (npx) to package the editor
+//! extension, and maturin, pytest, numpy, pettingzoo and ray for the Python package.
 //!
 //! Where one is missing, a test that needs it returns early, and the first such test
 //! of a `cargo test` run says, once, every missing tool with its install command, so
@@ -21,6 +21,8 @@ pub enum Tool {
     PythonChess,
     Browser,
     Node,
+    /// maturin (builds the package), pytest, numpy, pettingzoo and ray (its tests).
+    PythonPackage,
 }
 
 /// What was found on this machine, looked for once per test binary.
@@ -31,6 +33,7 @@ struct Found {
     chromium: Option<PathBuf>,
     chromedriver: Option<PathBuf>,
     npx: bool,
+    python_package: bool,
 }
 
 fn found() -> &'static Found {
@@ -62,6 +65,8 @@ fn found() -> &'static Found {
                 &["/usr/bin/chromedriver", "/usr/lib/chromium/chromedriver"],
             ),
             npx: on_path("npm").is_some() && on_path("npx").is_some(),
+            python_package: python
+                && python_imports("maturin, pytest, numpy, pettingzoo, gymnasium, ray"),
         }
     })
 }
@@ -119,6 +124,11 @@ fn missing() -> Vec<&'static str> {
     if !f.npx {
         out.push("Node.js with npm and npx: apt-get install nodejs npm");
     }
+    if f.python && !f.python_package {
+        out.push(
+            "maturin, pytest, numpy, pettingzoo, ray: python3 -m pip install maturin pytest numpy pettingzoo ray",
+        );
+    }
     out
 }
 
@@ -129,6 +139,7 @@ fn has(tool: Tool) -> bool {
         Tool::PythonChess => f.python_chess,
         Tool::Browser => f.selenium && f.chromium.is_some() && f.chromedriver.is_some(),
         Tool::Node => f.npx,
+        Tool::PythonPackage => f.python_package,
     }
 }
 
