@@ -642,7 +642,10 @@ fn a_movement_diagram_is_what_the_move_generator_gives() {
     // Xiangqi's general, shown from the palace's centre, takes the other general along
     // its file (a capture of one kind of piece only: each kind is tried).
     let general = reach(&variant("xiangqi"), "General");
-    assert_eq!(squares_with(&general, Reach::Both), ["d2", "e1", "e3", "f2"]);
+    assert_eq!(
+        squares_with(&general, Reach::Both),
+        ["d2", "e1", "e3", "f2"]
+    );
     assert_eq!(squares_with(&general, Reach::Capture).len(), 7, "e4 to e10");
     // Janggi's moves and captures only by jumping.
     let cannon = reach(&variant("janggi"), "Cannon");

@@ -1041,7 +1041,12 @@ fn computer_answers_as_black_deterministically_for_a_seed() {
 
 #[test]
 fn computer_plays_both_sides_of_monkey_queen_to_the_end() {
-    let out = run(&[MONKEY, "--seed", "5"], "play both\ngo\nfen\n");
+    // A short thinking time: the game takes some fifty moves, and at the default second
+    // a move a loaded machine ran past the run's deadline.
+    let out = run(
+        &[MONKEY, "--seed", "5", "--movetime", "200"],
+        "play both\ngo\nfen\n",
+    );
     assert_has(&out, "the computer plays both sides\n");
     let game_over = out
         .lines()

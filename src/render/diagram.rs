@@ -24,6 +24,9 @@ use crate::rules::{Cell, Code, Rules, Side};
 /// The side of a square, in pixels.
 const SQUARE: f64 = 28.0;
 const PAD: f64 = 8.0;
+/// The narrowest drawing, in pixels: room for the longest legend line beside a
+/// board of five files.
+const MIN_WIDTH: f64 = 270.0;
 /// The title line above the board, and one legend line below it.
 const LINE: f64 = 16.0;
 
@@ -177,6 +180,9 @@ fn position_with(rules: &Arc<Rules>, side: Side, pieces: &[(Cell, Code)]) -> Opt
                             empty = 0;
                         }
                         row += &rules.code_symbol(piece);
+                        if let Some(h) = setup_height(rules, piece) {
+                            row += &format!("({h})");
+                        }
                     }
                     None => empty += 1,
                 }
@@ -195,6 +201,18 @@ fn position_with(rules: &Arc<Rules>, side: Side, pieces: &[(Cell, Code)]) -> Opt
         rules.players[side].letter
     );
     Position::from_fen_with(rules.clone(), &fen, true).ok()
+}
+
+/// The height of the stacks `piece` starts the game as, where the setup stacks it: a
+/// piece whose moves read its height is drawn as it first stands.
+fn setup_height(rules: &Arc<Rules>, piece: Code) -> Option<u8> {
+    let start = Position::start(rules.clone());
+    (0..rules.cell_count())
+        .map(Cell::new)
+        .filter(|&c| start.piece_at(c) == piece)
+        .map(|c| start.height_at(c))
+        .max()
+        .filter(|&h| h > 1)
 }
 
 /// The cells of the main board the piece on `from` may move to.
@@ -326,7 +344,7 @@ const HOP_BLUE: &str = "#1f5fbf";
 pub fn svg(rules: &Rules, d: &Diagram) -> String {
     let b = &rules.geometry.boards[0];
     let (w, h) = (b.files as f64 * SQUARE, b.ranks as f64 * SQUARE);
-    let width = w.max(230.0) + 2.0 * PAD;
+    let width = w.max(MIN_WIDTH) + 2.0 * PAD;
     let used = legend_entries(d);
     let height = PAD + LINE + 4.0 + h + 6.0 + LINE * used.len() as f64 + PAD;
     let name = &rules.pieces[d.kind].name;
