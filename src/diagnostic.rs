@@ -113,6 +113,10 @@ pub enum ProblemCode {
     ImpossibleSetup,
     #[error("varsand::never-dropped")]
     NeverDropped,
+    #[error("varsand::nothing-captures")]
+    NothingCaptures,
+    #[error("varsand::event-effect")]
+    EventEffect,
     #[error("varsand::never-exits")]
     NeverExits,
     #[error("varsand::no-board")]
@@ -226,6 +230,8 @@ impl ProblemCode {
         ProblemCode::IllegalResult,
         ProblemCode::ImpossibleSetup,
         ProblemCode::NeverDropped,
+        ProblemCode::NothingCaptures,
+        ProblemCode::EventEffect,
         ProblemCode::NeverExits,
         ProblemCode::NoBoard,
         ProblemCode::NoFlipRule,

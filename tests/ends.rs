@@ -172,3 +172,66 @@ fn makruk_pawn_becomes_a_met_on_the_sixth_rank() {
     pos.play("e5e6m").unwrap();
     assert!(pos.fen().starts_with("4k3/8/4M3/"), "{}", pos.fen());
 }
+
+// ---- forced capture and running out of pieces (antichess, losers) -------------------
+
+#[test]
+fn a_possible_capture_is_the_only_legal_move() {
+    // The e5 pawn may take en passant: its step forward is then illegal.
+    let mut pos = at("antichess", "4k3/8/8/3pP3/8/8/8/8 w - d6 0 1");
+    assert_eq!(moves(&mut pos), ["e5d6"]);
+    // Without a capture every move is legal.
+    let mut pos = at("antichess", "4k3/8/8/4P3/8/8/8/8 w - - 0 1");
+    assert_eq!(moves(&mut pos), ["e5e6"]);
+}
+
+#[test]
+fn a_non_capture_is_refused_when_a_capture_is_forced() {
+    let mut pos = at("antichess", "4k3/8/8/3pP3/8/8/8/8 w - d6 0 1");
+    let why = pos.why_illegal("e5e6");
+    assert!(
+        why.contains("captures are forced") && why.contains("e5d6"),
+        "{why}"
+    );
+}
+
+#[test]
+fn forced_capture_counts_only_legal_captures() {
+    // Losers: white's king is in check from h1; the rook on a1 cannot take it (the
+    // king stands between), and no other capture is legal: every legal move stands.
+    let mut pos = at("losers", "4k3/8/8/8/8/8/8/R3K2r w Q - 0 1");
+    assert_eq!(moves(&mut pos), ["e1d2", "e1e2", "e1f2"]);
+}
+
+#[test]
+fn a_player_who_loses_every_piece_wins() {
+    let mut pos = at("antichess", "8/8/8/8/8/2p5/1P6/8 w - - 0 1");
+    pos.play("b2c3").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        end(&mut pos),
+        Some(("black".into(), "black has 0 pieces left".into()))
+    );
+}
+
+#[test]
+fn a_player_without_a_move_wins_in_antichess() {
+    // White's pawn is blocked: no legal move, and that wins.
+    let mut pos = at("antichess", "8/8/8/8/8/p7/P7/8 w - - 0 1");
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(end(&mut pos).map(|e| e.0), Some("white".into()));
+}
+
+#[test]
+fn losers_bare_king_and_checkmate_win() {
+    // White has only the king left: white has won.
+    let mut pos = at("losers", "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1");
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white has 1 pieces left".into()))
+    );
+    // Checkmated (back rank), white wins.
+    let mut pos = at("losers", "4k3/8/8/8/8/8/5PPP/r5K1 w - - 0 1");
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(end(&mut pos).map(|e| e.0), Some("white".into()));
+}

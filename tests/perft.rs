@@ -139,4 +139,6 @@ perft_suites! {
     grand: grand_quick, grand_deep;
     xiangqi: xiangqi_quick, xiangqi_deep;
     janggi: janggi_quick, janggi_deep;
+    antichess: antichess_quick, antichess_deep;
+    losers: losers_quick, losers_deep;
 }

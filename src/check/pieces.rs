@@ -448,7 +448,7 @@ fn piece_conditions_apply(
 
 /// An effect of a move, resolved (or reported and left out); `side` as for
 /// [`resolve_condition`].
-fn resolve_effect(
+pub(super) fn resolve_effect(
     ck: &mut Checker,
     scope: &Scope,
     e: &Spanned<Effect>,
