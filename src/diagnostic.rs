@@ -117,6 +117,8 @@ pub enum ProblemCode {
     NothingCaptures,
     #[error("varsand::event-effect")]
     EventEffect,
+    #[error("varsand::check-condition")]
+    CheckCondition,
     #[error("varsand::never-exits")]
     NeverExits,
     #[error("varsand::no-board")]
@@ -232,6 +234,7 @@ impl ProblemCode {
         ProblemCode::NeverDropped,
         ProblemCode::NothingCaptures,
         ProblemCode::EventEffect,
+        ProblemCode::CheckCondition,
         ProblemCode::NeverExits,
         ProblemCode::NoBoard,
         ProblemCode::NoFlipRule,

@@ -205,6 +205,11 @@ pub enum Cond {
         kind: PieceKind,
         yes: bool,
     },
+    /// The mover is in check before the move (`yes`), or is not. Only on moves that
+    /// never capture, so that attack detection never asks it.
+    InCheck {
+        yes: bool,
+    },
 }
 
 /// An effect of a move, resolved.

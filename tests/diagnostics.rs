@@ -137,6 +137,7 @@ catalogue! {
     must_capture_nothing_captures: 1,
     on_check_effect: 1,
     pieces_left_negative: 1,
+    in_check_on_capture: 1,
     side_board_square_names: 1,
 
     // ---- castling -------------------------------------------------------------------

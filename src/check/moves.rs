@@ -242,7 +242,7 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
     let mut out = Vec::new();
     for c in conditions {
         let what = match &c.node {
-            Condition::Counter(..) => {
+            Condition::Counter(..) | Condition::InCheck { .. } => {
                 out.extend(resolve_condition(ck, scope, c, None));
                 continue;
             }

@@ -602,6 +602,8 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
             if yes { "capture" } else { "not capture" },
             with_article(&rules.piece(kind).name)
         ),
+        Cond::InCheck { yes: true } => "to be in check".into(),
+        Cond::InCheck { yes: false } => "not to be in check".into(),
         Cond::Over { kind, yes } => format!(
             "to {} {}",
             if yes { "jump over" } else { "not jump over" },

@@ -278,6 +278,9 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
             "`forbid dead-squares | mate-by-drop PIECE | check`: moves that break the rule are illegal."
         }
         "captures-to-hand" => "`captures-to-hand`: captured pieces go to the capturer's hand.",
+        "in-check" => {
+            "`if in-check` / `unless in-check`: the mover is in check before the move (moves that never capture)."
+        }
         "must-capture" => {
             "`must-capture`: when a capture is legal, only captures are (en passant included)."
         }

@@ -408,6 +408,9 @@ pub enum Condition {
     Captures { piece: Name, negated: bool },
     /// The hop's screen is a piece of this kind (`over PIECE`), or is not.
     Over { piece: Name, negated: bool },
+    /// The mover is in check before the move (`in-check`), or is not (`unless
+    /// in-check`).
+    InCheck { negated: bool },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

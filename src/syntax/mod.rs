@@ -285,6 +285,7 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::captures_cond
         | Rule::over_cond
         | Rule::not_cond
+        | Rule::in_check_cond
         | Rule::unless_clause => words("a condition", "condition"),
         Rule::effects
         | Rule::effect
@@ -735,10 +736,13 @@ fn conditions(pair: Pair<Rule>) -> Vec<Spanned<Condition>> {
     out
 }
 
-/// `captures PIECE` or `over PIECE`, negated or not.
+/// `captures PIECE`, `over PIECE` or `in-check`, negated or not.
 fn piece_condition(c: Pair<Rule>, negated: bool) -> Spanned<Condition> {
     let span = span_of(&c);
     let rule = c.as_rule();
+    if rule == Rule::in_check_cond {
+        return Spanned::new(Condition::InCheck { negated }, span);
+    }
     let piece = name(c.into_inner().next().unwrap());
     let cond = match rule {
         Rule::captures_cond => Condition::Captures { piece, negated },
@@ -752,7 +756,7 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
     let c = pair.into_inner().next().expect("a condition has one form");
     let rule = c.as_rule();
     match rule {
-        Rule::captures_cond | Rule::over_cond => {
+        Rule::captures_cond | Rule::over_cond | Rule::in_check_cond => {
             return Spanned::new(piece_condition(c, false).node, span);
         }
         Rule::not_cond => {
