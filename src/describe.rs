@@ -3,7 +3,7 @@
 
 use std::fmt::Write;
 
-use crate::engine::explain::describe_condition;
+use crate::engine::explain::{describe_condition, op_words};
 use crate::ids::Side;
 use crate::rules::{Effect, EndRule, GenId, Outcome, Rules, Source};
 use crate::syntax::betza::{BetzaMove, Hop};
@@ -426,6 +426,19 @@ fn ends_section(s: &mut String, rules: &Rules) {
     if rules.forbid_check {
         let _ = writeln!(s, "  a move that gives check is illegal");
     }
+    if rules.must_capture {
+        let _ = writeln!(
+            s,
+            "  captures are forced: when a player can capture, only capturing moves are legal"
+        );
+    }
+    for &(c, d) in &rules.on_check {
+        let _ = writeln!(
+            s,
+            "  a move that gives check changes its player's counter {} by {d:+}",
+            rules.counters[c.index()]
+        );
+    }
     if rules.forbid_dead_squares {
         let _ = writeln!(
             s,
@@ -502,6 +515,26 @@ fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
             verdict(o)
         ),
         EndRule::Passes(k, o) => format!("{k} passes in a row {}", verdict(o)),
+        EndRule::PiecesLeft {
+            kind,
+            op,
+            count,
+            outcome: o,
+        } => format!(
+            "a player whose {} (on the board and in hand) number {} {count} {}",
+            kind.map_or_else(
+                || "pieces".to_string(),
+                |k| format!("{}s", rules.piece(k).name)
+            ),
+            op_words(op),
+            outcome(o)
+        ),
+        EndRule::Counter(c, op, count, o) => format!(
+            "a player whose counter {} is {} {count} {}",
+            rules.counters[c.index()],
+            op_words(op),
+            outcome(o)
+        ),
     }
 }
 

@@ -121,6 +121,12 @@ pub enum ProblemCode {
     ImpossibleSetup,
     #[error("varsand::never-dropped")]
     NeverDropped,
+    #[error("varsand::nothing-captures")]
+    NothingCaptures,
+    #[error("varsand::event-effect")]
+    EventEffect,
+    #[error("varsand::check-condition")]
+    CheckCondition,
     #[error("varsand::never-exits")]
     NeverExits,
     #[error("varsand::no-board")]
@@ -238,6 +244,9 @@ impl ProblemCode {
         ProblemCode::IllegalResult,
         ProblemCode::ImpossibleSetup,
         ProblemCode::NeverDropped,
+        ProblemCode::NothingCaptures,
+        ProblemCode::EventEffect,
+        ProblemCode::CheckCondition,
         ProblemCode::NeverExits,
         ProblemCode::NoBoard,
         ProblemCode::NoFlipRule,

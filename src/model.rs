@@ -205,6 +205,11 @@ pub enum Cond {
         kind: PieceKind,
         yes: bool,
     },
+    /// The mover is in check before the move (`yes`), or is not. Only on moves that
+    /// never capture, so that attack detection never asks it.
+    InCheck {
+        yes: bool,
+    },
 }
 
 /// An effect of a move, resolved.
@@ -369,6 +374,18 @@ pub enum EndRule {
     Facing(PieceKind, Outcome),
     /// The last N moves were passes (the result is for the player to move).
     Passes(u32, Outcome),
+    /// A player's pieces of `kind` (of every kind with `None`), on the board and in
+    /// hand, compare so with `count`: the result for that player. Read at once, the
+    /// player who just moved first.
+    PiecesLeft {
+        kind: Option<PieceKind>,
+        op: Compare,
+        count: i64,
+        outcome: Outcome,
+    },
+    /// A player's counter compares so: the result for that player. Read at once,
+    /// the player who just moved first.
+    Counter(CounterId, Compare, i64, Outcome),
 }
 
 #[derive(Debug, Clone)]
@@ -412,6 +429,12 @@ pub struct Game {
     pub no_mate_by_drop: Vec<PieceKind>,
     /// No move may give check.
     pub forbid_check: bool,
+    /// When the side to move has a legal capture, only its captures are legal
+    /// (`must-capture`).
+    pub must_capture: bool,
+    /// The counter changes a move makes for its player when it gives check (`on check
+    /// then counter NAME N`).
+    pub on_check: Vec<(CounterId, i64)>,
     /// Each `pass` declaration's conditions: the side to move may pass instead of
     /// moving when all the conditions of one of them hold.
     pub passes: Vec<Vec<Cond>>,

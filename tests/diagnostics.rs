@@ -139,6 +139,12 @@ catalogue! {
     two_faces_without_flip_rule: 1,
     exited_piece_never_exits: 1,
     illegal_result_not_for_stalemate: 1,
+
+    // ---- captures and checks --------------------------------------------------------
+    must_capture_nothing_captures: 1,
+    on_check_effect: 1,
+    pieces_left_negative: 1,
+    in_check_on_capture: 1,
     side_board_square_names: 1,
 
     // ---- castling -------------------------------------------------------------------

@@ -172,3 +172,145 @@ fn makruk_pawn_becomes_a_met_on_the_sixth_rank() {
     pos.play("e5e6m").unwrap();
     assert!(pos.fen().starts_with("4k3/8/4M3/"), "{}", pos.fen());
 }
+
+// ---- forced capture and running out of pieces (antichess, losers) -------------------
+
+#[test]
+fn a_possible_capture_is_the_only_legal_move() {
+    // The e5 pawn may take en passant: its step forward is then illegal.
+    let mut pos = at("antichess", "4k3/8/8/3pP3/8/8/8/8 w - d6 0 1");
+    assert_eq!(moves(&mut pos), ["e5d6"]);
+    // Without a capture every move is legal.
+    let mut pos = at("antichess", "4k3/8/8/4P3/8/8/8/8 w - - 0 1");
+    assert_eq!(moves(&mut pos), ["e5e6"]);
+}
+
+#[test]
+fn a_non_capture_is_refused_when_a_capture_is_forced() {
+    let mut pos = at("antichess", "4k3/8/8/3pP3/8/8/8/8 w - d6 0 1");
+    let why = pos.why_illegal("e5e6");
+    assert!(
+        why.contains("captures are forced") && why.contains("e5d6"),
+        "{why}"
+    );
+}
+
+#[test]
+fn forced_capture_counts_only_legal_captures() {
+    // Losers: white's king is in check from h1; the rook on a1 cannot take it (the
+    // king stands between), and no other capture is legal: every legal move stands.
+    let mut pos = at("losers", "4k3/8/8/8/8/8/8/R3K2r w Q - 0 1");
+    assert_eq!(moves(&mut pos), ["e1d2", "e1e2", "e1f2"]);
+}
+
+#[test]
+fn a_player_who_loses_every_piece_wins() {
+    let mut pos = at("antichess", "8/8/8/8/8/2p5/1P6/8 w - - 0 1");
+    pos.play("b2c3").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        end(&mut pos),
+        Some(("black".into(), "black has 0 pieces left".into()))
+    );
+}
+
+#[test]
+fn a_player_without_a_move_wins_in_antichess() {
+    // White's pawn is blocked: no legal move, and that wins.
+    let mut pos = at("antichess", "8/8/8/8/8/p7/P7/8 w - - 0 1");
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(end(&mut pos).map(|e| e.0), Some("white".into()));
+}
+
+#[test]
+fn losers_bare_king_and_checkmate_win() {
+    // White has only the king left: white has won.
+    let mut pos = at("losers", "4k3/8/8/8/8/8/3p4/4K3 w - - 0 1");
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white has 1 pieces left".into()))
+    );
+    // Checkmated (back rank), white wins.
+    let mut pos = at("losers", "4k3/8/8/8/8/8/5PPP/r5K1 w - - 0 1");
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(end(&mut pos).map(|e| e.0), Some("white".into()));
+}
+
+// ---- checks as events (three-check, check shogi) -------------------------------------
+
+#[test]
+fn the_third_check_wins() {
+    // White has given two checks; Bb5+ is the third.
+    let fen = "rnbqkbnr/ppp2ppp/8/3pp3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3 checks=2/0";
+    let mut pos = at("3check", fen);
+    assert!(end(&mut pos).is_none());
+    pos.play("f1b5").unwrap();
+    assert!(
+        pos.legal_moves().is_empty(),
+        "no move after the third check"
+    );
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white's counter checks reached 3".into()))
+    );
+}
+
+#[test]
+fn a_check_counts_once_and_unmake_takes_it_back() {
+    let mut pos = at("3check", "4k3/8/8/8/8/8/8/R3K2R w - - 0 1");
+    let before = pos.hash();
+    // A quiet move counts nothing; a check counts one for its player.
+    pos.play("e1e2").unwrap();
+    assert_eq!(pos.counter(varsand::ids::Side::First, 0), 0);
+    pos.unmake();
+    pos.play("a1a8").unwrap();
+    assert_eq!(pos.counter(varsand::ids::Side::First, 0), 1);
+    assert_eq!(pos.counter(varsand::ids::Side::Second, 0), 0);
+    assert_eq!(pos.hash(), pos.compute_hash());
+    pos.unmake();
+    assert_eq!(pos.counter(varsand::ids::Side::First, 0), 0);
+    assert_eq!(pos.hash(), before);
+}
+
+#[test]
+fn giving_check_wins_check_shogi() {
+    // Any check ends the game, a drop's too.
+    let mut pos = at("checkshogi", "4k4/9/9/9/9/9/9/9/4K4[R] w 0 1");
+    pos.play("R@e5").unwrap();
+    assert_eq!(end(&mut pos).map(|e| e.0), Some("white".into()));
+    assert!(pos.legal_moves().is_empty());
+}
+
+#[test]
+fn in_check_moves_only_when_in_check() {
+    // A king that may also leap as a knight, without capturing, when in check.
+    let src = r#"
+        game "Test"
+        board 8 x 8
+        players white black
+        piece King K { moves "K"  moves "mN" if in-check  royal }
+        piece Rook R { moves "R" }
+        piece Guard G { moves "mW" unless in-check }
+        end { checkmate loss }
+        setup "4k3/8/8/8/8/8/8/G3K3 w - - 0 1"
+    "#;
+    let rules = load_rules(src).unwrap_or_else(|p| panic!("{p:?}"));
+    let mut pos = Position::start(rules.clone());
+    assert!(!moves(&mut pos).contains(&"e1f3".to_string()));
+    assert!(moves(&mut pos).contains(&"a1a2".to_string()));
+    let mut pos = Position::from_fen(rules, "4r1k1/8/8/8/8/8/8/G3K3 w - - 0 1").unwrap();
+    let legal = moves(&mut pos);
+    assert!(legal.contains(&"e1f3".to_string()), "{legal:?}");
+    assert!(!legal.iter().any(|m| m.starts_with("a1")), "{legal:?}");
+}
+
+#[test]
+fn losing_one_of_three_kings_loses() {
+    let mut pos = at("threekings", "k3kb1k/8/8/8/8/8/6Q1/K3K2K w - - 0 1");
+    pos.play("g2a8").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "black has 2 Kings left".into()))
+    );
+}

@@ -139,4 +139,20 @@ perft_suites! {
     grand: grand_quick, grand_deep;
     xiangqi: xiangqi_quick, xiangqi_deep;
     janggi: janggi_quick, janggi_deep;
+    antichess: antichess_quick, antichess_deep;
+    losers: losers_quick, losers_deep;
+    checkshogi: checkshogi_quick, checkshogi_deep;
+    threekings: threekings_quick, threekings_deep;
+}
+
+/// Three-check: its file name is not a Rust name, so its suite is written out.
+#[test]
+fn three_check_quick() {
+    run("3check", "3check", false);
+}
+
+#[test]
+#[ignore = "deep: cargo test --profile checked -- --ignored"]
+fn three_check_deep() {
+    run("3check", "3check", true);
 }

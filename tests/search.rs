@@ -591,3 +591,20 @@ fn exchanges_are_evaluated() {
     let (g, _, rook) = gain("4r1k1/4r3/8/8/8/8/4R3/4R1K1 w - - 0 1", "e2", "e7");
     assert_eq!(g, rook);
 }
+
+/// Where losing every piece wins (`pieces-left == 0 win`), the evaluation counts
+/// pieces against their player, and the search gives a piece away when it can.
+#[test]
+fn antichess_evaluation_wants_to_lose_pieces() {
+    let r = rules("antichess");
+    let e = Eval::new(&r);
+    let fewer = at(&r, "4k3/pppppppp/8/8/8/8/8/4K3 w - - 0 1");
+    let more = at(&r, "4k3/8/8/8/8/8/PPPPPPPP/4K3 w - - 0 1");
+    assert!(e.evaluate(&fewer) > e.evaluate(&more));
+    // Offered a queen to give away (h7, next to the enemy king, which must take it),
+    // the search gives it.
+    let mut pos = at(&r, "7k/8/8/8/8/8/8/1Q5K w - - 0 1");
+    let mut s = Searcher::new(r.clone());
+    let best = s.search(&mut pos, &Limits::depth(3)).best.unwrap();
+    assert_eq!(pos.move_text(best), "b1h7");
+}

@@ -2,7 +2,7 @@
 
 use super::{Checker, Scope, Valid};
 use crate::diagnostic::{Problem, ProblemCode};
-use crate::model::{EndRule, Outcome, Piece};
+use crate::model::{EndRule, MAX_COUNTER, Outcome, Piece};
 use crate::syntax::ast::{Decl, EndCondition, EndRuleDecl, File, GameResult};
 
 /// The end rules, and whether a move that stalemates the opponent is illegal.
@@ -51,6 +51,8 @@ fn outcome(r: GameResult) -> Outcome {
 const REPETITION: Valid = Valid::new(2..=100, "a count of repetitions");
 const MOVE_LIMIT: Valid = Valid::new(1..=10_000, "a move limit");
 const PASSES: Valid = Valid::new(1..=100, "a run of passes");
+const PIECES_LEFT: Valid = Valid::new(0..=4096, "a count of pieces");
+const COUNTER: Valid = Valid::new(-MAX_COUNTER..=MAX_COUNTER, "a counter's value");
 
 /// One rule, resolved (or reported and left out).
 fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) -> Option<EndRule> {
@@ -142,6 +144,36 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
             EndRule::Exited(k, res)
         }
         EndCondition::Facing(p) => EndRule::Facing(scope.resolve_piece(ck, p)?, res),
+        EndCondition::PiecesLeft { piece, op, count } => {
+            let kind = match piece {
+                Some(p) => Some(scope.resolve_piece(ck, p)?),
+                None => None,
+            };
+            let count = scope.resolve_count(ck, count, None, &PIECES_LEFT)?;
+            if !PIECES_LEFT.range.contains(&count) {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::EndCount,
+                        r.condition.span,
+                        format!("a count of pieces is 0 to 4096, not {count}"),
+                    )
+                    .help("losing every piece is `pieces-left == 0`"),
+                );
+            }
+            EndRule::PiecesLeft {
+                kind,
+                op: *op,
+                count,
+                outcome: res,
+            }
+        }
+        EndCondition::Counter(name, op, count) => {
+            let (counter, count) = (
+                scope.resolve_counter(ck, name),
+                scope.resolve_count(ck, count, None, &COUNTER),
+            );
+            EndRule::Counter(counter?, *op, count?, res)
+        }
         EndCondition::Passes(k) => {
             let k = &scope.resolve_count(ck, k, None, &PASSES)?;
             if !PASSES.range.contains(k) {

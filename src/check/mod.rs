@@ -184,6 +184,8 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         forbid_dead_squares: movement.forbid_dead_squares,
         no_mate_by_drop: movement.no_mate_by_drop,
         forbid_check: movement.forbid_check,
+        must_capture: movement.must_capture,
+        on_check: movement.on_check,
         passes: movement.passes,
         setup: setup.map(|s| s.node.clone()).unwrap_or_default(),
     };

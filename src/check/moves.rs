@@ -2,13 +2,15 @@
 //! the legality rules (`forbid`).
 
 use super::boards::{off_board, region_cells};
-use super::pieces::{flips_to_span, resolve_condition};
+use super::pieces::{flips_to_span, resolve_condition, resolve_effect};
 use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::ids::Side;
-use crate::model::{Castling, Cond, Flight, FlipRule, Piece, PieceKind, ZoneId};
+use crate::model::{
+    Castling, Cond, CounterId, Effect as RulesEffect, Flight, FlipRule, Piece, PieceKind, ZoneId,
+};
 use crate::syntax::ast::{
-    CastleDecl, Condition, Decl, File, FlipDecl, Forbid, Name, Span, Spanned,
+    CastleDecl, Condition, Decl, Effect, File, FlipDecl, Forbid, Name, Span, Spanned,
 };
 
 /// The most flight rules a game may declare (each becomes two zones).
@@ -41,6 +43,10 @@ pub(crate) struct Movement {
     pub no_mate_by_drop: Vec<PieceKind>,
     /// `forbid check`.
     pub forbid_check: bool,
+    /// `must-capture`.
+    pub must_capture: bool,
+    /// `on check then counter NAME N`, each counter change.
+    pub on_check: Vec<(CounterId, i64)>,
 }
 
 pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[Piece]) -> Movement {
@@ -52,6 +58,8 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         forbid_dead_squares: false,
         no_mate_by_drop: Vec::new(),
         forbid_check: false,
+        must_capture: false,
+        on_check: Vec::new(),
     };
     let params = scope.param_values();
     for d in &file.decls {
@@ -85,6 +93,14 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
                 Forbid::MateByDrop(p) => out.no_mate_by_drop.extend(scope.resolve_piece(ck, p)),
                 Forbid::Check => out.forbid_check = true,
             },
+            Decl::MustCapture(span) => {
+                must_capture(ck, *span, pieces);
+                out.must_capture = true;
+            }
+            Decl::On { effects, span, .. } => {
+                out.on_check
+                    .extend(on_check(ck, scope, effects, *span, pieces));
+            }
             _ => {}
         }
     }
@@ -106,6 +122,62 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
             )
             .help("add `flip PLAYER in ZONE` (optionally `if own PIECE in ZONE`)"),
         );
+    }
+    out
+}
+
+/// `must-capture` where no piece has a move that captures: the rule could never
+/// choose among moves.
+fn must_capture(ck: &mut Checker, span: Span, pieces: &[Piece]) {
+    let captures = pieces
+        .iter()
+        .any(|p| p.components.iter().any(|c| c.betza.can_capture));
+    if !captures && !pieces.is_empty() {
+        ck.report(
+            Problem::new(
+                ProblemCode::NothingCaptures,
+                span,
+                "captures are forced, but no piece can capture",
+            )
+            .label("never applies")
+            .help("every move is move-only (`m`): let a piece capture, or remove `must-capture`"),
+        );
+    }
+}
+
+/// `on check then EFFECTS`: the counter changes a check makes. Only counters can
+/// change: the other effects are a moving piece's, and a check has none.
+fn on_check(
+    ck: &mut Checker,
+    scope: &Scope,
+    effects: &[Spanned<Effect>],
+    span: Span,
+    pieces: &[Piece],
+) -> Vec<(CounterId, i64)> {
+    if !pieces.iter().any(|p| p.royal) && !pieces.is_empty() {
+        ck.report(
+            Problem::new(
+                ProblemCode::CheckWithoutRoyal,
+                span,
+                "a check needs a royal piece, and none is declared",
+            )
+            .label("no move can give check")
+            .help("mark the king-like piece `royal`"),
+        );
+    }
+    let mut out = Vec::new();
+    for e in effects {
+        if !matches!(e.node, Effect::Counter(..)) {
+            ck.report(
+                Problem::new(ProblemCode::EventEffect, e.span, "a check can only change counters")
+                    .label("not a counter change")
+                    .help("write `on check then counter NAME +1`; a piece's own effects go on its `moves`"),
+            );
+            continue;
+        }
+        if let Some(RulesEffect::Counter(c, d)) = resolve_effect(ck, scope, e, None) {
+            out.push((c, d));
+        }
     }
     out
 }
@@ -170,7 +242,7 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
     let mut out = Vec::new();
     for c in conditions {
         let what = match &c.node {
-            Condition::Counter(..) => {
+            Condition::Counter(..) | Condition::InCheck { .. } => {
                 out.extend(resolve_condition(ck, scope, c, None));
                 continue;
             }

@@ -272,9 +272,13 @@ fn moves(
         piece.betza.push(' ');
     }
     piece.betza.push_str(&s.node);
+    let captures = moves.iter().any(|m| m.can_capture);
+    // `in-check` on a capture is reported and left out: attack detection would ask it
+    // of itself without end.
     let conds: Vec<Cond> = conditions
         .iter()
         .filter_map(|c| resolve_condition(ck, scope, c, piece.owner))
+        .filter(|c| !(captures && matches!(c, Cond::InCheck { .. })))
         .collect();
     piece_conditions_apply(ck, &moves, conditions);
     let effs: Vec<RulesEffect> = effects
@@ -407,6 +411,7 @@ pub(crate) fn resolve_condition(
             kind: scope.resolve_piece(ck, piece)?,
             yes: !negated,
         },
+        Condition::InCheck { negated } => Cond::InCheck { yes: !negated },
     })
 }
 
@@ -431,6 +436,24 @@ fn piece_conditions_apply(
                     .help("a condition on the piece taken belongs to capturing moves: `moves \"cR\" if captures PIECE`"),
                 );
             }
+            // Attack detection asks a capture's conditions, and in-check is itself an
+            // attack: on a capture the question would ask itself.
+            Condition::InCheck { negated } if moves.iter().any(|m| m.can_capture) => {
+                let word = if *negated {
+                    "unless in-check"
+                } else {
+                    "if in-check"
+                };
+                ck.report(
+                    Problem::new(
+                        ProblemCode::CheckCondition,
+                        c.span,
+                        format!("`{word}` on moves that capture"),
+                    )
+                    .label("these moves may capture")
+                    .help("`in-check` applies to moves that never capture: make them move-only (`moves \"mK\" if in-check`) and give the captures a line of their own"),
+                );
+            }
             Condition::Over { piece, negated }
                 if !moves.iter().any(|m| m.hop != betza::Hop::None) =>
             {
@@ -452,7 +475,7 @@ fn piece_conditions_apply(
 
 /// An effect of a move, resolved (or reported and left out); `side` as for
 /// [`resolve_condition`].
-fn resolve_effect(
+pub(super) fn resolve_effect(
     ck: &mut Checker,
     scope: &Scope,
     e: &Spanned<Effect>,

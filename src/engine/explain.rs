@@ -198,6 +198,19 @@ impl Position {
             return "it would give check, and a move that gives check is illegal in this game"
                 .into();
         }
+        if rules.must_capture && self.victim(legal[0]).is_none() {
+            let captures: Vec<String> = (self.legal_moves().into_iter())
+                .filter(|&m| self.victim(m).is_some())
+                .take(3)
+                .map(|m| self.move_text(m))
+                .collect();
+            if !captures.is_empty() {
+                return format!(
+                    "captures are forced in this game, and a capture is possible: {}",
+                    captures.join(", ")
+                );
+            }
+        }
         self.stalemate_reason()
     }
 
@@ -589,6 +602,8 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
             if yes { "capture" } else { "not capture" },
             with_article(&rules.piece(kind).name)
         ),
+        Cond::InCheck { yes: true } => "to be in check".into(),
+        Cond::InCheck { yes: false } => "not to be in check".into(),
         Cond::Over { kind, yes } => format!(
             "to {} {}",
             if yes { "jump over" } else { "not jump over" },
@@ -597,7 +612,8 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
     }
 }
 
-fn op_words(op: crate::syntax::ast::Compare) -> &'static str {
+/// A comparison in words: "at most".
+pub(crate) fn op_words(op: crate::syntax::ast::Compare) -> &'static str {
     use crate::syntax::ast::Compare;
     match op {
         Compare::Less => "below",

@@ -71,8 +71,20 @@ impl Position {
         if self.rules.tables.hands.no_mate_by_drop != 0 {
             self.forbid_mating_drops(out);
         }
+        if self.rules.must_capture {
+            self.keep_captures(out);
+        }
         if self.rules.stalemate_illegal && !out.is_empty() {
             self.forbid_stalemating(out);
+        }
+    }
+
+    /// `must-capture`: when some of the legal moves `out` capture, keeps only those.
+    /// Whether the side has a legal move does not change, so nothing that asks only
+    /// that ([`Self::has_legal_moves`]) needs this.
+    fn keep_captures(&self, out: &mut Vec<Move>) {
+        if out.iter().any(|&m| self.victim(m).is_some()) {
+            out.retain(|&m| self.victim(m).is_some());
         }
     }
 

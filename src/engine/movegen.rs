@@ -766,6 +766,7 @@ impl Position {
                 let s = self.screen(g, m, side);
                 (s != EMPTY && kind_of(s) == kind.index()) == yes
             }
+            Cond::InCheck { yes } => self.in_check(side) == yes,
             Cond::CloserTo { .. } if m.from == NO_CELL || m.to == NO_CELL => false,
             Cond::CloserTo { enemy, kind } => {
                 let target = code(kind.index(), if enemy { side.opponent() } else { side });

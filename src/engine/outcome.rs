@@ -2,6 +2,7 @@
 //! (rules that need no legal move first, then repetition and move limits).
 
 use super::{Move, MoveKind, Position};
+use crate::ids::CounterId;
 use crate::ids::Side;
 use crate::rules::{
     Cell, EMPTY, EndRule, NO_CELL, Outcome, PieceKind, Rules, ZoneId, code, kind_of, side_of,
@@ -32,6 +33,11 @@ pub enum EndReason {
     Facing(PieceKind),
     /// This many passes in a row.
     Passes(u32),
+    /// A player's pieces (of this type, or all of them) came to a count (a
+    /// `pieces-left` rule).
+    PiecesLeft(Option<PieceKind>, i64),
+    /// A player's counter came to a value (a `counter` end rule).
+    Counter(CounterId, i64),
 }
 
 impl EndReason {
@@ -51,6 +57,9 @@ impl EndReason {
             EndReason::BareKing => "bare king".into(),
             EndReason::Facing(kind) => format!("{}s facing", rules.piece(kind).name),
             EndReason::Passes(k) => format!("{k} passes in a row"),
+            EndReason::PiecesLeft(None, _) => "pieces left".into(),
+            EndReason::PiecesLeft(Some(kind), _) => format!("{}s left", rules.piece(kind).name),
+            EndReason::Counter(c, _) => format!("counter {}", rules.counters[c.index()]),
         }
     }
 }
@@ -101,6 +110,13 @@ impl GameEnd {
                 format!("the {name}s still face each other after a pass")
             }
             EndReason::Passes(k) => format!("{k} passes in a row"),
+            EndReason::PiecesLeft(None, n) => format!("{who} has {n} pieces left"),
+            EndReason::PiecesLeft(Some(kind), n) => {
+                format!("{who} has {n} {}s left", rules.piece(kind).name)
+            }
+            EndReason::Counter(c, n) => {
+                format!("{who}'s counter {} reached {n}", rules.counters[c.index()])
+            }
         }
     }
 }
@@ -165,6 +181,21 @@ impl Position {
                 EndRule::Passes(..) | EndRule::Facing(..) => self
                     .pass_end()
                     .map(|(reason, o)| ended(self.side, o, reason)),
+                EndRule::PiecesLeft {
+                    kind,
+                    op,
+                    count,
+                    outcome,
+                } => self.mover_first(|pos, side| {
+                    let n = pos.pieces_left(side, kind);
+                    op.holds(n, count)
+                        .then(|| ended(side, outcome, EndReason::PiecesLeft(kind, n)))
+                }),
+                EndRule::Counter(c, op, count, o) => self.mover_first(|pos, side| {
+                    let n = pos.counter(side, c.index());
+                    op.holds(n, count)
+                        .then(|| ended(side, o, EndReason::Counter(c, n)))
+                }),
                 _ => None,
             };
             if end.is_some() {
@@ -172,6 +203,26 @@ impl Position {
             }
         }
         None
+    }
+
+    /// `end` for the player who just moved, else for the player to move (as
+    /// Fairy-Stockfish reads its extinction and check-counting rules).
+    fn mover_first(&self, end: impl Fn(&Self, Side) -> Option<GameEnd>) -> Option<GameEnd> {
+        end(self, self.side.opponent()).or_else(|| end(self, self.side))
+    }
+
+    /// How many pieces of `kind` (of every kind with `None`) `side` has, on the board
+    /// and in hand.
+    pub(crate) fn pieces_left(&self, side: Side, kind: Option<PieceKind>) -> i64 {
+        let kinds = self.rules.pieces.len();
+        let of = |k: usize| {
+            i64::from(self.counts[code(k, side) as usize])
+                + i64::from(self.hand[side.index() * kinds + k])
+        };
+        match kind {
+            Some(k) => of(k.index()),
+            None => (0..kinds).map(of).sum(),
+        }
     }
 
     /// The side that has lost every piece of `kind` the setup gave it, if one:

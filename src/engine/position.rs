@@ -213,6 +213,9 @@ pub(crate) struct Undo {
     pub exited: u64,
     /// The move changed counters (unmake takes the change back).
     pub counted: bool,
+    /// The move gave check, and changed the counters of `on check` (unmake takes
+    /// the change back).
+    pub checked: bool,
     /// The captured piece went to the mover's hand.
     pub to_hand: bool,
 }
@@ -430,8 +433,29 @@ impl Position {
         if self.side == Side::First {
             self.fullmove = (self.fullmove + 1).min(MAX_CLOCK);
         }
+        // Checks as events: only games with `on check` ask whether the move gave one.
+        if !self.rules.on_check.is_empty() && self.in_check(self.side) {
+            h ^= self.count_check(self.side.opponent(), 1);
+            undo.checked = true;
+        }
         self.hash ^= h;
         self.history.push(undo);
+    }
+
+    /// The counter changes of `on check` for `side`, which gave check, times `sign`
+    /// (-1 to take them back). Returns the hash change.
+    fn count_check(&mut self, side: Side, sign: i64) -> u64 {
+        let nc = self.rules.counters.len();
+        let mut h = 0;
+        for k in 0..self.rules.on_check.len() {
+            let (i, d) = self.rules.on_check[k];
+            let slot = side.index() * nc + i.index();
+            let z = &self.rules.tables.zobrist;
+            h ^= z.counter_key(slot, self.counters[slot]);
+            self.counters[slot] += sign * d;
+            h ^= z.counter_key(slot, self.counters[slot]);
+        }
+        h
     }
 
     /// The search's null move: the side to move passes without moving, whatever the
@@ -492,6 +516,7 @@ impl Position {
             captured_height: 0,
             exited: self.exited[self.side],
             counted: false,
+            checked: false,
             to_hand: false,
         }
     }
@@ -802,6 +827,9 @@ impl Position {
         }
         if u.counted {
             self.apply_counters(m, -1);
+        }
+        if u.checked {
+            self.count_check(self.side, -1);
         }
         self.castling = u.castling;
         self.ep = u.ep;

@@ -284,9 +284,21 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
             "`forbid dead-squares | mate-by-drop PIECE | check`: moves that break the rule are illegal."
         }
         "captures-to-hand" => "`captures-to-hand`: captured pieces go to the capturer's hand.",
+        "in-check" => {
+            "`if in-check` / `unless in-check`: the mover is in check before the move (moves that never capture)."
+        }
+        "must-capture" => {
+            "`must-capture`: when a capture is legal, only captures are (en passant included)."
+        }
+        "on" => {
+            "`on check then counter NAME N`: a move that gives check changes the mover's counter."
+        }
+        "pieces-left" => {
+            "`pieces-left [PIECE] OP N RESULT`: a player with so many pieces (on the board and in hand) gets RESULT at once."
+        }
         "pie-rule" => "`pie-rule`: the second player may swap sides instead of the first move.",
         "counter" => {
-            "`counter NAME`: a number per player, read by conditions and changed by effects."
+            "`counter NAME`: a number per player, read by conditions, changed by effects and `on check`; in `end`, `counter NAME OP N RESULT`."
         }
         "checkmate" => "`checkmate RESULT`: no legal move while a royal piece is attacked.",
         "stalemate" => "`stalemate RESULT`: no legal move while not in check.",

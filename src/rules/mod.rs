@@ -9,9 +9,9 @@ mod lower;
 mod tables;
 
 pub use crate::model::{
-    BetzaId, Board, Castling, Cell, CellInfo, Code, Cond, CounterId, EMPTY, Effect, EndRule, GenId,
-    Geometry, MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player, Promotion, Side,
-    Symbol, Terrain, Zone, ZoneId, code, file_letter, kind_of, side_of,
+    BetzaId, Board, Castling, Cell, CellInfo, Code, Compare, Cond, CounterId, EMPTY, Effect,
+    EndRule, GenId, Geometry, MAX_PIECE_TYPES, Mark, NO_CELL, Outcome, Param, PieceKind, Player,
+    Promotion, Side, Symbol, Terrain, Zone, ZoneId, code, file_letter, kind_of, side_of,
 };
 pub(crate) use tables::{
     ANY_REACH, GenInfo, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist,

@@ -354,7 +354,7 @@ pub struct Hands {
 #[derive(Debug, Clone, Default)]
 pub struct Ends {
     /// The end rules that may end the game whatever moves remain (captured, exited,
-    /// reached, bare king, passes, facing), by their index in `Rules::end_rules`, in
+    /// reached, bare king, passes, facing, pieces left, counters), by their index in `Rules::end_rules`, in
     /// order.
     pub at_once: Vec<usize>,
     /// Per end rule, per side: the squares of a `reached` rule's zone (else empty).
@@ -954,6 +954,8 @@ fn ends(rules: &Rules) -> Ends {
                     | EndRule::BareKing(_)
                     | EndRule::Passes(..)
                     | EndRule::Facing(..)
+                    | EndRule::PiecesLeft { .. }
+                    | EndRule::Counter(..)
             )
         })
         .map(|(i, _)| i)

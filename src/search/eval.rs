@@ -44,7 +44,7 @@ use crate::engine::Position;
 use crate::engine::for_each_occupied_square;
 use crate::ids::{PieceKind, Side};
 use crate::rules::{
-    Cell, Code, Cond, EMPTY, Effect, EndRule, Outcome, Rules, code, kind_of, side_of,
+    Cell, Code, Compare, Cond, EMPTY, Effect, EndRule, Outcome, Rules, code, kind_of, side_of,
 };
 use crate::syntax::betza::{self, Hop};
 
@@ -233,6 +233,24 @@ fn height_bonus(rules: &Rules, values: &[i32]) -> Vec<i32> {
         .collect()
 }
 
+/// 1, or -1 where a player wins by running out of pieces (a `pieces-left` rule of
+/// every kind, `== N`, `< N` or `<= N`, that wins): there, pieces on the board count
+/// against their player.
+fn material_sign(rules: &Rules) -> i32 {
+    let loses_to_win = rules.end_rules.iter().any(|r| {
+        matches!(
+            r,
+            EndRule::PiecesLeft {
+                kind: None,
+                op: Compare::Equal | Compare::Less | Compare::LessEq,
+                outcome: Outcome::Win,
+                ..
+            }
+        )
+    });
+    if loses_to_win { -1 } else { 1 }
+}
+
 /// The piece types whose loss loses the game: royal pieces under a checkmate-loss
 /// rule, and the pieces of `captured PIECE loss` rules.
 fn target_kinds(rules: &Rules) -> u64 {
@@ -404,6 +422,7 @@ impl Eval {
             }
         };
         let ncodes = 1 + 2 * kinds;
+        let material = material_sign(rules);
         let mut worth = vec![0; ncodes * n];
         for (k, p) in rules.pieces.iter().enumerate() {
             let avg = mean(k);
@@ -436,7 +455,7 @@ impl Eval {
                         Some(l) => l.square(&rules.geometry, k, side, Cell::new(cell)),
                         None => bonus.round() as i32,
                     };
-                    worth[c * n + cell] = signed(side, values[k] + bonus);
+                    worth[c * n + cell] = signed(side, material * values[k] + bonus);
                 }
             }
         }

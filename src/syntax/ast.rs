@@ -54,6 +54,21 @@ pub enum Decl {
     Forbid(Spanned<Forbid>),
     /// Captured pieces go to the capturer's hand.
     CapturesToHand(Span),
+    /// `must-capture`: when a capture is legal, only captures are.
+    MustCapture(Span),
+    /// `on EVENT then EFFECTS`: what an event does beyond the move that caused it.
+    On {
+        event: Spanned<Event>,
+        effects: Vec<Spanned<Effect>>,
+        span: Span,
+    },
+}
+
+/// Something a move may cause, which an `on` declaration gives effects to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Event {
+    /// The move leaves a royal piece of the opponent attacked.
+    Check,
 }
 
 /// What a `forbid` declaration forbids.
@@ -342,6 +357,15 @@ pub enum EndCondition {
     Facing(Name),
     /// The last N moves were passes.
     Passes(Count),
+    /// The player's pieces (of the kind, or all of them), on the board and in hand,
+    /// number so many.
+    PiecesLeft {
+        piece: Option<Name>,
+        op: Compare,
+        count: Count,
+    },
+    /// The player's counter compares so.
+    Counter(Name, Compare, Count),
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -396,6 +420,9 @@ pub enum Condition {
     Captures { piece: Name, negated: bool },
     /// The hop's screen is a piece of this kind (`over PIECE`), or is not.
     Over { piece: Name, negated: bool },
+    /// The mover is in check before the move (`in-check`), or is not (`unless
+    /// in-check`).
+    InCheck { negated: bool },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]

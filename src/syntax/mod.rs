@@ -14,9 +14,9 @@ use pest_derive::Parser;
 use crate::diagnostic::{Problem, ProblemCode};
 use ast::{
     BlockKind, BoardDecl, CastleDecl, Compare, Condition, Count, Decl, DropDecl, Effect,
-    EndCondition, EndDecl, EndRuleDecl, File, FlightDecl, FlipDecl, Forbid, GameResult, Glyph,
-    Name, ParamDecl, PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm, Span,
-    Spanned, Symbol, TerrainDecl, ZoneBody, ZoneDecl,
+    EndCondition, EndDecl, EndRuleDecl, Event, File, FlightDecl, FlipDecl, Forbid, GameResult,
+    Glyph, Name, ParamDecl, PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm,
+    Span, Spanned, Symbol, TerrainDecl, ZoneBody, ZoneDecl,
 };
 
 #[derive(Parser)]
@@ -219,7 +219,10 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::counter_decl
         | Rule::pass_decl
         | Rule::forbid_decl
-        | Rule::captures_decl => words("a declaration", "decl"),
+        | Rule::captures_decl
+        | Rule::must_capture_decl
+        | Rule::on_decl => words("a declaration", "decl"),
+        Rule::event => words("an event", "event"),
         Rule::forbid_item | Rule::dead_squares | Rule::mate_by_drop | Rule::giving_check => {
             words("a rule to forbid", "forbid_item")
         }
@@ -268,6 +271,8 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::reached
         | Rule::bare_king
         | Rule::facing
+        | Rule::pieces_left
+        | Rule::counter_end
         | Rule::passes => words("an end rule", "end_condition"),
         Rule::result => words("a result", "result"),
         Rule::range => "`in LOW..HIGH`".into(),
@@ -283,6 +288,7 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::captures_cond
         | Rule::over_cond
         | Rule::not_cond
+        | Rule::in_check_cond
         | Rule::unless_clause => words("a condition", "condition"),
         Rule::effects
         | Rule::effect
@@ -360,6 +366,8 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::pass_decl => pass_decl(inner, span),
         Rule::forbid_decl => Decl::Forbid(forbid(inner.next().unwrap())),
         Rule::captures_decl => Decl::CapturesToHand(span),
+        Rule::must_capture_decl => Decl::MustCapture(span),
+        Rule::on_decl => on_decl(inner, span),
         Rule::counter_decl => Decl::Counter(name(inner.next().unwrap()), inner.next().map(count)),
         Rule::drop_decl => Decl::Drop(DropDecl {
             zone: name(inner.next().unwrap()),
@@ -395,6 +403,15 @@ fn forbid(item: Pair<Rule>) -> Spanned<Forbid> {
         rule => unreachable!("forbid item {rule:?}"),
     };
     Spanned::new(forbid, span)
+}
+
+fn on_decl(mut inner: Children, span: Span) -> Decl {
+    let event = inner.next().unwrap();
+    Decl::On {
+        event: Spanned::new(Event::Check, span_of(&event)),
+        effects: inner.next().unwrap().into_inner().map(effect).collect(),
+        span,
+    }
 }
 
 fn pass_decl(mut inner: Children, span: Span) -> Decl {
@@ -613,6 +630,22 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
         Rule::bare_king => EndCondition::BareKing,
         Rule::facing => EndCondition::Facing(name(c.into_inner().next().unwrap())),
         Rule::passes => EndCondition::Passes(count(c.into_inner().next().unwrap())),
+        Rule::pieces_left => {
+            let mut inner = c.into_inner().peekable();
+            let piece = inner.next_if(|p| p.as_rule() == Rule::ident).map(name);
+            let op = compare(inner.next().unwrap().as_str());
+            EndCondition::PiecesLeft {
+                piece,
+                op,
+                count: count(inner.next().unwrap()),
+            }
+        }
+        Rule::counter_end => {
+            let mut inner = c.into_inner();
+            let counter = name(inner.next().unwrap());
+            let op = compare(inner.next().unwrap().as_str());
+            EndCondition::Counter(counter, op, count(inner.next().unwrap()))
+        }
         _ => unreachable!("end condition"),
     }
 }
@@ -720,10 +753,13 @@ fn conditions(pair: Pair<Rule>) -> Vec<Spanned<Condition>> {
     out
 }
 
-/// `captures PIECE` or `over PIECE`, negated or not.
+/// `captures PIECE`, `over PIECE` or `in-check`, negated or not.
 fn piece_condition(c: Pair<Rule>, negated: bool) -> Spanned<Condition> {
     let span = span_of(&c);
     let rule = c.as_rule();
+    if rule == Rule::in_check_cond {
+        return Spanned::new(Condition::InCheck { negated }, span);
+    }
     let piece = name(c.into_inner().next().unwrap());
     let cond = match rule {
         Rule::captures_cond => Condition::Captures { piece, negated },
@@ -737,7 +773,7 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
     let c = pair.into_inner().next().expect("a condition has one form");
     let rule = c.as_rule();
     match rule {
-        Rule::captures_cond | Rule::over_cond => {
+        Rule::captures_cond | Rule::over_cond | Rule::in_check_cond => {
             return Spanned::new(piece_condition(c, false).node, span);
         }
         Rule::not_cond => {
