@@ -164,6 +164,7 @@ fn start_square(rules: &Arc<Rules>, side: Side, me: Code) -> Cell {
 /// unmoved; `None` if the rules cannot read it.
 fn position_with(rules: &Arc<Rules>, side: Side, pieces: &[(Cell, Code)]) -> Option<Position> {
     let geo = &rules.geometry;
+    let start = Position::start(rules.clone());
     let mut boards = Vec::new();
     for board in 0..geo.boards.len() {
         let b = &geo.boards[board];
@@ -180,7 +181,7 @@ fn position_with(rules: &Arc<Rules>, side: Side, pieces: &[(Cell, Code)]) -> Opt
                             empty = 0;
                         }
                         row += &rules.code_symbol(piece);
-                        if let Some(h) = setup_height(rules, piece) {
+                        if let Some(h) = setup_height(&start, piece) {
                             row += &format!("({h})");
                         }
                     }
@@ -205,9 +206,8 @@ fn position_with(rules: &Arc<Rules>, side: Side, pieces: &[(Cell, Code)]) -> Opt
 
 /// The height of the stacks `piece` starts the game as, where the setup stacks it: a
 /// piece whose moves read its height is drawn as it first stands.
-fn setup_height(rules: &Arc<Rules>, piece: Code) -> Option<u8> {
-    let start = Position::start(rules.clone());
-    (0..rules.cell_count())
+fn setup_height(start: &Position, piece: Code) -> Option<u8> {
+    (0..start.rules().cell_count())
         .map(Cell::new)
         .filter(|&c| start.piece_at(c) == piece)
         .map(|c| start.height_at(c))
