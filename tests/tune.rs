@@ -108,7 +108,13 @@ fn the_tune_finds_the_queen_worth_more_than_the_wazir() {
     let layout = Layout::new(&rules);
     let samples = tune::samples(&layout, &games);
     assert!(samples.len() > 200, "{} positions", samples.len());
-    let tuned = tune::tune(&rules, &layout, &samples, games.len(), &mut |_, _| {});
+    let tuned = tune::tune(
+        &rules,
+        &layout,
+        &samples,
+        (games.len(), false),
+        &mut |_, _| {},
+    );
     let v = &tuned.learned.values;
     assert!(
         v[queen] > v[wazir] + 100,
@@ -197,4 +203,78 @@ fn the_command_writes_a_values_file_that_analyze_uses() {
         "analyze", "--games", "1", "--depth", "1", "--values", "none",
     ]);
     assert!(!without.contains("learned"), "{without}");
+}
+
+/// A teacher's scores replace the games' results: a teacher engine (varsand itself,
+/// with a values file that prices the Wazir at a pawn and the Queen at nine) labels
+/// the positions, and the fit learns its prices, not the rules' equal ones.
+#[test]
+fn a_teacher_engine_labels_the_positions() {
+    let file = scratch("teacher");
+    let rules = load(&tiny_text());
+    let kinds = rules.pieces().len();
+    let queen = kind(&rules, "Queen");
+    let mut prices = Learned {
+        values: vec![100; kinds],
+        hand: vec![100; kinds],
+        squares: vec![vec![0; rules.cell_count()]; kinds],
+        mobility: 0,
+    };
+    prices.values[queen] = 900;
+    let teacher_values = file.with_file_name("teacher.values");
+    write_values(&file, &rules, &prices);
+    std::fs::rename(learned::values_path(&file), &teacher_values).unwrap_or_else(|e| panic!("{e}"));
+    let teacher = format!(
+        "{} uci {} --values {}",
+        env!("CARGO_BIN_EXE_varsand"),
+        file.display(),
+        teacher_values.display()
+    );
+    let out = Command::new(env!("CARGO_BIN_EXE_varsand"))
+        .args(["tune", "--games", "12", "--threads", "2", "--dry-run"])
+        .args(["--teacher", &teacher, "--teacher-go", "depth 1"])
+        .arg(&file)
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let (stdout, stderr) = (
+        String::from_utf8_lossy(&out.stdout),
+        String::from_utf8_lossy(&out.stderr),
+    );
+    assert!(out.status.success(), "{stderr}");
+    assert!(stderr.contains("the teacher scores"), "{stderr}");
+    let learned_value = |name: &str| -> i32 {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(name))
+            .unwrap_or_else(|| panic!("no {name} in {stdout}"));
+        line.split_whitespace()
+            .nth(3)
+            .and_then(|v| v.parse().ok())
+            .unwrap_or_else(|| panic!("{line}"))
+    };
+    let (q, w) = (learned_value("Queen"), learned_value("Wazir"));
+    assert!(q > w + 300, "queen {q}, wazir {w}: {stdout}");
+}
+
+/// A teacher that cannot be started, or is given no limits, is a clear error.
+#[test]
+fn a_broken_teacher_is_a_clear_error() {
+    let file = scratch("broken-teacher");
+    let run = |extra: &[&str]| {
+        let out = Command::new(env!("CARGO_BIN_EXE_varsand"))
+            .args(["tune", "--games", "2", "--threads", "1", "--dry-run"])
+            .args(extra)
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert!(!out.status.success());
+        String::from_utf8_lossy(&out.stderr).to_string()
+    };
+    let missing = run(&["--teacher", "/nonexistent/engine"]);
+    assert!(
+        missing.contains("cannot start `/nonexistent/engine`"),
+        "{missing}"
+    );
+    let no_limits = run(&["--teacher", "true", "--teacher-go", " "]);
+    assert!(no_limits.contains("--teacher-go: no limits"), "{no_limits}");
 }

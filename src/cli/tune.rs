@@ -13,6 +13,7 @@ use crate::pgn::GameResult;
 use crate::rules::Rules;
 use crate::search::learned::{self, Header, values_path};
 use crate::search::{Eval, Limits};
+use crate::tune::teacher::Teacher;
 use crate::tune::{Game, Layout, SelfPlay, Tuned};
 
 /// The most self-play games of one run.
@@ -53,6 +54,16 @@ pub struct Args {
     /// Print the report only; write no file.
     #[arg(long)]
     dry_run: bool,
+    /// Label the positions with this UCI engine's scores instead of the games' results
+    /// (its command line, e.g. "fairy-stockfish").
+    #[arg(long, value_name = "COMMAND")]
+    teacher: Option<String>,
+    /// The teacher's search per position (the words after `go`).
+    #[arg(long, value_name = "LIMITS", default_value = "nodes 2000")]
+    teacher_go: String,
+    /// The teacher's UCI_Variant (default: the game's name, as `match` finds it).
+    #[arg(long, value_name = "NAME")]
+    teacher_variant: Option<String>,
 }
 
 /// `varsand tune`: plays or reads the games, fits, writes the file, prints the report.
@@ -77,7 +88,10 @@ fn tune(args: &Args) -> Result<String, String> {
         read_pgn(&rules, &args.pgn)?
     };
     let layout = Layout::new(&rules);
-    let samples = crate::tune::samples(&layout, &games);
+    let mut samples = crate::tune::samples(&layout, &games);
+    if let Some(command) = &args.teacher {
+        samples = teach(&rules, args, command, &games, samples)?;
+    }
     if samples.is_empty() {
         return Err("error: the games have no quiet positions to learn from\n".into());
     }
@@ -93,7 +107,8 @@ fn tune(args: &Args) -> Result<String, String> {
         }
     );
     let mut step = |i: usize, loss: f64| eprintln!("  step {i}: mean loss {loss:.5}");
-    let tuned = crate::tune::tune(&rules, &layout, &samples, games.len(), &mut step);
+    let taught = args.teacher.is_some();
+    let tuned = crate::tune::tune(&rules, &layout, &samples, (games.len(), taught), &mut step);
     let out = args
         .output
         .clone()
@@ -124,9 +139,69 @@ fn file_name(path: &Path) -> String {
     )
 }
 
+/// The samples labelled by the teacher's scores, with a progress bar on a terminal.
+fn teach(
+    rules: &Arc<Rules>,
+    args: &Args,
+    command: &str,
+    games: &[Game],
+    samples: Vec<crate::tune::Sample>,
+) -> Result<Vec<crate::tune::Sample>, String> {
+    let argv =
+        crate::matches::command::split(command).map_err(|e| format!("error: --teacher: {e}\n"))?;
+    if argv.is_empty() {
+        return Err("error: --teacher: an empty command\n".into());
+    }
+    if args.teacher_go.split_whitespace().next().is_none() {
+        return Err("error: --teacher-go: no limits (e.g. \"nodes 2000\")\n".into());
+    }
+    let teacher = Teacher {
+        argv,
+        go: args.teacher_go.clone(),
+        variant: args.teacher_variant.clone(),
+        threads: threads(args),
+    };
+    eprintln!(
+        "the teacher scores {} positions (go {})",
+        samples.len(),
+        teacher.go
+    );
+    let bar = progress(games.len() as u64, "teacher");
+    let labelled = crate::tune::teacher::label(rules, games, samples, &teacher, &|| bar.inc(1))
+        .map_err(|e| format!("error: {e}\n"));
+    bar.finish_and_clear();
+    labelled
+}
+
+/// The threads asked for, or every core.
+fn threads(args: &Args) -> usize {
+    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
+    if args.threads == 0 {
+        cores
+    } else {
+        args.threads.min(4 * cores)
+    }
+}
+
+/// A progress bar of `len` games on a terminal (hidden elsewhere).
+fn progress(len: u64, what: &str) -> indicatif::ProgressBar {
+    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
+        indicatif::ProgressBar::new(len)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    bar.set_style(
+        indicatif::ProgressStyle::with_template(&format!(
+            "{what} {{bar:40}} {{pos}}/{{len}} games, {{elapsed}} elapsed, {{eta}} left"
+        ))
+        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
+    );
+    bar.enable_steady_tick(Duration::from_millis(500));
+    bar
+}
+
 /// The self-play games, with a progress bar on a terminal.
 fn play(rules: &Arc<Rules>, args: &Args) -> Vec<Game> {
-    let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let opts = SelfPlay {
         games: args.games as usize,
         limits: Limits {
@@ -135,29 +210,14 @@ fn play(rules: &Arc<Rules>, args: &Args) -> Vec<Game> {
             nodes: None,
         },
         seed: args.seed,
-        threads: if args.threads == 0 {
-            cores
-        } else {
-            args.threads.min(4 * cores)
-        },
+        threads: threads(args),
         config: GameConfig {
             max_plies: args.max_plies as usize,
             opening_plies: args.opening_plies as usize,
             ..GameConfig::default()
         },
     };
-    let bar = if std::io::IsTerminal::is_terminal(&std::io::stderr()) {
-        indicatif::ProgressBar::new(args.games)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
-    bar.set_style(
-        indicatif::ProgressStyle::with_template(
-            "self-play {bar:40} {pos}/{len} games, {elapsed} elapsed, {eta} left",
-        )
-        .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar()),
-    );
-    bar.enable_steady_tick(Duration::from_millis(500));
+    let bar = progress(args.games, "self-play");
     let eval = Arc::new(Eval::new(rules));
     let games = crate::tune::self_play(rules, &eval, &opts, &|| bar.inc(1));
     bar.finish_and_clear();

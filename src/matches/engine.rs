@@ -70,6 +70,17 @@ pub struct Reply {
     pub best: Option<String>,
     /// Its last `info` line's depth and score, if it gave them: `+0.35/7`.
     pub eval: Option<String>,
+    /// That score, for the side to move.
+    pub score: Option<UciScore>,
+}
+
+/// A score as an `info` line gives it, for the side to move.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum UciScore {
+    /// In centipawns.
+    Cp(i64),
+    /// Mate in this many moves (negative: the side to move is mated).
+    Mate(i64),
 }
 
 impl Engine {
@@ -201,7 +212,7 @@ impl Engine {
         self.send(position)?;
         self.send(go)?;
         let deadline = Instant::now() + wait;
-        let mut eval = None;
+        let mut last = None;
         loop {
             let line = self.next_line((deadline, wait), "go", "bestmove")?;
             let mut words = line.split_whitespace();
@@ -211,9 +222,13 @@ impl Engine {
                         .next()
                         .filter(|m| !matches!(*m, "(none)" | "0000" | "none"))
                         .map(str::to_string);
-                    return Ok(Reply { best, eval });
+                    return Ok(Reply {
+                        best,
+                        eval: last.map(|(depth, score)| eval_text(depth, score)),
+                        score: last.map(|(_, score)| score),
+                    });
                 }
-                Some("info") => eval = info_eval(&line).or(eval),
+                Some("info") => last = info_score(&line).or(last),
                 _ => {}
             }
         }
@@ -320,24 +335,37 @@ fn seconds(d: Duration) -> String {
 }
 
 /// The depth and score of an `info` line: `+0.35/7`, `+M3/5` (mate in 3), `-M2/4`.
-fn info_eval(line: &str) -> Option<String> {
+fn eval_text(depth: u32, score: UciScore) -> String {
+    let score = match score {
+        UciScore::Cp(value) => format!("{:+.2}", value as f64 / 100.0),
+        UciScore::Mate(value) if value >= 0 => format!("+M{value}"),
+        UciScore::Mate(value) => format!("-M{}", -value),
+    };
+    format!("{score}/{depth}")
+}
+
+/// The depth and score of an `info` line that gives both.
+fn info_score(line: &str) -> Option<(u32, UciScore)> {
     let words: Vec<&str> = line.split_whitespace().collect();
     let after = |key: &str| words.windows(2).find(|w| w[0] == key).map(|w| w[1]);
-    let depth = after("depth")?;
+    let depth = after("depth")?.parse().ok()?;
     let i = words.iter().position(|w| *w == "score")?;
     let (kind, value) = (words.get(i + 1)?, words.get(i + 2)?.parse::<i64>().ok()?);
     let score = match *kind {
-        "cp" => format!("{:+.2}", value as f64 / 100.0),
-        "mate" if value >= 0 => format!("+M{value}"),
-        "mate" => format!("-M{}", -value),
+        "cp" => UciScore::Cp(value),
+        "mate" => UciScore::Mate(value),
         _ => return None,
     };
-    Some(format!("{score}/{depth}"))
+    Some((depth, score))
 }
 
 #[cfg(test)]
 mod tests {
-    use super::info_eval;
+    use super::{eval_text, info_score};
+
+    fn info_eval(line: &str) -> Option<String> {
+        info_score(line).map(|(depth, score)| eval_text(depth, score))
+    }
 
     #[test]
     fn info_lines_give_depth_and_score() {

@@ -19,8 +19,8 @@
 //! are drawn (seeded), and the pair plays them with each engine on each side. Colours
 //! alternate from game to game: engine 1 moves first in the odd-numbered games.
 
-mod command;
-mod engine;
+pub mod command;
+pub mod engine;
 mod score;
 
 use std::collections::BTreeMap;

@@ -25,6 +25,9 @@ use super::fit::Prior;
 /// seen squares must not blow up.
 const VALUE_SPREAD: f64 = 300.0;
 const SQUARE_SPREAD: f64 = 8.0;
+/// The square bonuses' spread when a teacher scores every position: each position
+/// then says far more than a game's result does, and the squares may move further.
+const TAUGHT_SQUARE_SPREAD: f64 = 30.0;
 const MOBILITY_SPREAD: f64 = 5.0;
 const EDGE_SPREAD: f64 = 1000.0;
 
@@ -174,10 +177,16 @@ impl Layout {
     }
 
     /// The prior: the rules' own evaluation's weights (the square bonuses averaged
-    /// over each class), and how far the fit may stray from them.
-    pub fn prior(&self, eval: &Eval) -> Prior {
+    /// over each class), and how far the fit may stray from them (`taught`: farther
+    /// for the square bonuses, as a teacher labelled the positions).
+    pub fn prior(&self, eval: &Eval, taught: bool) -> Prior {
         let mut mean = vec![0.0; self.len];
-        let mut spread = vec![SQUARE_SPREAD; self.len];
+        let square_spread = if taught {
+            TAUGHT_SQUARE_SPREAD
+        } else {
+            SQUARE_SPREAD
+        };
+        let mut spread = vec![square_spread; self.len];
         for kind in 0..self.kinds {
             let value = f64::from(eval.values[kind]);
             mean[self.value(kind)] = value;

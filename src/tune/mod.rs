@@ -12,6 +12,8 @@
 
 pub mod fit;
 mod layout;
+#[cfg(feature = "cli")]
+pub mod teacher;
 
 use std::sync::Arc;
 
@@ -43,6 +45,8 @@ pub struct Sample {
     pub result: f64,
     /// The game it comes from (positions of one game are not independent).
     pub game: u32,
+    /// The moves of the game played before it.
+    pub ply: u32,
 }
 
 /// How the self-play games are played.
@@ -100,7 +104,7 @@ pub fn samples_of(layout: &Layout, game: &Game, index: u32) -> Vec<Sample> {
     let mut branching: Vec<i32> = Vec::new();
     let mut after_capture = false;
     let mut out = Vec::new();
-    for text in &game.moves {
+    for (ply, text) in game.moves.iter().enumerate() {
         pos.legal_moves_into(&mut legal);
         branching.push(legal.len() as i32);
         let Ok(m) = pos.parse_move(text) else {
@@ -121,6 +125,7 @@ pub fn samples_of(layout: &Layout, game: &Game, index: u32) -> Vec<Sample> {
                 features: layout.features(&pos, mobility),
                 result,
                 game: index,
+                ply: ply as u32,
             });
         }
         pos.make(m);
@@ -161,16 +166,17 @@ pub struct Tuned {
 }
 
 /// Fits the weights to the samples, starting from (and drawn toward) the rules' own
-/// evaluation. `step` hears each Newton step's mean loss.
+/// evaluation (`taught`: the samples carry a teacher's scores, not results). `step`
+/// hears each Newton step's mean loss.
 pub fn tune(
     rules: &Rules,
     layout: &Layout,
     samples: &[Sample],
-    games: usize,
+    (games, taught): (usize, bool),
     step: &mut dyn FnMut(usize, f64),
 ) -> Tuned {
     let eval = Eval::new(rules);
-    let prior = layout.prior(&eval);
+    let prior = layout.prior(&eval, taught);
     let k = fit::fit_k(samples, &prior.mean);
     let loss_before = fit::mean_loss(samples, &prior.mean, k);
     let weights = fit::newton(samples, &prior, k, step);
