@@ -55,6 +55,7 @@ fn some_weights(rules: &Rules) -> Learned {
         squares: (0..kinds)
             .map(|k| (0..cells).map(|c| (c as i32 % 7) - 3 + k as i32).collect())
             .collect(),
+        end_squares: Vec::new(),
         mobility: 5,
     }
 }
@@ -105,7 +106,7 @@ fn the_tune_finds_the_queen_worth_more_than_the_wazir() {
         },
     };
     let games = tune::self_play(&rules, &eval, &opts, &|| {});
-    let layout = Layout::new(&rules);
+    let layout = Layout::new(&rules, false);
     let samples = tune::samples(&layout, &games);
     assert!(samples.len() > 200, "{} positions", samples.len());
     let tuned = tune::tune(
@@ -218,6 +219,7 @@ fn a_teacher_engine_labels_the_positions() {
         values: vec![100; kinds],
         hand: vec![100; kinds],
         squares: vec![vec![0; rules.cell_count()]; kinds],
+        end_squares: Vec::new(),
         mobility: 0,
     };
     prices.values[queen] = 900;
@@ -277,4 +279,45 @@ fn a_broken_teacher_is_a_clear_error() {
     );
     let no_limits = run(&["--teacher", "true", "--teacher-go", " "]);
     assert!(no_limits.contains("--teacher-go: no limits"), "{no_limits}");
+}
+
+/// Tapered square bonuses (`end-squares`) round-trip, and the evaluation blends them
+/// by the material left: with only the royal pieces and one Wazir on the board the end
+/// game's bonus counts, with the setup's pieces the middle game's.
+#[test]
+fn tapered_square_bonuses_round_trip_and_blend_by_the_phase() {
+    let file = scratch("tapered");
+    let rules = load(&tiny_text());
+    let mut weights = some_weights(&rules);
+    let cells = rules.cell_count();
+    let kinds = rules.pieces().len();
+    weights.squares = vec![vec![0; cells]; kinds];
+    weights.end_squares = vec![vec![0; cells]; kinds];
+    let wazir = kind(&rules, "Wazir");
+    weights.end_squares[wazir] = vec![40; cells];
+    write_values(&file, &rules, &weights);
+    let (read, warning) = learned::load_beside(&rules, &file);
+    assert_eq!(warning, None);
+    assert_eq!(read.as_ref(), Some(&weights));
+    // Against the same weights untapered (no end-game bonus), everything else equal.
+    let flat = Learned {
+        end_squares: vec![vec![0; cells]; kinds],
+        ..weights.clone()
+    };
+    let (tapered, untapered) = (
+        Eval::with_learned(&rules, &weights),
+        Eval::with_learned(&rules, &flat),
+    );
+    let gain = |fen: &str| {
+        let pos = Position::from_fen(rules.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
+        tapered.evaluate(&pos) - untapered.evaluate(&pos)
+    };
+    // The end game: the lone Wazir has most of the end-game bonus (all of it but its
+    // own share of the setup's material).
+    let end = gain("2k2/5/5/5/W1K2 w - - 0 1");
+    assert!((30..=40).contains(&end), "{end}");
+    // The setup less one black Wazir: nearly all middle game, little of the bonus
+    // (the two white Wazirs' against the one black Wazir's).
+    let full = gain("wqkq1/5/5/5/WQKQW w - - 0 1");
+    assert!((0..10).contains(&full), "{full}");
 }

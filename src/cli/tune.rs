@@ -87,7 +87,7 @@ fn tune(args: &Args) -> Result<String, String> {
     } else {
         read_pgn(&rules, &args.pgn)?
     };
-    let layout = Layout::new(&rules);
+    let layout = Layout::new(&rules, args.teacher.is_some());
     let mut samples = crate::tune::samples(&layout, &games);
     if let Some(command) = &args.teacher {
         samples = teach(&rules, args, command, &games, samples)?;

@@ -49,7 +49,7 @@ use crate::rules::{
 use crate::syntax::betza::{self, Hop};
 
 use super::learned::Learned;
-use super::structure::{Gathered, Structure};
+use super::structure::{Gathered, PHASE_FULL, Structure};
 
 /// Centipawns per legal move of mobility (added by the search, which knows the counts).
 pub const MOBILITY: i32 = 3;
@@ -106,6 +106,9 @@ pub struct Eval {
     /// added to one sum: a sum per side, indexed by the side, makes each piece wait
     /// for the last one's store).
     worth: Vec<i32>,
+    /// The same in the end game, when learned tapered bonuses say it differs; else
+    /// empty. A piece's worth is then blended from the two by the phase.
+    worth_end: Vec<i32>,
     /// Some piece kind gains by its stack's height (else heights are not read).
     stacks_count: bool,
     /// Per `code`: the goal weight (value/200 per step) of that piece in 1/16 centipawns,
@@ -424,6 +427,8 @@ impl Eval {
         let ncodes = 1 + 2 * kinds;
         let material = material_sign(rules);
         let mut worth = vec![0; ncodes * n];
+        let tapered = learned.is_some_and(Learned::tapered);
+        let mut worth_end = vec![0; if tapered { ncodes * n } else { 0 }];
         for (k, p) in rules.pieces.iter().enumerate() {
             let avg = mean(k);
             let gain = best_promotion(rules, &values, k) - values[k];
@@ -451,11 +456,18 @@ impl Eval {
                         let near = 1.0 - f64::from(d[cell]) / f64::from(exit_longest);
                         bonus += EXIT * near.powi(2);
                     }
-                    let bonus = match learned {
-                        Some(l) => l.square(&rules.geometry, k, side, Cell::new(cell)),
-                        None => bonus.round() as i32,
+                    let at = (k, side, Cell::new(cell));
+                    let (bonus, bonus_end) = match learned {
+                        Some(l) => (
+                            l.square(&rules.geometry, at, false),
+                            l.square(&rules.geometry, at, true),
+                        ),
+                        None => (bonus.round() as i32, bonus.round() as i32),
                     };
                     worth[c * n + cell] = signed(side, material * values[k] + bonus);
+                    if tapered {
+                        worth_end[c * n + cell] = signed(side, material * values[k] + bonus_end);
+                    }
                 }
             }
         }
@@ -510,6 +522,7 @@ impl Eval {
             stacks_count: height_bonus.iter().any(|&b| b != 0),
             height_bonus,
             worth,
+            worth_end,
             goal_weight,
             royal_targets: targets != 0
                 && targets
@@ -583,6 +596,7 @@ impl Eval {
         let mut target_cells: [[usize; TARGETS_KEPT]; 2] = [[0; TARGETS_KEPT]; 2];
         let mut target_len = [0usize; 2];
         let mut gathered = Gathered::default();
+        let mut worth = (0i32, 0i32);
         for_each_occupied_square(board, |cell| {
             let c = board[cell];
             let kind = kind_of(c);
@@ -605,7 +619,7 @@ impl Eval {
                         score += signed(side, bonus);
                     }
                 }
-                score += self.worth[c as usize * self.cells + cell];
+                self.add_worth(&mut worth, c, cell);
                 if self.structure.is_runner(c) {
                     gathered.runner(side, cell);
                 }
@@ -622,6 +636,7 @@ impl Eval {
             }
         });
         let phase = self.structure.phase(material, self.start_material);
+        score += self.blend_worth(worth, phase);
         score += self.structure.runners(board, &gathered, phase);
         if self.targets != 0 {
             let targets = Targets {
@@ -667,6 +682,7 @@ impl Eval {
         let rows = [row(0), row(1)];
         let (mut score, mut goal, mut lead, mut material) = (0i32, 0i32, 0i32, 0i32);
         let mut gathered = Gathered::default();
+        let mut worth = (0i32, 0i32);
         for_each_occupied_square(board, |cell| {
             let c = board[cell];
             let kind = kind_of(c);
@@ -686,7 +702,7 @@ impl Eval {
                         score += signed(side, bonus);
                     }
                 }
-                score += self.worth[c as usize * self.cells + cell];
+                self.add_worth(&mut worth, c, cell);
                 let to_enemy = rows[side][cell];
                 goal += self.goal_weight[c as usize] * (self.max_dist - i32::from(to_enemy));
                 self.structure.aim(&mut gathered, c, side, to_enemy);
@@ -705,6 +721,7 @@ impl Eval {
         });
         score += goal / 16;
         let phase = self.structure.phase(material, self.start_material);
+        score += self.blend_worth(worth, phase);
         score += self.structure.royal(board, targets, &gathered, phase);
         score += self.structure.runners(board, &gathered, phase);
         let cells = [[targets[0]; TARGETS_KEPT], [targets[1]; TARGETS_KEPT]];
@@ -718,6 +735,42 @@ impl Eval {
         }
         score += self.in_hand(pos);
         signed(pos.side_to_move(), score)
+    }
+
+    /// How much of the middle game is left in a position, from 1 (every piece of the
+    /// setup on the board) to 0 (none), by the non-target material on the board
+    /// ([`Structure::phase`]).
+    pub fn middle_game_share(&self, pos: &Position) -> f32 {
+        let board = pos.board();
+        let mut material = 0;
+        for_each_occupied_square(board, |cell| {
+            let kind = kind_of(board[cell]);
+            if kind < self.values.len() && self.targets >> kind & 1 == 0 {
+                material += self.values[kind];
+            }
+        });
+        self.structure.phase(material, self.start_material) as f32 / PHASE_FULL as f32
+    }
+
+    /// Adds a piece's worth on its cell to the (middle game, end game) sums.
+    #[inline]
+    fn add_worth(&self, worth: &mut (i32, i32), c: Code, cell: usize) {
+        let i = c as usize * self.cells + cell;
+        worth.0 += self.worth[i];
+        if !self.worth_end.is_empty() {
+            worth.1 += self.worth_end[i];
+        }
+    }
+
+    /// The pieces' worth: the middle game's sum, or with tapered bonuses the two sums
+    /// blended by the phase.
+    #[inline]
+    fn blend_worth(&self, (middle, end): (i32, i32), phase: i32) -> i32 {
+        if self.worth_end.is_empty() {
+            middle
+        } else {
+            Structure::blend((middle, end), phase)
+        }
     }
 
     /// The worth of the pieces in hand, from the first player's point of view: placing

@@ -15,7 +15,13 @@
 //! hand 120 X             # its name
 //! squares 0 X            # then one line per rank, the top rank first
 //!   0 0 0 ...
+//! end-squares 0 X        # optional: the bonuses in the end game, laid out alike
+//!   0 0 0 ...
 //! ```
+//!
+//! With `end-squares`, a piece's bonus is tapered: the `squares` one with every piece
+//! of the setup on the board, the `end-squares` one with none, in between by the
+//! material left (the phase of [`super::structure`]).
 //!
 //! Pieces are named by their symbol in position strings (as their owner writes it:
 //! names may repeat, as the faces of two-faced pieces' do, symbols may not).
@@ -45,6 +51,8 @@ pub struct Learned {
     pub hand: Vec<i32>,
     /// Per kind, per cell (the first player's view): the bonus of standing there.
     pub squares: Vec<Vec<i32>>,
+    /// The same in the end game, when tapered; else empty.
+    pub end_squares: Vec<Vec<i32>>,
     /// Centipawns per legal move of mobility.
     pub mobility: i32,
 }
@@ -59,16 +67,31 @@ pub struct Header {
 }
 
 impl Learned {
-    /// The bonus of `kind` of `side` on `cell`.
+    /// The bonus of `kind` of `side` on `cell` (`end`: the end game's, when tapered).
     #[inline]
-    pub fn square(&self, geo: &Geometry, kind: usize, side: Side, cell: Cell) -> i32 {
+    pub fn square(
+        &self,
+        geo: &Geometry,
+        (kind, side, cell): (usize, Side, Cell),
+        end: bool,
+    ) -> i32 {
         let view = if side.is_first() {
             Some(cell)
         } else {
             turned(geo, cell)
         };
-        view.and_then(|c| self.squares.get(kind)?.get(c.index()).copied())
+        let table = if end && self.tapered() {
+            &self.end_squares
+        } else {
+            &self.squares
+        };
+        view.and_then(|c| table.get(kind)?.get(c.index()).copied())
             .unwrap_or(0)
+    }
+
+    /// Whether the square bonuses differ between the middle and the end game.
+    pub fn tapered(&self) -> bool {
+        !self.end_squares.is_empty()
     }
 
     /// The file's text. `notes[k]`, when given, ends kind k's value line as a comment
@@ -92,21 +115,10 @@ impl Learned {
             out += &format!("hand {} {}  # {name}\n", self.hand[k], symbol(rules, k));
         }
         out += "# Square bonuses, the first player's view, the top rank first.\n";
-        for k in 0..rules.pieces.len() {
-            for (b, board) in rules.geometry.boards.iter().enumerate() {
-                let name = &rules.pieces[k].name;
-                out += &format!("squares {b} {}  # {name}\n", symbol(rules, k));
-                for rank in (0..board.ranks).rev() {
-                    let row: Vec<String> = (0..board.files)
-                        .map(|file| {
-                            let cell = rules.geometry.cell_at(b, file as i32, rank as i32);
-                            let v = cell.map_or(0, |c| self.squares[k][c]);
-                            format!("{v:4}")
-                        })
-                        .collect();
-                    out += &format!("{}\n", row.join(" "));
-                }
-            }
+        out += &squares_text(rules, "squares", &self.squares);
+        if self.tapered() {
+            out += "# In the end game (tapered by the material left).\n";
+            out += &squares_text(rules, "end-squares", &self.end_squares);
         }
         out
     }
@@ -121,6 +133,7 @@ impl Learned {
             values: vec![0; kinds],
             hand: vec![0; kinds],
             squares: vec![vec![0; cells]; kinds],
+            end_squares: Vec::new(),
             mobility: 0,
         };
         let mut header = Header {
@@ -154,7 +167,7 @@ impl Learned {
                     };
                     slot[k] = weight(n).map_err(at)?;
                 }
-                "squares" => {
+                "squares" | "end-squares" => {
                     let (b, name) = rest.split_once(' ').unwrap_or((rest, ""));
                     let k = kind_named(rules, name.trim()).map_err(at)?;
                     let board: usize = b
@@ -167,7 +180,15 @@ impl Learned {
                         let (j, row) = lines
                             .next()
                             .ok_or_else(|| at(format!("{name}: the squares end early")))?;
-                        read_rank(rules, board, rank, row, &mut learned.squares[k])
+                        let table = if word == "squares" {
+                            &mut learned.squares
+                        } else {
+                            if learned.end_squares.is_empty() {
+                                learned.end_squares = vec![vec![0; cells]; kinds];
+                            }
+                            &mut learned.end_squares
+                        };
+                        read_rank(rules, board, rank, row, &mut table[k])
                             .map_err(|e| format!("line {}: {e}", j + 1))?;
                     }
                 }
@@ -179,6 +200,28 @@ impl Learned {
         }
         Ok((learned, header))
     }
+}
+
+/// A table of square bonuses per kind, each board's block headed by `word`.
+fn squares_text(rules: &Rules, word: &str, squares: &[Vec<i32>]) -> String {
+    let mut out = String::new();
+    for (k, kind_squares) in squares.iter().enumerate().take(rules.pieces.len()) {
+        for (b, board) in rules.geometry.boards.iter().enumerate() {
+            let name = &rules.pieces[k].name;
+            out += &format!("{word} {b} {}  # {name}\n", symbol(rules, k));
+            for rank in (0..board.ranks).rev() {
+                let row: Vec<String> = (0..board.files)
+                    .map(|file| {
+                        let cell = rules.geometry.cell_at(b, file as i32, rank as i32);
+                        let v = cell.map_or(0, |c| kind_squares[c]);
+                        format!("{v:4}")
+                    })
+                    .collect();
+                out += &format!("{}\n", row.join(" "));
+            }
+        }
+    }
+    out
 }
 
 /// One rank of square bonuses, written from the first file.

@@ -212,7 +212,7 @@ impl Structure {
 
     /// Blends a (middle game, end game) pair by the phase.
     #[inline]
-    fn blend((middle, end): (i32, i32), phase: i32) -> i32 {
+    pub fn blend((middle, end): (i32, i32), phase: i32) -> i32 {
         (middle * phase + end * (PHASE_FULL - phase)) / PHASE_FULL
     }
 

@@ -45,11 +45,19 @@ pub struct Layout {
     cells_of: Vec<Vec<usize>>,
     /// The squares are tied left to right.
     pub mirrored: bool,
+    /// Per kind, the index of its first end-game square class, when the bonuses are
+    /// tapered (else empty).
+    end_squares: Vec<usize>,
+    /// The rules' own evaluation, which tells a position's phase (tapered only).
+    phase: Option<Arc<Eval>>,
     len: usize,
 }
 
 impl Layout {
-    pub fn new(rules: &Arc<Rules>) -> Self {
+    /// The layout; `tapered`: a square bonus per kind and square class for the middle
+    /// game and another for the end game, each position's features shared between
+    /// them by its phase (as [`Eval`] blends them).
+    pub fn new(rules: &Arc<Rules>, tapered: bool) -> Self {
         let kinds = rules.pieces.len();
         let start = Position::start(rules.clone());
         let mirror = mirror_symmetric(rules, &start);
@@ -80,12 +88,16 @@ impl Layout {
                 })
             })
             .collect();
-        let squares = (0..kinds)
-            .map(|_| {
-                next += cells_of.len();
-                next - cells_of.len()
-            })
-            .collect();
+        let mut square_blocks = |count: usize| -> Vec<usize> {
+            (0..count)
+                .map(|_| {
+                    next += cells_of.len();
+                    next - cells_of.len()
+                })
+                .collect()
+        };
+        let squares = square_blocks(kinds);
+        let end_squares = square_blocks(if tapered { kinds } else { 0 });
         Layout {
             kinds,
             hand,
@@ -93,6 +105,8 @@ impl Layout {
             class,
             cells_of,
             mirrored: mirror,
+            end_squares,
+            phase: tapered.then(|| Arc::new(Eval::new(rules))),
             len: next + 2,
         }
     }
@@ -138,7 +152,12 @@ impl Layout {
         let rules = pos.rules();
         let board = pos.board();
         let n = self.class.len();
-        let mut raw: Vec<(u32, f32)> = Vec::with_capacity(64);
+        let mut raw: Vec<(u32, f32)> = Vec::with_capacity(96);
+        // The share of the middle game's bonus (1 untapered).
+        let middle = self
+            .phase
+            .as_ref()
+            .map_or(1.0, |e| e.middle_game_share(pos));
         for_each_occupied_square(board, |cell| {
             let c = board[cell];
             let (kind, side) = (kind_of(c), side_of(c));
@@ -153,7 +172,10 @@ impl Layout {
                 turned(&rules.geometry, Cell::new(cell)).map(Cell::index)
             };
             if let Some(v) = view.filter(|&v| cell < n && v < n) {
-                raw.push((self.square(kind, v) as u32, sign));
+                raw.push((self.square(kind, v) as u32, sign * middle));
+                if let Some(&first) = self.end_squares.get(kind) {
+                    raw.push(((first + self.class[v]) as u32, sign * (1.0 - middle)));
+                }
             }
         });
         for side in Side::BOTH {
@@ -201,6 +223,9 @@ impl Layout {
                     .map(|&c| f64::from(eval.square_bonus(kind, c)))
                     .sum();
                 mean[self.squares[kind] + class] = sum / cells.len() as f64;
+                if let Some(&first) = self.end_squares.get(kind) {
+                    mean[first + class] = sum / cells.len() as f64;
+                }
             }
         }
         mean[self.mobility()] = f64::from(MOBILITY);
@@ -223,6 +248,15 @@ impl Layout {
                 .map(|k| {
                     (0..self.class.len())
                         .map(|c| round(weights[self.square(k, c)]))
+                        .collect()
+                })
+                .collect(),
+            end_squares: self
+                .end_squares
+                .iter()
+                .map(|&first| {
+                    (0..self.class.len())
+                        .map(|c| round(weights[first + self.class[c]]))
                         .collect()
                 })
                 .collect(),
