@@ -321,3 +321,25 @@ fn tapered_square_bonuses_round_trip_and_blend_by_the_phase() {
     let full = gain("wqkq1/5/5/5/WQKQW w - - 0 1");
     assert!((0..10).contains(&full), "{full}");
 }
+
+/// Every values file shipped in `variants/` was fitted to its rule file's present
+/// text (else it would be ignored with a warning: tune it again).
+#[test]
+fn shipped_values_files_are_fresh() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("variants");
+    let mut seen = 0;
+    for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{e}")) {
+        let path = entry.unwrap_or_else(|e| panic!("{e}")).path();
+        if path.extension().is_none_or(|e| e != "values") {
+            continue;
+        }
+        let rule_file = path.with_extension("var");
+        let text = std::fs::read_to_string(&rule_file).unwrap_or_else(|e| panic!("{e}"));
+        let rules = load(&text);
+        let (read, warning) = learned::load_beside(&rules, &rule_file);
+        assert_eq!(warning, None, "{}", path.display());
+        assert!(read.is_some(), "{}", path.display());
+        seen += 1;
+    }
+    assert!(seen >= 2, "{seen} values files");
+}
