@@ -73,6 +73,8 @@ pub enum ProblemCode {
     EmptyRange,
     #[error("varsand::repeated-move")]
     RepeatedMove,
+    #[error("varsand::overlapping-moves")]
+    OverlappingMoves,
     #[error("varsand::unused-counter")]
     UnusedCounter,
     #[error("varsand::unused-piece")]
@@ -220,6 +222,7 @@ impl ProblemCode {
         ProblemCode::DuplicateProperty,
         ProblemCode::EmptyRange,
         ProblemCode::RepeatedMove,
+        ProblemCode::OverlappingMoves,
         ProblemCode::UnusedCounter,
         ProblemCode::UnusedPiece,
         ProblemCode::UnusedTerrain,

@@ -352,6 +352,13 @@ fn warnings_repeated_properties() {
 }
 
 #[test]
+fn warnings_overlapping_moves() {
+    let (count, rendered) = render_warnings("overlapping_moves");
+    insta::assert_snapshot!(rendered);
+    assert_eq!(count, 2, "{rendered}");
+}
+
+#[test]
 fn warnings_param_ranges() {
     let (count, rendered) = render_warnings("param_ranges");
     insta::assert_snapshot!(rendered);

@@ -34,7 +34,7 @@ impl Position {
                 if self.royals.of(self.side).contains(&cell) {
                     self.why_no_pass()
                 } else {
-                    self.why_not_moved(cell, cell, None)
+                    self.why_not_moved(cell, cell, None, "")
                 }
             }
             Some(MoveText::Squares {
@@ -43,8 +43,12 @@ impl Position {
                 ..
             }) if digit.is_ascii_digit() => not_a_square(&rules, text),
             Some(MoveText::Squares {
-                from, to, promo, ..
-            }) => self.why_not_moved(from, to, promo),
+                from,
+                to,
+                promo,
+                tag,
+                ..
+            }) => self.why_not_moved(from, to, promo, &tag),
             Some(MoveText::Pass) => self.why_no_pass(),
             None => format!(
                 "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
@@ -82,9 +86,9 @@ impl Position {
         }
     }
 
-    /// Why the move from `from` to `to` (with the promotion letter `promo`) is not
-    /// legal.
-    fn why_not_moved(&mut self, from: Cell, to: Cell, promo: Option<char>) -> String {
+    /// Why the move from `from` to `to` (with the promotion letter `promo` and the
+    /// suffix `tag` naming its effects) is not legal.
+    fn why_not_moved(&mut self, from: Cell, to: Cell, promo: Option<char>, tag: &str) -> String {
         let rules = self.rules.clone();
         let us = self.side;
         let me = &rules.players[us].name;
@@ -114,6 +118,21 @@ impl Position {
             .copied()
             .filter(|m| m.from == from && m.to == to)
             .collect();
+        if !tag.is_empty() {
+            let written: Vec<String> = matching.iter().map(|&m| self.move_text(m)).collect();
+            let tagged = |w: &String| {
+                w.rsplit_once('/')
+                    .is_some_and(|(_, t)| t.eq_ignore_ascii_case(tag))
+            };
+            if !written.is_empty() && !written.iter().any(tagged) {
+                return format!(
+                    "no move of the {pname} from {} to {} is written with `/{tag}`: its moves there are {}",
+                    sq(from),
+                    sq(to),
+                    written.join(", ")
+                );
+            }
+        }
         if !matching.is_empty() {
             return self.why_refused(&matching, promo);
         }
@@ -144,7 +163,7 @@ impl Position {
         let promos: Vec<char> = matching
             .iter()
             .filter(|m| m.promo != EMPTY)
-            .map(|m| promo_char(&rules, m.promo))
+            .map(|m| promo_char(&rules, self.board[m.from], m.promo))
             .collect();
         // A move that leaves a royal piece attacked is refused for that, whatever its
         // letter: the promotion choices matter only once the move is otherwise legal.
@@ -271,7 +290,7 @@ impl Position {
         let id = t.kinds.extras[kind].iter().copied().find(|&id| {
             let info = &t.gens[id];
             matches!(info.source, crate::rules::Source::Flip { face }
-                if promo_char(rules, crate::rules::code(face.index(), self.side)) == letter)
+                if promo_char(rules, EMPTY, crate::rules::code(face.index(), self.side)) == letter)
         })?;
         let m = Move::new(from, to, id);
         let unmet: Vec<String> = rules.generators[id]

@@ -60,10 +60,11 @@ impl Move {
     /// The same move for a player: equal squares, kind and new face, and the same
     /// effects (two generators may produce one move).
     pub fn same_play(&self, other: &Move, rules: &Rules) -> bool {
-        let effects = |m: &Move| rules.tables.gens[m.generator].effects;
+        let gens = &rules.tables.gens;
+        let effects = |m: &Move| gens.effects_of(&gens[m.generator]);
         (self.from, self.to, self.kind, self.promo)
             == (other.from, other.to, other.kind, other.promo)
-            && effects(self) == effects(other)
+            && crate::rules::same_effects(effects(self), effects(other))
     }
 }
 

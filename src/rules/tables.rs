@@ -117,6 +117,9 @@ pub struct Gens {
     pub conds: Vec<Cond>,
     /// The generators' effects (see `GenInfo::effects`).
     pub effects: Vec<Vec<Effect>>,
+    /// Per generator, what a move text adds to tell its moves from another
+    /// generator's with the same squares (see [`move_tags`]); empty for most.
+    pub tags: Vec<String>,
 }
 
 impl std::ops::Index<GenId> for Gens {
@@ -139,6 +142,16 @@ impl Gens {
     #[inline]
     pub fn effects(&self, info: &GenInfo) -> &[Effect] {
         &self.effects[info.effects as usize - 1]
+    }
+
+    /// The effects of a generator, none if it has none.
+    #[inline]
+    pub fn effects_of(&self, info: &GenInfo) -> &[Effect] {
+        if info.effects == 0 {
+            &[]
+        } else {
+            self.effects(info)
+        }
     }
 }
 
@@ -528,7 +541,66 @@ fn gens(rules: &Rules) -> Gens {
         }
         t.info.push(info);
     }
+    t.tags = move_tags(rules);
     t
+}
+
+/// Do two Betza components make some move alike: a step in common, made the same way
+/// (moving or capturing, with the same kind of hop)?
+pub(crate) fn same_steps(a: &BetzaMove, b: &BetzaMove) -> bool {
+    a.hop == b.hop
+        && ((a.can_move && b.can_move) || (a.can_capture && b.can_capture))
+        && a.vectors.iter().any(|v| b.vectors.contains(v))
+}
+
+/// Do two lists of effects do the same, in any order?
+pub(crate) fn same_effects(a: &[Effect], b: &[Effect]) -> bool {
+    a.len() == b.len() && a.iter().all(|e| b.contains(e))
+}
+
+/// Per generator, the suffix its move texts carry: where two Betza generators of one
+/// piece make a move with the same squares but different effects (`moves "W"` beside
+/// `moves "cW" then height +1`, or knight moves that leave different pieces behind),
+/// each names its effects (`h+1`, the letter of the piece left, `NAME+1` for a
+/// counter), so that every move has a text of its own. Empty for the others, and for
+/// a generator without effects (its moves keep the plain text).
+fn move_tags(rules: &Rules) -> Vec<String> {
+    let mut tags = vec![String::new(); rules.generators.len()];
+    for kind in 0..rules.pieces.len() {
+        let betza: Vec<(GenId, &BetzaMove, &[Effect])> = rules
+            .moves_of(PieceKind::new(kind))
+            .filter_map(|(id, g)| match g.source {
+                Source::Betza(b) => Some((id, rules.betza(b), &g.effects[..])),
+                _ => None,
+            })
+            .collect();
+        for (i, &(id, a, fa)) in betza.iter().enumerate() {
+            let collides = betza
+                .iter()
+                .enumerate()
+                .any(|(j, &(_, b, fb))| i != j && same_steps(a, b) && !same_effects(fa, fb));
+            if collides {
+                tags[id.index()] = effects_tag(rules, fa);
+            }
+        }
+    }
+    tags
+}
+
+/// The suffix that names a move's effects: `B` (a piece of that letter left behind),
+/// `h+1` (the height changes), `NAME-1` (a counter changes), joined by `,`.
+fn effects_tag(rules: &Rules, effects: &[Effect]) -> String {
+    let mut parts: Vec<String> = effects
+        .iter()
+        .filter_map(|e| match *e {
+            Effect::Leave(k) => Some(rules.code_symbol(code(k.index(), Side::First))),
+            Effect::Height(n) => Some(format!("h{n:+}")),
+            Effect::Counter(c, n) => Some(format!("{}{n:+}", rules.counters[c.index()])),
+            Effect::Stay => None,
+        })
+        .collect();
+    parts.sort();
+    parts.join(",")
 }
 
 /// Per piece type: its extra and drop generators, and the masks the engine tests.
