@@ -87,6 +87,10 @@ pub enum ProblemCode {
     DropCondition,
     #[error("varsand::duplicate-drops")]
     DuplicateDrops,
+    #[error("varsand::face-never-held")]
+    FaceNeverHeld,
+    #[error("varsand::file-limit")]
+    FileLimit,
     #[error("varsand::duplicate-flip")]
     DuplicateFlip,
     #[error("varsand::duplicate-game")]
@@ -229,6 +233,8 @@ impl ProblemCode {
         ProblemCode::UnusedZone,
         ProblemCode::DropCondition,
         ProblemCode::DuplicateDrops,
+        ProblemCode::FaceNeverHeld,
+        ProblemCode::FileLimit,
         ProblemCode::DuplicateFlip,
         ProblemCode::DuplicateGame,
         ProblemCode::DuplicateLetter,

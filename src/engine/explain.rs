@@ -321,24 +321,35 @@ impl Position {
         if !rules.has_drops() {
             return "pieces are not placed from a hand in this game".into();
         }
+        // A marked face (`+S`), placed from the hand of the piece it is kept as.
+        let marked = (0..rules.pieces.len()).find(|&k| {
+            rules.pieces[k].mark != crate::rules::Mark::Plain
+                && rules
+                    .code_symbol(crate::rules::code(k, us))
+                    .eq_ignore_ascii_case(letter)
+        });
         let mut chars = letter.chars();
-        let (Some(c), None) = (chars.next(), chars.next()) else {
-            // An example from this game: a legal placement, else any piece of ours.
-            let example = self
-                .legal_moves()
-                .into_iter()
-                .find(|m| m.kind == MoveKind::Drop)
-                .map_or_else(
-                    || {
-                        let k = (0..rules.pieces.len())
-                            .find(|&k| !rules.tables.kinds.drops[k].is_empty())
-                            .unwrap_or(0);
-                        let sq = rules.geometry.name(Cell::new(0));
-                        format!("{}@{sq}", rules.code_symbol(crate::rules::code(k, us)))
-                    },
-                    |m| self.move_text(m),
-                );
-            return format!("`{letter}` is not a piece letter: write a placement as {example}");
+        let c = match (marked, chars.next(), chars.next()) {
+            (Some(_), ..) => ' ',
+            (None, Some(c), None) => c,
+            _ => {
+                // An example from this game: a legal placement, else any piece of ours.
+                let example = self
+                    .legal_moves()
+                    .into_iter()
+                    .find(|m| m.kind == MoveKind::Drop)
+                    .map_or_else(
+                        || {
+                            let k = (0..rules.pieces.len())
+                                .find(|&k| !rules.tables.kinds.drops[k].is_empty())
+                                .unwrap_or(0);
+                            let sq = rules.geometry.name(Cell::new(0));
+                            format!("{}@{sq}", rules.code_symbol(crate::rules::code(k, us)))
+                        },
+                        |m| self.move_text(m),
+                    );
+                return format!("`{letter}` is not a piece letter: write a placement as {example}");
+            }
         };
         // Where each player's pieces are their own, a letter's case names its player.
         if super::notation::others_letter(&rules, us, letter) {
@@ -347,19 +358,22 @@ impl Position {
                 rules.players[us.opponent()].name
             );
         }
-        let Some(kind) = rules.kind_for(us, c) else {
+        let Some(kind) = marked.or_else(|| rules.kind_for(us, c)) else {
             return format!("{me} has no piece with the letter `{c}`");
         };
         let name = &rules.pieces[kind].name;
         let a_name = with_article(name);
-        if self.in_hand(us, kind) == 0 {
-            return format!("{me} has no {name} in hand");
+        let t = &rules.tables;
+        let placing = (t.kinds.drops.iter().flatten().copied())
+            .find(|&id| usize::from(t.gens[id].piece) == kind);
+        let held = placing.map_or(kind, |id| usize::from(t.gens[id].hand));
+        if self.in_hand(us, held) == 0 {
+            return format!("{me} has no {} in hand", rules.pieces[held].name);
         }
         let Some(cell) = cell else {
             return format!("`{square}` is not a square");
         };
-        let t = &rules.tables;
-        let Some(&id) = t.kinds.drops[kind].first() else {
+        let Some(id) = placing else {
             return format!("{a_name} is never placed from the hand");
         };
         if t.landing.is_dead(crate::rules::code(kind, us), cell) {
@@ -611,8 +625,12 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
         Cond::From(z) => format!("to start in {}", rules.zone(z).name),
         Cond::To(z) => format!("to end in {}", rules.zone(z).name),
         Cond::Counter(i, op, v) => format!("{} {} {v}", rules.counters[i], op_words(op)),
-        Cond::NoneOnFile { enemy, kind } => format!(
-            "no {} {} on the file",
+        Cond::NoneOnFile { enemy, kind, limit } => format!(
+            "{} {} {} on the file",
+            match limit {
+                1 => "no".to_string(),
+                n => format!("fewer than {n}"),
+            },
             if enemy { "enemy" } else { "own" },
             rules.piece(kind).name
         ),

@@ -240,9 +240,10 @@ impl Position {
             }
             for &id in &t.kinds.drops[kind] {
                 let info = &t.gens[id];
+                let placed = info.piece as usize;
                 for &to in t.targets.of(id, us, NO_CELL) {
                     if self.board[to] != EMPTY
-                        || !matches!(self.landing(to, kind), Landing::Open | Landing::Last)
+                        || !matches!(self.landing(to, placed), Landing::Open | Landing::Last)
                     {
                         continue;
                     }
@@ -750,13 +751,18 @@ impl Position {
                         .enumerate()
                         .any(|(cell, &b)| b == c && g.rules.zone(zone).cells[side][cell])
             }
-            Cond::NoneOnFile { enemy, kind } => {
+            Cond::NoneOnFile { enemy, kind, limit } => {
                 let wanted = code(kind.index(), if enemy { side.opponent() } else { side });
-                let on_file = || {
+                let limit = usize::from(limit);
+                // Fewer than `limit` on the file: the count stops at the limit (at the
+                // first one found, for `no PIECE on-file`).
+                let fewer_on_file = || {
                     let file = g.rules.tables.files.of(m.to);
-                    file.iter().any(|&c| self.board[c] == wanted)
+                    let on = file.iter().filter(|&&c| self.board[c] == wanted);
+                    on.take(limit).count() < limit
                 };
-                m.to != NO_CELL && (self.counts[wanted as usize] == 0 || !on_file())
+                m.to != NO_CELL
+                    && (usize::from(self.counts[wanted as usize]) < limit || fewer_on_file())
             }
             Cond::Captures { kind, yes } => {
                 let v = self.taken(g, m);

@@ -276,6 +276,15 @@ impl Rules {
         &self.pieces[kind]
     }
 
+    /// The piece type in hand that a drop of `kind` takes: `kind` itself, or for a
+    /// face kept in hand as another piece (`in-hand-as`, such as a promoted form),
+    /// that piece: the face is placed from its hand (only by a `drops` rule of its own).
+    pub fn hand_of(&self, kind: usize) -> usize {
+        self.pieces[kind]
+            .kept_as(kind)
+            .map_or(kind, PieceKind::index)
+    }
+
     /// The generators of a piece type, with their ids.
     pub fn moves_of(&self, kind: PieceKind) -> impl Iterator<Item = (GenId, &Generator)> {
         self.piece_moves[kind]

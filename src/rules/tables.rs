@@ -37,6 +37,9 @@ pub struct GenInfo {
     pub effects: u16,
     /// The piece type whose move it is (a drop places one of these).
     pub piece: u8,
+    /// For a drop, the piece type in hand it takes: `piece`, or for a face placed
+    /// from the hand of the piece it is kept as (`in-hand-as`), that piece.
+    pub hand: u8,
 }
 
 impl GenInfo {
@@ -336,7 +339,8 @@ pub struct Kinds {
     pub extras: Vec<Vec<GenId>>,
     /// Piece types that have generators in `extras`.
     pub with_extras: u64,
-    /// Per piece type: its drop generators.
+    /// Per piece type in hand: the drop generators that take it (its own, and those
+    /// of the faces placed from it).
     pub drops: Vec<Vec<GenId>>,
     /// Does any piece drop?
     pub has_drops: bool,
@@ -522,6 +526,7 @@ fn gens(rules: &Rules) -> Gens {
             conds,
             effects,
             piece: g.piece.unwrap_or(0) as u8,
+            hand: g.piece.map_or(0, |k| rules.hand_of(k)) as u8,
         };
         if let Source::Betza(b) = g.source {
             let b = rules.betza(b);
@@ -605,12 +610,14 @@ fn effects_tag(rules: &Rules, effects: &[Effect]) -> String {
 
 /// Per piece type: its extra and drop generators, and the masks the engine tests.
 fn kinds(rules: &Rules) -> Kinds {
-    let mut t = Kinds::default();
+    let mut t = Kinds {
+        drops: vec![Vec::new(); rules.pieces.len()],
+        ..Kinds::default()
+    };
     for (kind, p) in rules.pieces.iter().enumerate() {
         let bit = 1u64 << kind;
         let mut seen = Vec::new();
         let mut extras = Vec::new();
-        let mut drops = Vec::new();
         let mut flights = 0;
         for (id, g) in rules.moves_of(PieceKind::new(kind)) {
             match &g.source {
@@ -622,7 +629,10 @@ fn kinds(rules: &Rules) -> Kinds {
                         seen.push(*v);
                     }
                 }
-                Source::Drop => drops.push(id),
+                Source::Drop => {
+                    t.drops[rules.hand_of(kind)].push(id);
+                    t.has_drops = true;
+                }
                 Source::Flight { .. } => {
                     flights += 1;
                     if flights > 1 {
@@ -638,12 +648,10 @@ fn kinds(rules: &Rules) -> Kinds {
                 }
             }
         }
-        t.has_drops |= !drops.is_empty();
         if !extras.is_empty() {
             t.with_extras |= bit;
         }
         t.extras.push(extras);
-        t.drops.push(drops);
         if p.royal {
             t.royal |= bit;
         }
