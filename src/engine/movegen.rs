@@ -555,6 +555,19 @@ impl Position {
         occupant == EMPTY
     }
 
+    /// Do fewer than `limit` pieces `wanted` stand on the file of `to` (on its board)?
+    /// The count stops at the limit.
+    #[inline(never)]
+    fn fewer_on_file(&self, g: &Gen, to: Cell, wanted: Code, limit: u8) -> bool {
+        let limit = usize::from(limit);
+        if usize::from(self.counts[wanted as usize]) < limit {
+            return true;
+        }
+        let file = g.rules.tables.files.of(to);
+        let on = file.iter().filter(|&&c| self.board[c] == wanted);
+        on.take(limit).count() < limit
+    }
+
     /// Drops repeats among the moves of one piece whose components overlap (`KW`).
     fn dedup_tail(&self, out: &mut Vec<Move>, start: usize) {
         let mut i = start;
@@ -753,16 +766,16 @@ impl Position {
             }
             Cond::NoneOnFile { enemy, kind, limit } => {
                 let wanted = code(kind.index(), if enemy { side.opponent() } else { side });
-                let limit = usize::from(limit);
-                // Fewer than `limit` on the file: the count stops at the limit (at the
-                // first one found, for `no PIECE on-file`).
-                let fewer_on_file = || {
+                let on_file = || {
                     let file = g.rules.tables.files.of(m.to);
-                    let on = file.iter().filter(|&&c| self.board[c] == wanted);
-                    on.take(limit).count() < limit
+                    file.iter().any(|&c| self.board[c] == wanted)
                 };
                 m.to != NO_CELL
-                    && (usize::from(self.counts[wanted as usize]) < limit || fewer_on_file())
+                    && if limit == 1 {
+                        self.counts[wanted as usize] == 0 || !on_file()
+                    } else {
+                        self.fewer_on_file(g, m.to, wanted, limit)
+                    }
             }
             Cond::Captures { kind, yes } => {
                 let v = self.taken(g, m);

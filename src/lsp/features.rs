@@ -288,7 +288,7 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
             "`no own|enemy PIECE on-file`: no such piece stands on the file the move ends on (shogi's nifu, for drops)."
         }
         "fewer-than" => {
-            "`fewer-than N own|enemy PIECE on-file`: fewer than N such pieces stand on the file the move ends on (torishogi's two swallows)."
+            "`fewer-than N own|enemy PIECE on-file`: fewer than N such pieces stand on the file the move ends on (a drop that may not make a third on a file: `fewer-than 2`)."
         }
         "in-check" => {
             "`if in-check` / `unless in-check`: the mover is in check before the move (moves that never capture)."
