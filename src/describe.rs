@@ -113,7 +113,13 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
                 rules.zone(*to).name
             )
         }
-        Source::Drop => "may be placed from the hand onto an empty square".to_string(),
+        Source::Drop => match g.piece.and_then(|k| rules.pieces[k].kept_as(k)) {
+            Some(held) => format!(
+                "may be placed, face up, from the hand's {}s onto an empty square",
+                rules.piece(held).name
+            ),
+            None => "may be placed from the hand onto an empty square".to_string(),
+        },
         Source::Exit => "may leave the board".to_string(),
         Source::Flip { face } => format!(
             "may turn into its other face, the {}, and move as it",

@@ -73,6 +73,8 @@ pub enum ProblemCode {
     EmptyRange,
     #[error("varsand::repeated-move")]
     RepeatedMove,
+    #[error("varsand::overlapping-moves")]
+    OverlappingMoves,
     #[error("varsand::unused-counter")]
     UnusedCounter,
     #[error("varsand::unused-piece")]
@@ -85,6 +87,10 @@ pub enum ProblemCode {
     DropCondition,
     #[error("varsand::duplicate-drops")]
     DuplicateDrops,
+    #[error("varsand::face-never-held")]
+    FaceNeverHeld,
+    #[error("varsand::file-limit")]
+    FileLimit,
     #[error("varsand::duplicate-flip")]
     DuplicateFlip,
     #[error("varsand::duplicate-game")]
@@ -220,12 +226,15 @@ impl ProblemCode {
         ProblemCode::DuplicateProperty,
         ProblemCode::EmptyRange,
         ProblemCode::RepeatedMove,
+        ProblemCode::OverlappingMoves,
         ProblemCode::UnusedCounter,
         ProblemCode::UnusedPiece,
         ProblemCode::UnusedTerrain,
         ProblemCode::UnusedZone,
         ProblemCode::DropCondition,
         ProblemCode::DuplicateDrops,
+        ProblemCode::FaceNeverHeld,
+        ProblemCode::FileLimit,
         ProblemCode::DuplicateFlip,
         ProblemCode::DuplicateGame,
         ProblemCode::DuplicateLetter,

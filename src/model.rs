@@ -188,11 +188,12 @@ pub enum Cond {
         kind: PieceKind,
         zone: ZoneId,
     },
-    /// No piece of `kind`, the enemy's or one's own, stands on the file the move
-    /// ends on (on its board).
+    /// Fewer than `limit` pieces of `kind`, the enemy's or one's own, stand on the
+    /// file the move ends on (on its board): none, for a limit of 1.
     NoneOnFile {
         enemy: bool,
         kind: PieceKind,
+        limit: u8,
     },
     /// The move takes a piece of `kind` (`yes`), or takes none of that kind.
     Captures {
@@ -288,6 +289,16 @@ pub struct Piece {
     pub glyph: [Option<String>; 2],
     /// The drawing pictures show it as (`image`, a name of [`crate::pictures`]).
     pub image: Option<String>,
+}
+
+impl Piece {
+    /// The piece it is kept as in hand, where that is another than itself (piece type
+    /// `me`): `in-hand-as`, as a promoted form returns unpromoted. Such a face reaches
+    /// no hand as itself: only a `drops` rule of its own places it, from the hand of the
+    /// piece it is kept as (a promoted face placed directly, `+S@b3`).
+    pub fn kept_as(&self, me: usize) -> Option<PieceKind> {
+        self.to_hand.filter(|h| h.index() != me)
+    }
 }
 
 /// Fliers may move from `from` squares to empty `to` squares, never capturing.

@@ -100,6 +100,8 @@ catalogue! {
     promotion_to_undefined_piece: 1,
     hand_unknown_pieces: 3,
     drops_twice_and_from: 2,
+    face_never_held: 1,
+    fewer_than_zero: 1,
     mate_by_drop_never_dropped: 1,
     promotion_to_unknown_marked_piece: 1,
     duplicate_marked_letter: 1,
@@ -349,6 +351,13 @@ fn warnings_repeated_properties() {
     let (count, rendered) = render_warnings("repeated_properties");
     insta::assert_snapshot!(rendered);
     assert_eq!(count, 4, "{rendered}");
+}
+
+#[test]
+fn warnings_overlapping_moves() {
+    let (count, rendered) = render_warnings("overlapping_moves");
+    insta::assert_snapshot!(rendered);
+    assert_eq!(count, 2, "{rendered}");
 }
 
 #[test]

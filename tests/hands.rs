@@ -220,3 +220,66 @@ fn drops_are_written_in_upper_case_for_either_player() {
     pos.play("p@e5").unwrap();
     assert_eq!(pos.last_move_text().unwrap(), "P@e5");
 }
+
+/// Kyoto shogi: every move of a piece but the king turns it over (`+` one way, `-`
+/// back, as Fairy-Stockfish writes them); a captured piece returns to the hand as its
+/// first face, and is placed from there either face up (`S@b3`, `+S@b3`), which takes
+/// the same piece from the hand and gives it back on unmake.
+#[test]
+fn kyoto_shogi_places_either_face_and_turns_every_piece() {
+    let kyoto = rules_from("variants/kyotoshogi.var");
+    let mut pos = Position::start(kyoto.clone());
+    assert_eq!(moves_starting(&mut pos, "e1"), ["e1e2+"]);
+    assert_eq!(moves_starting(&mut pos, "a1"), ["a1a2-", "a1b2-"]);
+    assert_eq!(moves_starting(&mut pos, "c1"), ["c1b2", "c1c2", "c1d2"]);
+    pos.play("a1a2-").unwrap();
+    assert!(
+        pos.fen().starts_with("p+nks+l/5/5/L4/1SK+NP"),
+        "{}",
+        pos.fen()
+    );
+
+    // A silver in hand: placed as a silver or as a bishop, from the same hand.
+    let mut pos = at(kyoto.clone(), "2k2/5/5/5/2K2[S] w - - 0 1");
+    let silver = moves_starting(&mut pos, "S@");
+    let bishop = moves_starting(&mut pos, "+S@");
+    assert_eq!((silver.len(), bishop.len()), (23, 23));
+    let before = pos.fen();
+    pos.play("+S@b3").unwrap();
+    assert_eq!(pos.fen(), "2k2/5/1+S3/5/2K2[] b - - 0 1");
+    pos.unmake();
+    assert_eq!(pos.fen(), before);
+    // Typed in lower case too, and a bishop with no silver in hand is explained.
+    pos.play("+s@b3").unwrap();
+    let mut pos = at(kyoto.clone(), "2k2/5/5/5/2K2[s] w - - 0 1");
+    assert!(pos.parse_move("+S@b3").is_err());
+    let why = pos.why_illegal("+S@b3");
+    assert!(why.contains("no Silver in hand"), "{why}");
+
+    // A bishop captured returns to the hand as a silver; the capture turns the
+    // capturing bishop back into a silver.
+    let mut pos = at(kyoto, "2k2/5/5/1+s3/+S1K2[] w - - 0 1");
+    assert!(pos.parse_move("a1b2+").is_err());
+    pos.play("a1b2-").unwrap();
+    assert_eq!(pos.fen(), "2k2/5/5/1S3/2K2[S] b - - 0 1");
+}
+
+/// Tori shogi: a swallow is not dropped on a file that holds two of one's own swallows
+/// (`drops if fewer-than 2 own Swallow on-file`); a goose (a promoted swallow) and the
+/// enemy's swallows do not count; the refusal is explained.
+#[test]
+fn tori_shogi_no_third_swallow_on_a_file() {
+    let tori = rules_from("variants/torishogi.var");
+    let mut pos = at(tori.clone(), "3k3/7/7/7/S6/S6/3K3[S] w - - 0 1");
+    assert!(moves_starting(&mut pos, "S@a").is_empty());
+    assert!(legal(&mut pos, "S@b2"));
+    let why = pos.why_illegal("S@a4");
+    assert!(why.contains("fewer than 2 own Swallow"), "{why}");
+    let mut pos = at(tori.clone(), "3k3/7/7/7/S6/+S6/3K3[S] w - - 0 1");
+    assert_eq!(
+        moves_starting(&mut pos, "S@a"),
+        ["S@a1", "S@a4", "S@a5", "S@a6"]
+    );
+    let mut pos = at(tori, "3k3/s6/s6/7/S6/7/3K3[S] w - - 0 1");
+    assert!(legal(&mut pos, "S@a2"));
+}

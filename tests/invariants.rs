@@ -1,6 +1,8 @@
 //! Invariants of the engine over random games, for every shipped game: each
 //! `variants/*.var` and `examples/*.var` file (found by listing the folders, so a new
-//! game joins by itself).
+//! game joins by itself), and the rule files of `tests/move_texts/`, written to stress
+//! move texts (moves with the same squares that differ only by what they leave behind,
+//! overlapping move lines with different effects: each move needs a text of its own).
 //!
 //! At every ply of a random game, for every legal move: after `make` no royal piece of
 //! the mover is attacked, the incremental hash equals the hash computed from scratch,
@@ -128,6 +130,18 @@ fn load(path: &Path) -> Arc<Rules> {
                 .join("; ")
         )
     })
+}
+
+/// The rule files written to stress move texts (`tests/move_texts/*.var`).
+fn stress_files() -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/move_texts");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "var"))
+        .collect();
+    files.sort();
+    files
 }
 
 // ---- the checks -----------------------------------------------------------------------
@@ -487,6 +501,7 @@ fn run(games: usize) {
         .unwrap_or_default();
     let files: Vec<PathBuf> = game_files()
         .into_iter()
+        .chain(stress_files())
         .filter(|p| only.is_empty() || only.iter().any(|o| short_name(p).contains(o.as_str())))
         .collect();
     assert!(!files.is_empty(), "no game file selected");

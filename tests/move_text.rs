@@ -30,6 +30,7 @@ fn squares(rules: &Rules, from: &str, to: &str, promo: Option<char>, rifle: bool
         to: geo.parse_square(to).unwrap(),
         promo,
         rifle,
+        tag: String::new(),
     }
 }
 
@@ -158,7 +159,7 @@ fn parse_move_and_the_explanation_read_the_same_squares() {
 
 #[test]
 fn every_legal_move_text_reads_back_into_its_parts() {
-    let mut files: Vec<String> = ["variants", "examples"]
+    let mut files: Vec<String> = ["variants", "examples", "tests/move_texts"]
         .iter()
         .flat_map(|d| std::fs::read_dir(format!("{}/{d}", env!("CARGO_MANIFEST_DIR"))).unwrap())
         .map(|e| e.unwrap().path())
@@ -209,3 +210,60 @@ fn a_square_past_the_board_is_named_as_such() {
     // A real promotion letter is still read as one.
     assert!(!chess.why_illegal("e2e4q").contains("not a square"));
 }
+
+/// Moves with the same squares that differ only by their effects (what they leave
+/// behind, a height or a counter change) each have a text of their own, with a suffix
+/// naming the effects; the text without a suffix is the plain move, or the only move
+/// with those squares; a suffix that names no move there is explained.
+#[test]
+fn moves_told_apart_by_their_effects_have_texts_of_their_own() {
+    let leaves = rules("tests/move_texts/leaves.var");
+    let mut pos = Position::start(leaves);
+    let texts = common::legal_texts_starting(&mut pos, "a1");
+    assert_eq!(texts, ["a1b3", "a1b3/B", "a1b3/R"]);
+    for text in &texts {
+        let m = pos
+            .parse_move(text)
+            .unwrap_or_else(|e| panic!("{text}: {e}"));
+        assert_eq!(&pos.move_text(m), text);
+        let lower = pos.parse_move(&text.to_lowercase()).unwrap();
+        assert_eq!(lower, m, "{text} in lower case");
+    }
+    let why = pos.why_illegal("a1b3/Q");
+    assert!(why.contains("a1b3/B") && why.contains("/Q"), "{why}");
+
+    let overlaps = rules("tests/move_texts/overlaps.var");
+    let mut pos = Position::start(overlaps);
+    assert_eq!(
+        common::legal_texts_starting(&mut pos, "e1"),
+        ["e1d1", "e1e2", "e1e2/grows+1"]
+    );
+    pos.play("e1e2/grows+1").unwrap();
+    assert!(pos.fen().contains("grows=1/0"), "{}", pos.fen());
+
+    // A capture that only the line leaving a piece behind makes: its text has the
+    // suffix, and the text without it finds it, being the only move from b1 to b2.
+    let tags = load_rules(TAGS).unwrap();
+    let mut pos = Position::start(tags);
+    assert_eq!(
+        common::legal_texts_starting(&mut pos, "b1"),
+        ["b1b2/B", "b1c1", "b1c1/B"]
+    );
+    let m = pos.parse_move("b1b2").unwrap();
+    assert_eq!(pos.move_text(m), "b1b2/B");
+    // Where two moves have the squares, the text without a suffix is the plain one.
+    let m = pos.parse_move("b1c1").unwrap();
+    assert_eq!(pos.move_text(m), "b1c1");
+}
+
+/// A rook whose quiet steps are plain or leave a baby, and whose captures always do.
+const TAGS: &str = r#"
+game "Tags"
+board 3 x 3
+players white black
+piece King K { moves "K" royal }
+piece Baby B { moves "fW" }
+piece Rook R { moves "mW" moves "W" then leave Baby }
+end { checkmate loss }
+setup "k2/1r1/KR1 w - - 0 1"
+"#;

@@ -862,3 +862,13 @@ fn both_protocols_survive_random_input() {
         e.quit();
     }
 }
+
+#[test]
+fn uci_plays_kyoto_shogi_legally() {
+    uci_self_play("variants/kyotoshogi.var", "kyoto_shogi", "go depth 2", 16);
+}
+
+#[test]
+fn uci_plays_tori_shogi_legally() {
+    uci_self_play("variants/torishogi.var", "tori_shogi", "go depth 2", 16);
+}

@@ -13,7 +13,7 @@
 //!    [`pieces::captures_to_hand`], [`pictures::pictures`] (`glyph`, `image`);
 //! 5. [`moves::movement`] (flight, flip, drop, pass, `forbid`), [`moves::castlings`];
 //! 6. [`ends::end_rules`], [`names::counter_starts`], [`setup::setup_decl`],
-//!    [`usage::warnings`] (unused declarations, repeated properties and moves);
+//!    [`usage::warnings`] (unused declarations, repeated properties and moves, overlapping move lines);
 //!
 //! The checker ends with the resolved [`Game`](crate::model::Game) and its setup line
 //! ([`Resolved`]); it knows no position. [`crate::loader`], above the engine, compiles

@@ -10,7 +10,7 @@ use crate::model::{
     Castling, Cond, CounterId, Effect as RulesEffect, Flight, FlipRule, Piece, PieceKind, ZoneId,
 };
 use crate::syntax::ast::{
-    CastleDecl, Condition, Decl, Effect, File, FlipDecl, Forbid, Name, Span, Spanned,
+    CastleDecl, Condition, Decl, Effect, File, FlipDecl, Forbid, Name, PieceProp, Span, Spanned,
 };
 
 /// The most flight rules a game may declare (each becomes two zones).
@@ -105,6 +105,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         }
     }
     never_dropped(ck, file, scope, &out, pieces);
+    face_never_held(ck, scope, pieces);
     if pieces.iter().any(|p| p.flips_to.is_some()) && out.flip_rules.iter().all(Option::is_none) {
         let span = scope
             .pieces
@@ -205,6 +206,45 @@ fn never_dropped(ck: &mut Checker, file: &File, scope: &Scope, out: &Movement, p
                 ),
             );
         }
+    }
+}
+
+/// A face placed from the hand of the piece it is kept as (`in-hand-as` with
+/// `drops`), where that piece is itself kept in hand as another: it never is in a hand,
+/// so the face is never placed.
+fn face_never_held(ck: &mut Checker, scope: &Scope, pieces: &[Piece]) {
+    for (k, p) in pieces.iter().enumerate() {
+        let (Some(held), Some(_)) = (p.kept_as(k), &p.drops) else {
+            continue;
+        };
+        let Some(other) = pieces[held.index()].kept_as(held.index()) else {
+            continue;
+        };
+        let Some(decl) = scope.pieces.decls.get(k) else {
+            continue;
+        };
+        let span = decl
+            .props
+            .iter()
+            .find(|prop| matches!(prop.node, PieceProp::Drops { .. }))
+            .map_or(decl.name.span, |prop| prop.span);
+        let held = &pieces[held.index()].name;
+        ck.report(
+            Problem::new(
+                ProblemCode::FaceNeverHeld,
+                span,
+                format!(
+                    "`{}` is placed from the hand's `{held}`s, but a captured `{held}` goes to the hand as `{}`",
+                    p.name,
+                    pieces[other.index()].name
+                ),
+            )
+            .label("never placed: no hand holds this piece")
+            .help(format!(
+                "give `{}` `in-hand-as` the piece the hand holds, or take `in-hand-as` off `{held}`",
+                p.name
+            )),
+        );
     }
 }
 

@@ -224,7 +224,7 @@ fn drop_conditions(
                     "a piece from the hand comes from no square: {what} does not apply to a drop"
                 ),
             )
-            .help("a drop may ask for `to ZONE`, `no own PIECE on-file`, `height` or a counter"),
+            .help("a drop may ask for `to ZONE`, `no own PIECE on-file` (or `fewer-than N own PIECE on-file`), `height` or a counter"),
         );
     }
     out
@@ -399,10 +399,40 @@ pub(crate) fn resolve_condition(
             );
             Cond::Counter(counter?, *op, n?)
         }
-        Condition::NoneOnFile { enemy, piece } => Cond::NoneOnFile {
-            enemy: *enemy,
-            kind: scope.resolve_piece(ck, piece)?,
-        },
+        Condition::NoneOnFile {
+            fewer,
+            enemy,
+            piece,
+        } => {
+            const LIMIT: Valid = Valid::new(1..=255, "a number of pieces on a file");
+            let limit = match fewer {
+                Some(n) => scope.resolve_count(ck, n, side, &LIMIT),
+                None => Some(1),
+            };
+            let kind = scope.resolve_piece(ck, piece)?;
+            let limit = limit?;
+            let Ok(limit @ 1..=255) = u8::try_from(limit) else {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::FileLimit,
+                        c.span,
+                        format!("`fewer-than` counts from 1 to 255 pieces, not {limit}"),
+                    )
+                    .label(if limit < 1 {
+                        "never holds"
+                    } else {
+                        "more than a file can hold"
+                    })
+                    .help("`fewer-than 1` is `no`: no such piece on the file; `fewer-than 2` allows one"),
+                );
+                return None;
+            };
+            Cond::NoneOnFile {
+                enemy: *enemy,
+                kind,
+                limit,
+            }
+        }
         Condition::Captures { piece, negated } => Cond::Captures {
             kind: scope.resolve_piece(ck, piece)?,
             yes: !negated,

@@ -1,12 +1,15 @@
 //! Warnings: what a file declares and never uses (a zone, piece, terrain or counter),
-//! a piece property given twice, a move line repeated. They are shown, but the file
-//! still loads (`check --deny-warnings` makes them fail).
+//! a piece property given twice, a move line repeated, two move lines that make the
+//! same move. They are shown, but the file still loads (`check --deny-warnings` makes
+//! them fail).
 
 use std::collections::HashMap;
 
 use super::Checker;
 use crate::diagnostic::{Problem, ProblemCode};
+use crate::rules::same_steps;
 use crate::syntax::ast::{Decl, File, Name, PieceDecl, PieceProp, Span, Symbol};
+use crate::syntax::betza;
 
 /// Every warning about use: unused declarations, repeated properties and moves.
 pub(crate) fn warnings(ck: &mut Checker, file: &File, source: &str) {
@@ -53,6 +56,7 @@ pub(crate) fn warnings(ck: &mut Checker, file: &File, source: &str) {
                     ck.report(unused(ProblemCode::UnusedPiece, &p.name, "piece"));
                 }
                 repeated_properties(ck, p, source);
+                overlapping_moves(ck, p, source);
             }
             _ => {}
         }
@@ -140,6 +144,91 @@ fn repeated_properties(ck: &mut Checker, p: &PieceDecl, source: &str) {
         } else {
             seen.push((name, prop.span));
         }
+    }
+}
+
+/// One move line of a piece, as [`overlapping_moves`] compares it.
+struct MoveLine<'a> {
+    /// The line, without the blanks after it.
+    span: Span,
+    /// The line as written, its blanks collapsed.
+    text: String,
+    moves: Vec<betza::BetzaMove>,
+    conditional: bool,
+    /// Its effects as written, sorted.
+    effects: Vec<&'a str>,
+}
+
+/// Two move lines of one piece that make some move alike (a step in common, made the
+/// same way): with different effects, both moves stay and their texts are told apart
+/// by a suffix naming the effects (`a1a2/h+1`); with the same, the second adds nothing
+/// there. Lines that both have conditions are left alone (the conditions may never
+/// hold together), and so are a line written twice (`varsand::repeated-move`) and a
+/// capture without moving beside a capture (two moves, `a1a2!` and `a1a2`).
+fn overlapping_moves(ck: &mut Checker, p: &PieceDecl, source: &str) {
+    let mut lines: Vec<MoveLine> = Vec::new();
+    for prop in &p.props {
+        let PieceProp::Moves {
+            betza: b,
+            conditions,
+            effects,
+        } = &prop.node
+        else {
+            continue;
+        };
+        let Ok(moves) = betza::parse(&b.node) else {
+            continue;
+        };
+        let written = source
+            .get(prop.span.start..prop.span.end)
+            .unwrap_or_default();
+        let mut effects: Vec<&str> = effects
+            .iter()
+            .map(|e| {
+                source
+                    .get(e.span.start..e.span.end)
+                    .unwrap_or_default()
+                    .trim()
+            })
+            .collect();
+        effects.sort_unstable();
+        let line = MoveLine {
+            span: Span::new(prop.span.start, prop.span.start + written.trim_end().len()),
+            text: written.split_whitespace().collect::<Vec<_>>().join(" "),
+            moves,
+            conditional: !conditions.is_empty(),
+            effects,
+        };
+        let earlier = lines.iter().find(|e| {
+            e.text != line.text
+                && !(e.conditional && line.conditional)
+                && e.effects.contains(&"stay") == line.effects.contains(&"stay")
+                && e.moves
+                    .iter()
+                    .any(|a| line.moves.iter().any(|b| same_steps(a, b)))
+        });
+        if let Some(e) = earlier {
+            let help = if e.effects == line.effects {
+                "where the two lines overlap, this one adds nothing: take the common step out of one of them".to_string()
+            } else {
+                "both moves stay, and their texts are told apart by a suffix naming the effects (such as `a1a2/h+1`); if one move was meant, merge the lines, or give both a condition that tells them apart".to_string()
+            };
+            ck.report(
+                Problem::new(
+                    ProblemCode::OverlappingMoves,
+                    line.span,
+                    format!(
+                        "`{}` and `{}` make some of the same moves for `{}`",
+                        e.text, line.text, p.name.node
+                    ),
+                )
+                .warning()
+                .label("makes a move the other line makes")
+                .also(e.span, "this line makes it too")
+                .help(help),
+            );
+        }
+        lines.push(line);
     }
 }
 

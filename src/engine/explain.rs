@@ -34,7 +34,7 @@ impl Position {
                 if self.royals.of(self.side).contains(&cell) {
                     self.why_no_pass()
                 } else {
-                    self.why_not_moved(cell, cell, None)
+                    self.why_not_moved(cell, cell, None, "")
                 }
             }
             Some(MoveText::Squares {
@@ -43,8 +43,12 @@ impl Position {
                 ..
             }) if digit.is_ascii_digit() => not_a_square(&rules, text),
             Some(MoveText::Squares {
-                from, to, promo, ..
-            }) => self.why_not_moved(from, to, promo),
+                from,
+                to,
+                promo,
+                tag,
+                ..
+            }) => self.why_not_moved(from, to, promo, &tag),
             Some(MoveText::Pass) => self.why_no_pass(),
             None => format!(
                 "`{text}` is neither a command nor a move on this board: write a move as from-square to-square, such as {} (type `help` for commands)",
@@ -82,9 +86,9 @@ impl Position {
         }
     }
 
-    /// Why the move from `from` to `to` (with the promotion letter `promo`) is not
-    /// legal.
-    fn why_not_moved(&mut self, from: Cell, to: Cell, promo: Option<char>) -> String {
+    /// Why the move from `from` to `to` (with the promotion letter `promo` and the
+    /// suffix `tag` naming its effects) is not legal.
+    fn why_not_moved(&mut self, from: Cell, to: Cell, promo: Option<char>, tag: &str) -> String {
         let rules = self.rules.clone();
         let us = self.side;
         let me = &rules.players[us].name;
@@ -114,6 +118,21 @@ impl Position {
             .copied()
             .filter(|m| m.from == from && m.to == to)
             .collect();
+        if !tag.is_empty() {
+            let written: Vec<String> = matching.iter().map(|&m| self.move_text(m)).collect();
+            let tagged = |w: &String| {
+                w.rsplit_once('/')
+                    .is_some_and(|(_, t)| t.eq_ignore_ascii_case(tag))
+            };
+            if !written.is_empty() && !written.iter().any(tagged) {
+                return format!(
+                    "no move of the {pname} from {} to {} is written with `/{tag}`: its moves there are {}",
+                    sq(from),
+                    sq(to),
+                    written.join(", ")
+                );
+            }
+        }
         if !matching.is_empty() {
             return self.why_refused(&matching, promo);
         }
@@ -144,7 +163,7 @@ impl Position {
         let promos: Vec<char> = matching
             .iter()
             .filter(|m| m.promo != EMPTY)
-            .map(|m| promo_char(&rules, m.promo))
+            .map(|m| promo_char(&rules, self.board[m.from], m.promo))
             .collect();
         // A move that leaves a royal piece attacked is refused for that, whatever its
         // letter: the promotion choices matter only once the move is otherwise legal.
@@ -271,7 +290,7 @@ impl Position {
         let id = t.kinds.extras[kind].iter().copied().find(|&id| {
             let info = &t.gens[id];
             matches!(info.source, crate::rules::Source::Flip { face }
-                if promo_char(rules, crate::rules::code(face.index(), self.side)) == letter)
+                if promo_char(rules, EMPTY, crate::rules::code(face.index(), self.side)) == letter)
         })?;
         let m = Move::new(from, to, id);
         let unmet: Vec<String> = rules.generators[id]
@@ -302,24 +321,35 @@ impl Position {
         if !rules.has_drops() {
             return "pieces are not placed from a hand in this game".into();
         }
+        // A marked face (`+S`), placed from the hand of the piece it is kept as.
+        let marked = (0..rules.pieces.len()).find(|&k| {
+            rules.pieces[k].mark != crate::rules::Mark::Plain
+                && rules
+                    .code_symbol(crate::rules::code(k, us))
+                    .eq_ignore_ascii_case(letter)
+        });
         let mut chars = letter.chars();
-        let (Some(c), None) = (chars.next(), chars.next()) else {
-            // An example from this game: a legal placement, else any piece of ours.
-            let example = self
-                .legal_moves()
-                .into_iter()
-                .find(|m| m.kind == MoveKind::Drop)
-                .map_or_else(
-                    || {
-                        let k = (0..rules.pieces.len())
-                            .find(|&k| !rules.tables.kinds.drops[k].is_empty())
-                            .unwrap_or(0);
-                        let sq = rules.geometry.name(Cell::new(0));
-                        format!("{}@{sq}", rules.code_symbol(crate::rules::code(k, us)))
-                    },
-                    |m| self.move_text(m),
-                );
-            return format!("`{letter}` is not a piece letter: write a placement as {example}");
+        let c = match (marked, chars.next(), chars.next()) {
+            (Some(_), ..) => ' ',
+            (None, Some(c), None) => c,
+            _ => {
+                // An example from this game: a legal placement, else any piece of ours.
+                let example = self
+                    .legal_moves()
+                    .into_iter()
+                    .find(|m| m.kind == MoveKind::Drop)
+                    .map_or_else(
+                        || {
+                            let k = (0..rules.pieces.len())
+                                .find(|&k| !rules.tables.kinds.drops[k].is_empty())
+                                .unwrap_or(0);
+                            let sq = rules.geometry.name(Cell::new(0));
+                            format!("{}@{sq}", rules.code_symbol(crate::rules::code(k, us)))
+                        },
+                        |m| self.move_text(m),
+                    );
+                return format!("`{letter}` is not a piece letter: write a placement as {example}");
+            }
         };
         // Where each player's pieces are their own, a letter's case names its player.
         if super::notation::others_letter(&rules, us, letter) {
@@ -328,19 +358,22 @@ impl Position {
                 rules.players[us.opponent()].name
             );
         }
-        let Some(kind) = rules.kind_for(us, c) else {
+        let Some(kind) = marked.or_else(|| rules.kind_for(us, c)) else {
             return format!("{me} has no piece with the letter `{c}`");
         };
         let name = &rules.pieces[kind].name;
         let a_name = with_article(name);
-        if self.in_hand(us, kind) == 0 {
-            return format!("{me} has no {name} in hand");
+        let t = &rules.tables;
+        let placing = (t.kinds.drops.iter().flatten().copied())
+            .find(|&id| usize::from(t.gens[id].piece) == kind);
+        let held = placing.map_or(kind, |id| usize::from(t.gens[id].hand));
+        if self.in_hand(us, held) == 0 {
+            return format!("{me} has no {} in hand", rules.pieces[held].name);
         }
         let Some(cell) = cell else {
             return format!("`{square}` is not a square");
         };
-        let t = &rules.tables;
-        let Some(&id) = t.kinds.drops[kind].first() else {
+        let Some(id) = placing else {
             return format!("{a_name} is never placed from the hand");
         };
         if t.landing.is_dead(crate::rules::code(kind, us), cell) {
@@ -592,8 +625,12 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
         Cond::From(z) => format!("to start in {}", rules.zone(z).name),
         Cond::To(z) => format!("to end in {}", rules.zone(z).name),
         Cond::Counter(i, op, v) => format!("{} {} {v}", rules.counters[i], op_words(op)),
-        Cond::NoneOnFile { enemy, kind } => format!(
-            "no {} {} on the file",
+        Cond::NoneOnFile { enemy, kind, limit } => format!(
+            "{} {} {} on the file",
+            match limit {
+                1 => "no".to_string(),
+                n => format!("fewer than {n}"),
+            },
             if enemy { "enemy" } else { "own" },
             rules.piece(kind).name
         ),

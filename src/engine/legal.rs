@@ -561,7 +561,10 @@ impl Position {
             .flat_map(|k| t.kinds.drops[k].iter())
             .filter(|&&id| {
                 let info = &t.gens[id];
-                info.conds.1 == 0 && !info.counts && info.effects == 0
+                info.conds.1 == 0
+                    && !info.counts
+                    && info.effects == 0
+                    && t.kinds.royal >> info.piece & 1 == 0
             })
             .find_map(|&id| {
                 t.targets
@@ -594,7 +597,7 @@ impl Position {
     fn can_still_place(&self, w: Move) -> bool {
         let t = &self.rules.tables;
         let info = &t.gens[w.generator];
-        let slot = self.side.index() * self.rules.pieces.len() + info.piece as usize;
+        let slot = self.side.index() * self.rules.pieces.len() + info.hand as usize;
         let to = w.to.index();
         info.conds.1 == 0
             && !info.counts

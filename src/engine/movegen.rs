@@ -240,9 +240,10 @@ impl Position {
             }
             for &id in &t.kinds.drops[kind] {
                 let info = &t.gens[id];
+                let placed = info.piece as usize;
                 for &to in t.targets.of(id, us, NO_CELL) {
                     if self.board[to] != EMPTY
-                        || !matches!(self.landing(to, kind), Landing::Open | Landing::Last)
+                        || !matches!(self.landing(to, placed), Landing::Open | Landing::Last)
                     {
                         continue;
                     }
@@ -554,6 +555,19 @@ impl Position {
         occupant == EMPTY
     }
 
+    /// Do fewer than `limit` pieces `wanted` stand on the file of `to` (on its board)?
+    /// The count stops at the limit.
+    #[inline(never)]
+    fn fewer_on_file(&self, g: &Gen, to: Cell, wanted: Code, limit: u8) -> bool {
+        let limit = usize::from(limit);
+        if usize::from(self.counts[wanted as usize]) < limit {
+            return true;
+        }
+        let file = g.rules.tables.files.of(to);
+        let on = file.iter().filter(|&&c| self.board[c] == wanted);
+        on.take(limit).count() < limit
+    }
+
     /// Drops repeats among the moves of one piece whose components overlap (`KW`).
     fn dedup_tail(&self, out: &mut Vec<Move>, start: usize) {
         let mut i = start;
@@ -750,13 +764,18 @@ impl Position {
                         .enumerate()
                         .any(|(cell, &b)| b == c && g.rules.zone(zone).cells[side][cell])
             }
-            Cond::NoneOnFile { enemy, kind } => {
+            Cond::NoneOnFile { enemy, kind, limit } => {
                 let wanted = code(kind.index(), if enemy { side.opponent() } else { side });
                 let on_file = || {
                     let file = g.rules.tables.files.of(m.to);
                     file.iter().any(|&c| self.board[c] == wanted)
                 };
-                m.to != NO_CELL && (self.counts[wanted as usize] == 0 || !on_file())
+                m.to != NO_CELL
+                    && if limit == 1 {
+                        self.counts[wanted as usize] == 0 || !on_file()
+                    } else {
+                        self.fewer_on_file(g, m.to, wanted, limit)
+                    }
             }
             Cond::Captures { kind, yes } => {
                 let v = self.taken(g, m);

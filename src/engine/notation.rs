@@ -39,8 +39,9 @@ impl Position {
             _ => MoveText::Squares {
                 from: m.from,
                 to: m.to,
-                promo: (m.promo != EMPTY).then(|| promo_char(rules, m.promo)),
+                promo: (m.promo != EMPTY).then(|| promo_char(rules, self.board[m.from], m.promo)),
                 rifle: m.kind == MoveKind::Rifle,
+                tag: rules.tables.gens.tags[m.generator].clone(),
             },
         }
     }
@@ -87,8 +88,21 @@ impl Position {
                     message: format!("`{text}` is not a legal move here"),
                 });
             }
-            if let Some(m) = moves.iter().find(|&&m| typed.names(&self.move_parts(m))) {
-                return Ok(*m);
+            let parts: Vec<MoveText> = moves.iter().map(|&m| self.move_parts(m)).collect();
+            if let Some(i) = parts.iter().position(|p| typed.names(p)) {
+                return Ok(moves[i]);
+            }
+            // A move whose text has a suffix naming its effects needs none where no
+            // other legal move has its squares.
+            if let MoveText::Squares { tag, .. } = &typed
+                && tag.is_empty()
+            {
+                let same: Vec<usize> = (0..moves.len())
+                    .filter(|&i| typed.names_untagged(&parts[i]))
+                    .collect();
+                if let [i] = same[..] {
+                    return Ok(moves[i]);
+                }
             }
             // A move that must promote, to a single choice, needs no letter.
             if let MoveText::Squares {
@@ -96,6 +110,7 @@ impl Position {
                 to,
                 promo: None,
                 rifle,
+                ..
             } = typed
             {
                 let same: Vec<Move> = moves
@@ -155,9 +170,24 @@ fn drop_symbol(rules: &Rules, kind: usize, side: Side) -> String {
 }
 
 /// The suffix that names a move's new face: `+` for a promoted form written `+P`
-/// (as Fairy-Stockfish writes such promotions), else the face's letter in lower case.
-pub(crate) fn promo_char(rules: &Rules, promo: crate::rules::Code) -> char {
+/// (as Fairy-Stockfish writes such promotions), `-` for a promoted form `+P` turning
+/// back into `P` (as it writes demotions), else the face's letter in lower case.
+/// `mover` is the piece that moves (`EMPTY` if not known).
+pub(crate) fn promo_char(
+    rules: &Rules,
+    mover: crate::rules::Code,
+    promo: crate::rules::Code,
+) -> char {
     let p = &rules.pieces[kind_of(promo)];
+    if mover != EMPTY {
+        let was = &rules.pieces[kind_of(mover)];
+        if was.mark == crate::rules::Mark::Plus
+            && p.mark == crate::rules::Mark::Plain
+            && was.letter.eq_ignore_ascii_case(&p.letter)
+        {
+            return '-';
+        }
+    }
     match p.mark {
         crate::rules::Mark::Plus => '+',
         _ => p.letter.to_ascii_lowercase(),
@@ -184,12 +214,15 @@ pub enum MoveText {
     /// `c8off`: the piece leaves the board; the square as typed, and its cell.
     Exit { square: String, cell: Option<Cell> },
     /// `e2e4`, `e7e8q` (the letter of the new face), `d4e5!` (a capture without
-    /// moving); typed also as `g1-g2` or `f12xg12`.
+    /// moving), `b1a3/B` (a `tag` naming the move's effects, where another move of the
+    /// piece has the same squares: see `move_tags` in the rules' tables); typed also as
+    /// `g1-g2` or `f12xg12`.
     Squares {
         from: Cell,
         to: Cell,
         promo: Option<char>,
         rifle: bool,
+        tag: String,
     },
     /// A pass written as the null move of the side's royal piece on this square
     /// (`e2e2`), in a game that passes; typed also as `pass`.
@@ -214,6 +247,7 @@ impl MoveText {
                 to,
                 promo,
                 rifle,
+                tag,
             } => {
                 let geo = &rules.geometry;
                 let mut s = format!("{}{}", geo.name(*from), geo.name(*to));
@@ -221,8 +255,39 @@ impl MoveText {
                 if *rifle {
                     s.push('!');
                 }
+                if !tag.is_empty() {
+                    s.push('/');
+                    s.push_str(tag);
+                }
                 s
             }
+        }
+    }
+
+    /// Does the text a user typed (this reading) name the move with the parts `m`,
+    /// but for the suffix naming its effects? Only for moves between squares.
+    fn names_untagged(&self, m: &MoveText) -> bool {
+        match (self, m) {
+            (
+                MoveText::Squares {
+                    from,
+                    to,
+                    promo,
+                    rifle,
+                    ..
+                },
+                MoveText::Squares {
+                    from: f,
+                    to: t,
+                    promo: p,
+                    rifle: r,
+                    ..
+                },
+            ) => {
+                (from, to, rifle) == (f, t, r)
+                    && promo.map(|c| c.to_ascii_lowercase()) == p.map(|c| c.to_ascii_lowercase())
+            }
+            _ => false,
         }
     }
 
@@ -242,22 +307,8 @@ impl MoveText {
                     ..
                 },
             ) => a.eq_ignore_ascii_case(b) && x == y,
-            (
-                MoveText::Squares {
-                    from,
-                    to,
-                    promo,
-                    rifle,
-                },
-                MoveText::Squares {
-                    from: f,
-                    to: t,
-                    promo: p,
-                    rifle: r,
-                },
-            ) => {
-                (from, to, rifle) == (f, t, r)
-                    && promo.map(|c| c.to_ascii_lowercase()) == p.map(|c| c.to_ascii_lowercase())
+            (MoveText::Squares { tag, .. }, MoveText::Squares { tag: t, .. }) => {
+                self.names_untagged(m) && tag.eq_ignore_ascii_case(t)
             }
             (MoveText::Exit { cell: Some(x), .. }, MoveText::Exit { cell: Some(y), .. }) => x == y,
             (MoveText::Swap, MoveText::Swap)
@@ -316,10 +367,11 @@ pub fn too_long(text: &str) -> Option<String> {
     })
 }
 
-/// Reads `FROM TO [letter] [!]`: the longest square names that leave a valid rest
-/// (square names are read apart, so at most one reading is valid).
+/// Reads `FROM TO [letter] [!] [/TAG]`: the longest square names that leave a valid
+/// rest (square names are read apart, so at most one reading is valid).
 fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
     let geo = &rules.geometry;
+    let (t, tag) = t.split_once('/').unwrap_or((t, ""));
     // The squares a text starts with, longest first.
     let squares = |s: &str| {
         (1..=s.len())
@@ -343,7 +395,7 @@ fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
                 _ => continue,
             };
             // A square written twice is a pass, in a game that passes.
-            if from == to && promo.is_none() && !rifle && has_pass(rules) {
+            if from == to && promo.is_none() && !rifle && tag.is_empty() && has_pass(rules) {
                 return Some(MoveText::PassAt(from));
             }
             return Some(MoveText::Squares {
@@ -351,6 +403,7 @@ fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
                 to,
                 promo,
                 rifle,
+                tag: tag.to_string(),
             });
         }
     }
@@ -366,10 +419,15 @@ fn has_pass(rules: &Rules) -> bool {
 }
 
 /// Drops whitespace, lower-cases the text (but for a placement, whose letter's case
-/// names the player) and drops the separators of `g1-g2` and `f12xg12`.
+/// names the player, and the suffix after a `/`, kept as typed) and drops the
+/// separators of `g1-g2` and `f12xg12`.
 fn normalise(text: &str) -> String {
     let t: String = text.split_whitespace().collect();
-    let t = if t.contains('@') { t } else { t.to_lowercase() };
+    let t = match t.split_once('/') {
+        _ if t.contains('@') => t,
+        Some((head, tag)) => format!("{}/{tag}", head.to_lowercase()),
+        None => t.to_lowercase(),
+    };
     let bytes: Vec<char> = t.chars().collect();
     let mut out = String::new();
     for (i, &c) in bytes.iter().enumerate() {

@@ -60,10 +60,11 @@ impl Move {
     /// The same move for a player: equal squares, kind and new face, and the same
     /// effects (two generators may produce one move).
     pub fn same_play(&self, other: &Move, rules: &Rules) -> bool {
-        let effects = |m: &Move| rules.tables.gens[m.generator].effects;
+        let gens = &rules.tables.gens;
+        let effects = |m: &Move| gens.effects_of(&gens[m.generator]);
         (self.from, self.to, self.kind, self.promo)
             == (other.from, other.to, other.kind, other.promo)
-            && effects(self) == effects(other)
+            && crate::rules::same_effects(effects(self), effects(other))
     }
 }
 
@@ -572,9 +573,10 @@ impl Position {
         let z = &t.zobrist;
         let n = self.board.len();
         let us = self.side;
-        let kind = t.gens[m.generator].piece as usize;
+        let info = &t.gens[m.generator];
+        let kind = info.piece as usize;
         let placed = code(kind, us);
-        let slot = us.index() * self.rules.pieces.len() + kind;
+        let slot = us.index() * self.rules.pieces.len() + info.hand as usize;
         let count = self.hand[slot];
         let to = m.to.index();
         self.hand[slot] -= 1;
@@ -806,7 +808,8 @@ impl Position {
                 self.board[to] = EMPTY;
                 self.height[to] = 0;
                 self.unmoved[to] = u.unmoved_to;
-                self.hand[self.side.index() * self.rules.pieces.len() + kind_of(placed)] += 1;
+                let taken = self.rules.tables.gens[m.generator].hand as usize;
+                self.hand[self.side.index() * self.rules.pieces.len() + taken] += 1;
                 if self.is_royal(placed) {
                     self.royals.remove(self.side, m.to);
                 }

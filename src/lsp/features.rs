@@ -273,7 +273,7 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "setup" => "`setup \"POSITION\"`: the start position.",
         "drop" => "`drop in ZONE`: pieces in hand may be placed on the zone's empty squares.",
         "drops" => {
-            "`drops [in ZONE] [if CONDITIONS]`: this piece's own rule for placement from the hand."
+            "`drops [in ZONE] [if CONDITIONS]`: this piece's own rule for placement from the hand; on a face kept in hand as another piece (`in-hand-as`), it places this face from that piece's hand (`+S@b3`)."
         }
         "flight" => {
             "`flight from SQUARES to SQUARES [same-colour]`: a move kind for pieces that fly."
@@ -284,6 +284,12 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
             "`forbid dead-squares | mate-by-drop PIECE | check`: moves that break the rule are illegal."
         }
         "captures-to-hand" => "`captures-to-hand`: captured pieces go to the capturer's hand.",
+        "on-file" => {
+            "`no own|enemy PIECE on-file`: no such piece stands on the file the move ends on (shogi's nifu, for drops)."
+        }
+        "fewer-than" => {
+            "`fewer-than N own|enemy PIECE on-file`: fewer than N such pieces stand on the file the move ends on (a drop that may not make a third on a file: `fewer-than 2`)."
+        }
         "in-check" => {
             "`if in-check` / `unless in-check`: the mover is in check before the move (moves that never capture)."
         }

@@ -172,6 +172,7 @@ impl WinBoard {
                 to,
                 promo,
                 rifle,
+                ..
             } => {
                 let mut s = self.square(rules, from) + &self.square(rules, to);
                 s.extend(promo);

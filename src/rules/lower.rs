@@ -170,8 +170,10 @@ fn piece_generators(
             out.push(gen_of(Source::Flip { face }, conditions));
         }
     }
-    // A piece's own drop rule replaces the game's.
-    match (&piece.drops, game.drop_zone) {
+    // A piece's own drop rule replaces the game's; a face kept in hand as another
+    // piece is placed only by a rule of its own.
+    let drop_zone = game.drop_zone.filter(|_| piece.kept_as(kind).is_none());
+    match (&piece.drops, drop_zone) {
         (Some(rule), _) => {
             let mut conditions: Vec<Cond> = rule.zone.map(Cond::To).into_iter().collect();
             conditions.extend(rule.conditions.iter().copied());

@@ -14,7 +14,8 @@ pub use crate::model::{
     Promotion, Side, Symbol, Terrain, Zone, ZoneId, code, file_letter, kind_of, side_of,
 };
 pub(crate) use tables::{
-    ANY_REACH, GenInfo, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist,
+    ANY_REACH, GenInfo, LeapAttack, NO_HAND, RayAttack, Step, Tables, Zobrist, same_effects,
+    same_steps,
 };
 
 use indexmap::IndexMap;
@@ -273,6 +274,15 @@ impl Rules {
     /// A piece type's definition.
     pub fn piece(&self, kind: PieceKind) -> &Piece {
         &self.pieces[kind]
+    }
+
+    /// The piece type in hand that a drop of `kind` takes: `kind` itself, or for a
+    /// face kept in hand as another piece (`in-hand-as`, such as a promoted form),
+    /// that piece: the face is placed from its hand (only by a `drops` rule of its own).
+    pub fn hand_of(&self, kind: usize) -> usize {
+        self.pieces[kind]
+            .kept_as(kind)
+            .map_or(kind, PieceKind::index)
     }
 
     /// The generators of a piece type, with their ids.

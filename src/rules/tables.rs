@@ -37,6 +37,9 @@ pub struct GenInfo {
     pub effects: u16,
     /// The piece type whose move it is (a drop places one of these).
     pub piece: u8,
+    /// For a drop, the piece type in hand it takes: `piece`, or for a face placed
+    /// from the hand of the piece it is kept as (`in-hand-as`), that piece.
+    pub hand: u8,
 }
 
 impl GenInfo {
@@ -117,6 +120,9 @@ pub struct Gens {
     pub conds: Vec<Cond>,
     /// The generators' effects (see `GenInfo::effects`).
     pub effects: Vec<Vec<Effect>>,
+    /// Per generator, what a move text adds to tell its moves from another
+    /// generator's with the same squares (see [`move_tags`]); empty for most.
+    pub tags: Vec<String>,
 }
 
 impl std::ops::Index<GenId> for Gens {
@@ -139,6 +145,16 @@ impl Gens {
     #[inline]
     pub fn effects(&self, info: &GenInfo) -> &[Effect] {
         &self.effects[info.effects as usize - 1]
+    }
+
+    /// The effects of a generator, none if it has none.
+    #[inline]
+    pub fn effects_of(&self, info: &GenInfo) -> &[Effect] {
+        if info.effects == 0 {
+            &[]
+        } else {
+            self.effects(info)
+        }
     }
 }
 
@@ -323,7 +339,8 @@ pub struct Kinds {
     pub extras: Vec<Vec<GenId>>,
     /// Piece types that have generators in `extras`.
     pub with_extras: u64,
-    /// Per piece type: its drop generators.
+    /// Per piece type in hand: the drop generators that take it (its own, and those
+    /// of the faces placed from it).
     pub drops: Vec<Vec<GenId>>,
     /// Does any piece drop?
     pub has_drops: bool,
@@ -509,6 +526,7 @@ fn gens(rules: &Rules) -> Gens {
             conds,
             effects,
             piece: g.piece.unwrap_or(0) as u8,
+            hand: g.piece.map_or(0, |k| rules.hand_of(k)) as u8,
         };
         if let Source::Betza(b) = g.source {
             let b = rules.betza(b);
@@ -528,17 +546,78 @@ fn gens(rules: &Rules) -> Gens {
         }
         t.info.push(info);
     }
+    t.tags = move_tags(rules);
     t
+}
+
+/// Do two Betza components make some move alike: a step in common, made the same way
+/// (moving or capturing, with the same kind of hop)?
+pub(crate) fn same_steps(a: &BetzaMove, b: &BetzaMove) -> bool {
+    a.hop == b.hop
+        && ((a.can_move && b.can_move) || (a.can_capture && b.can_capture))
+        && a.vectors.iter().any(|v| b.vectors.contains(v))
+}
+
+/// Do two lists of effects do the same, in any order?
+pub(crate) fn same_effects(a: &[Effect], b: &[Effect]) -> bool {
+    a.len() == b.len() && a.iter().all(|e| b.contains(e))
+}
+
+/// Per generator, the suffix its move texts carry: where two Betza generators of one
+/// piece make a move with the same squares but different effects (`moves "W"` beside
+/// `moves "cW" then height +1`, or knight moves that leave different pieces behind),
+/// each names its effects (`h+1`, the letter of the piece left, `NAME+1` for a
+/// counter), so that every move has a text of its own. Empty for the others, and for
+/// a generator without effects (its moves keep the plain text).
+fn move_tags(rules: &Rules) -> Vec<String> {
+    let mut tags = vec![String::new(); rules.generators.len()];
+    for kind in 0..rules.pieces.len() {
+        let betza: Vec<(GenId, &BetzaMove, &[Effect])> = rules
+            .moves_of(PieceKind::new(kind))
+            .filter_map(|(id, g)| match g.source {
+                Source::Betza(b) => Some((id, rules.betza(b), &g.effects[..])),
+                _ => None,
+            })
+            .collect();
+        for (i, &(id, a, fa)) in betza.iter().enumerate() {
+            let collides = betza
+                .iter()
+                .enumerate()
+                .any(|(j, &(_, b, fb))| i != j && same_steps(a, b) && !same_effects(fa, fb));
+            if collides {
+                tags[id.index()] = effects_tag(rules, fa);
+            }
+        }
+    }
+    tags
+}
+
+/// The suffix that names a move's effects: `B` (a piece of that letter left behind),
+/// `h+1` (the height changes), `NAME-1` (a counter changes), joined by `,`.
+fn effects_tag(rules: &Rules, effects: &[Effect]) -> String {
+    let mut parts: Vec<String> = effects
+        .iter()
+        .filter_map(|e| match *e {
+            Effect::Leave(k) => Some(rules.code_symbol(code(k.index(), Side::First))),
+            Effect::Height(n) => Some(format!("h{n:+}")),
+            Effect::Counter(c, n) => Some(format!("{}{n:+}", rules.counters[c.index()])),
+            Effect::Stay => None,
+        })
+        .collect();
+    parts.sort();
+    parts.join(",")
 }
 
 /// Per piece type: its extra and drop generators, and the masks the engine tests.
 fn kinds(rules: &Rules) -> Kinds {
-    let mut t = Kinds::default();
+    let mut t = Kinds {
+        drops: vec![Vec::new(); rules.pieces.len()],
+        ..Kinds::default()
+    };
     for (kind, p) in rules.pieces.iter().enumerate() {
         let bit = 1u64 << kind;
         let mut seen = Vec::new();
         let mut extras = Vec::new();
-        let mut drops = Vec::new();
         let mut flights = 0;
         for (id, g) in rules.moves_of(PieceKind::new(kind)) {
             match &g.source {
@@ -550,7 +629,10 @@ fn kinds(rules: &Rules) -> Kinds {
                         seen.push(*v);
                     }
                 }
-                Source::Drop => drops.push(id),
+                Source::Drop => {
+                    t.drops[rules.hand_of(kind)].push(id);
+                    t.has_drops = true;
+                }
                 Source::Flight { .. } => {
                     flights += 1;
                     if flights > 1 {
@@ -566,12 +648,10 @@ fn kinds(rules: &Rules) -> Kinds {
                 }
             }
         }
-        t.has_drops |= !drops.is_empty();
         if !extras.is_empty() {
             t.with_extras |= bit;
         }
         t.extras.push(extras);
-        t.drops.push(drops);
         if p.royal {
             t.royal |= bit;
         }

@@ -413,8 +413,14 @@ pub enum Condition {
     To(Name),
     /// The mover's counter compared with a number.
     Counter(Name, Compare, Count),
-    /// No piece of this kind, the enemy's or one's own, on the file the move ends on.
-    NoneOnFile { enemy: bool, piece: Name },
+    /// No piece of this kind, the enemy's or one's own, on the file the move ends on
+    /// (`no own PIECE on-file`), or fewer than `fewer` (`fewer-than N own PIECE
+    /// on-file`).
+    NoneOnFile {
+        fewer: Option<Count>,
+        enemy: bool,
+        piece: Name,
+    },
     /// The move captures a piece of this kind (`captures PIECE`), or does not
     /// (`not captures PIECE`, `unless captures PIECE`).
     Captures { piece: Name, negated: bool },

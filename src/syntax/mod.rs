@@ -803,9 +803,17 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
             Condition::Counter(counter, op, count(inner.next().unwrap()))
         }
         Rule::no_file_cond => {
-            let enemy = inner.next().unwrap().as_str() == "enemy";
+            let mut next = inner.next().unwrap();
+            let fewer = if next.as_rule() == Rule::fewer_than {
+                let n = count(next.into_inner().next().unwrap());
+                next = inner.next().unwrap();
+                Some(n)
+            } else {
+                None
+            };
             Condition::NoneOnFile {
-                enemy,
+                fewer,
+                enemy: next.as_str() == "enemy",
                 piece: name(inner.next().unwrap()),
             }
         }
