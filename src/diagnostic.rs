@@ -123,6 +123,8 @@ pub enum ProblemCode {
     NeverDropped,
     #[error("varsand::nothing-captures")]
     NothingCaptures,
+    #[error("varsand::explosion-to-hand")]
+    ExplosionToHand,
     #[error("varsand::event-effect")]
     EventEffect,
     #[error("varsand::check-condition")]
@@ -245,6 +247,7 @@ impl ProblemCode {
         ProblemCode::ImpossibleSetup,
         ProblemCode::NeverDropped,
         ProblemCode::NothingCaptures,
+        ProblemCode::ExplosionToHand,
         ProblemCode::EventEffect,
         ProblemCode::CheckCondition,
         ProblemCode::NeverExits,

@@ -432,6 +432,13 @@ pub struct Game {
     /// When the side to move has a legal capture, only its captures are legal
     /// (`must-capture`).
     pub must_capture: bool,
+    /// A player is in check only when all its royal pieces are attacked at once
+    /// (`duple-check`): one of several may be left attacked.
+    pub duple_check: bool,
+    /// Captures explode (`captures-explode`): the capturing piece, the piece taken
+    /// and the pieces around the target leave the board, except these kinds on the
+    /// squares around it.
+    pub explosions: Option<Vec<PieceKind>>,
     /// The counter changes a move makes for its player when it gives check (`on check
     /// then counter NAME N`).
     pub on_check: Vec<(CounterId, i64)>,

@@ -872,7 +872,10 @@ impl Position {
         if rules.tables.kinds.royal >> kind_of(king) & 1 != 0
             && c.king_path.iter().any(|&s| match g.known_attack {
                 Some((known, attacked)) if known == s => attacked,
-                _ => super::attack::attacked_as(self, s, us.opponent(), king),
+                _ => {
+                    !(rules.tables.blast.on && self.next_to_royal(s, us.opponent()))
+                        && super::attack::attacked_as(self, s, us.opponent(), king)
+                }
             })
         {
             return;

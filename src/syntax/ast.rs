@@ -56,6 +56,12 @@ pub enum Decl {
     CapturesToHand(Span),
     /// `must-capture`: when a capture is legal, only captures are.
     MustCapture(Span),
+    /// `duple-check`: a player is in check only when all its royal pieces are
+    /// attacked at once.
+    DupleCheck(Span),
+    /// `captures-explode [except PIECE ...]`: a capture removes the pieces around its
+    /// target too, except those of the kinds named.
+    CapturesExplode { spared: Vec<Name>, span: Span },
     /// `on EVENT then EFFECTS`: what an event does beyond the move that caused it.
     On {
         event: Spanned<Event>,

@@ -221,6 +221,8 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::forbid_decl
         | Rule::captures_decl
         | Rule::must_capture_decl
+        | Rule::duple_check_decl
+        | Rule::explode_decl
         | Rule::on_decl => words("a declaration", "decl"),
         Rule::event => words("an event", "event"),
         Rule::forbid_item | Rule::dead_squares | Rule::mate_by_drop | Rule::giving_check => {
@@ -367,6 +369,14 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::forbid_decl => Decl::Forbid(forbid(inner.next().unwrap())),
         Rule::captures_decl => Decl::CapturesToHand(span),
         Rule::must_capture_decl => Decl::MustCapture(span),
+        Rule::duple_check_decl => Decl::DupleCheck(span),
+        Rule::explode_decl => Decl::CapturesExplode {
+            spared: inner
+                .next()
+                .map(|list| list.into_inner().map(name).collect())
+                .unwrap_or_default(),
+            span,
+        },
         Rule::on_decl => on_decl(inner, span),
         Rule::counter_decl => Decl::Counter(name(inner.next().unwrap()), inner.next().map(count)),
         Rule::drop_decl => Decl::Drop(DropDecl {
