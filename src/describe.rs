@@ -423,6 +423,15 @@ fn ends_section(s: &mut String, rules: &Rules) {
     for r in &rules.end_rules {
         let _ = writeln!(s, "  {}", end_rule_words(rules, r));
     }
+    if rules.duple_check {
+        let _ = writeln!(
+            s,
+            "  duple check: a player is in check only when all its royal pieces are attacked at once (one of several may be left attacked)"
+        );
+    }
+    if let Some(spared) = &rules.explosions {
+        let _ = writeln!(s, "  {}", explosion_words(rules, spared));
+    }
     if rules.forbid_check {
         let _ = writeln!(s, "  a move that gives check is illegal");
     }
@@ -464,6 +473,23 @@ fn ends_section(s: &mut String, rules: &Rules) {
             "  pie rule: on the second player's first turn they may `swap` sides instead of moving"
         );
     }
+}
+
+/// `captures-explode`, in words: what a capture removes and what follows for the
+/// royal pieces.
+fn explosion_words(rules: &Rules, spared: &[crate::model::PieceKind]) -> String {
+    let except = if spared.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = spared
+            .iter()
+            .map(|&k| format!("{}s", rules.piece(k).name))
+            .collect();
+        format!(", except {} around it", names.join(" and "))
+    };
+    format!(
+        "captures explode: the capturing piece, the piece taken and every piece on the squares around the target leave the board{except}; a move that blows up its own royal piece is illegal, one that blows up an enemy royal piece is legal even if it leaves its own attacked, and royal pieces side by side do not check each other"
+    )
 }
 
 fn end_rule_words(rules: &Rules, r: &EndRule) -> String {

@@ -142,6 +142,8 @@ catalogue! {
 
     // ---- captures and checks --------------------------------------------------------
     must_capture_nothing_captures: 1,
+    duple_check_without_royal: 1,
+    explosion_to_hand: 1,
     on_check_effect: 1,
     pieces_left_negative: 1,
     in_check_on_capture: 1,

@@ -143,6 +143,8 @@ perft_suites! {
     losers: losers_quick, losers_deep;
     checkshogi: checkshogi_quick, checkshogi_deep;
     threekings: threekings_quick, threekings_deep;
+    spartan: spartan_quick, spartan_deep;
+    atomic: atomic_quick, atomic_deep;
 }
 
 /// Three-check: its file name is not a Rust name, so its suite is written out.

@@ -290,6 +290,13 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "must-capture" => {
             "`must-capture`: when a capture is legal, only captures are (en passant included)."
         }
+        "duple-check" => {
+            "`duple-check`: a player is in check only when all its royal pieces are attacked at once; one of several may be left attacked (and taken)."
+        }
+        "captures-explode" => {
+            "`captures-explode [except PIECE, ...]`: a capture removes the capturing piece, the piece taken and every piece on the eight squares around the target, but those of the kinds listed; a move may not blow up its own royal piece, and royal pieces side by side do not check each other."
+        }
+        "except" => "`except PIECE, ...`: the kinds of piece an explosion spares on the squares around its target.",
         "on" => {
             "`on check then counter NAME N`: a move that gives check changes the mover's counter."
         }
