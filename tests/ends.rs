@@ -1,7 +1,8 @@
 //! Ends and promotions of the classic games built on them: reaching a zone
 //! (breakthrough, racing kings), moves that may not give check (racing kings), the
 //! bare king (shatranj), promotion only to lost pieces (grand chess) and the makruk
-//! pawn's promotion. One test per rule, on small position strings.
+//! pawn's promotion, duple check (spartan) and explosions (atomic). One test per rule,
+//! on small position strings.
 
 use std::sync::Arc;
 
@@ -313,4 +314,112 @@ fn losing_one_of_three_kings_loses() {
         end(&mut pos),
         Some(("white".into(), "black has 2 Kings left".into()))
     );
+}
+
+// ---- duple check (spartan) -----------------------------------------------------------
+
+#[test]
+fn one_of_two_royal_pieces_may_be_left_attacked() {
+    // The rook on e1 attacks the king on e8; the king on a8 is safe: black is not in
+    // check, and a hoplite may move as if nothing attacked.
+    let mut pos = at("spartan", "k3k3/hhh2hhh/8/8/8/8/8/4R1K1 b - - 0 1");
+    assert!(!pos.in_check(pos.side_to_move()));
+    assert!(moves(&mut pos).contains(&"h7g6".to_string()));
+    // A king may step onto an attacked square while the other is safe.
+    assert!(moves(&mut pos).contains(&"e8e7".to_string()));
+}
+
+#[test]
+fn all_royal_pieces_attacked_is_check() {
+    let mut pos = at("spartan", "k3k3/1hh2hhh/8/8/8/8/8/R3R1K1 b - - 0 1");
+    assert!(pos.in_check(pos.side_to_move()));
+    // Every legal move leaves one king safe.
+    let legal = moves(&mut pos);
+    assert!(!legal.contains(&"h7g6".to_string()));
+    assert!(legal.contains(&"a8b8".to_string()));
+    assert!(legal.contains(&"e8d8".to_string()));
+    assert_eq!(
+        pos.why_illegal("h7g6"),
+        "it would leave all of black's Kings attacked at once"
+    );
+}
+
+#[test]
+fn all_royal_pieces_attacked_without_a_move_is_checkmate() {
+    let mut pos = at("spartan", "k6k/8/8/8/8/8/8/RR2K1RR b - - 0 1");
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "black is checkmated".into()))
+    );
+}
+
+#[test]
+fn a_lost_king_may_come_back_by_promotion() {
+    let mut pos = at("spartan", "4k3/8/8/8/8/8/1h6/4K3 b - - 0 1");
+    assert!(moves_starting(&mut pos, "b2").contains(&"b2a1k".to_string()));
+    let mut pos = at("spartan", "k3k3/8/8/8/8/8/1h6/4K3 b - - 0 1");
+    assert!(!moves_starting(&mut pos, "b2").contains(&"b2a1k".to_string()));
+}
+
+#[test]
+fn a_lone_king_is_royal_as_in_chess() {
+    // Black has lost a king: the other may not be left attacked.
+    let mut pos = at("spartan", "4k3/7h/8/8/8/8/8/4R1K1 b - - 0 1");
+    assert!(pos.in_check(pos.side_to_move()));
+    assert!(!moves(&mut pos).contains(&"h7g6".to_string()));
+}
+
+// ---- explosions (atomic) -------------------------------------------------------------
+
+#[test]
+fn a_capture_blows_up_the_pieces_around_but_pawns() {
+    let mut pos = at("atomic", "4k3/8/8/2npb3/3q4/8/8/3RK3 w - - 0 1");
+    pos.play("d1d4").unwrap();
+    // The rook, the queen, the knight and the bishop are gone; the pawn stays.
+    assert_eq!(pos.fen(), "4k3/8/8/3p4/8/8/8/4K3 b - - 0 1");
+    pos.unmake();
+    assert_eq!(pos.fen(), "4k3/8/8/2npb3/3q4/8/8/3RK3 w - - 0 1");
+}
+
+#[test]
+fn a_royal_piece_may_not_capture() {
+    let mut pos = at("atomic", "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1");
+    assert!(!moves(&mut pos).contains(&"e1e2".to_string()));
+    assert_eq!(
+        pos.why_illegal("e1e2"),
+        "the explosion would blow up white's own King"
+    );
+}
+
+#[test]
+fn blowing_up_the_enemy_royal_piece_wins_even_in_check() {
+    // White is in check from the rook on a1, but taking on d7 blows up the king on e8.
+    let mut pos = at("atomic", "4k3/3p4/8/8/8/8/3Q4/r3K3 w - - 0 1");
+    assert!(pos.in_check(pos.side_to_move()));
+    assert!(moves(&mut pos).contains(&"d2d7".to_string()));
+    pos.play("d2d7").unwrap();
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "black's King was captured".into()))
+    );
+}
+
+#[test]
+fn royal_pieces_side_by_side_do_not_check() {
+    // The rook on d1 attacks the black king on d5, but the white king stands next to it.
+    let pos = at("atomic", "8/8/8/3kK3/8/8/8/3R4 b - - 0 1");
+    assert!(!pos.in_check(pos.side_to_move()));
+    // And a king may step next to the enemy king onto an attacked square.
+    let mut pos = at("atomic", "8/8/8/8/2k5/8/8/3RK3 b - - 0 1");
+    assert!(!moves(&mut pos).contains(&"c4d4".to_string()));
+    let mut pos = at("atomic", "8/8/8/8/2k5/4K3/8/3R4 b - - 0 1");
+    assert!(moves(&mut pos).contains(&"c4d4".to_string()));
+}
+
+#[test]
+fn an_exploded_rook_takes_its_castling_right() {
+    let mut pos = at("atomic", "r3k2r/8/8/8/8/8/6p1/R3K2R b KQkq - 0 1");
+    pos.play("g2h1q").unwrap();
+    assert_eq!(pos.fen(), "r3k2r/8/8/8/8/8/8/R3K3 w Qkq - 0 2");
 }

@@ -211,7 +211,10 @@ fn explosions(
     span: Span,
     pieces: &[Piece],
 ) -> Vec<PieceKind> {
-    let to_hand = file.decls.iter().any(|d| matches!(d, Decl::CapturesToHand(_)))
+    let to_hand = file
+        .decls
+        .iter()
+        .any(|d| matches!(d, Decl::CapturesToHand(_)))
         || pieces.iter().any(|p| p.to_hand.is_some());
     if to_hand {
         ck.report(

@@ -719,7 +719,8 @@ impl Position {
         let mut lost = 0;
         let mut h = 0;
         let around = t.blast.around[centre];
-        for cell in std::iter::once(centre).chain(around.into_iter().take_while(|&c| c != NO_CELL)) {
+        for cell in std::iter::once(centre).chain(around.into_iter().take_while(|&c| c != NO_CELL))
+        {
             let piece = self.board[cell];
             if piece == EMPTY || (cell != centre && t.blast.spared >> kind_of(piece) & 1 != 0) {
                 continue;

@@ -296,7 +296,9 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "captures-explode" => {
             "`captures-explode [except PIECE, ...]`: a capture removes the capturing piece, the piece taken and every piece on the eight squares around the target, but those of the kinds listed; a move may not blow up its own royal piece, and royal pieces side by side do not check each other."
         }
-        "except" => "`except PIECE, ...`: the kinds of piece an explosion spares on the squares around its target.",
+        "except" => {
+            "`except PIECE, ...`: the kinds of piece an explosion spares on the squares around its target."
+        }
         "on" => {
             "`on check then counter NAME N`: a move that gives check changes the mover's counter."
         }

@@ -125,7 +125,10 @@ impl Blast {
     /// The cells around `cell`.
     #[inline]
     pub fn around(&self, cell: Cell) -> impl Iterator<Item = Cell> + '_ {
-        self.around[cell].iter().copied().take_while(|&c| c != NO_CELL)
+        self.around[cell]
+            .iter()
+            .copied()
+            .take_while(|&c| c != NO_CELL)
     }
 }
 

@@ -61,7 +61,10 @@ pub enum Decl {
     DupleCheck(Span),
     /// `captures-explode [except PIECE ...]`: a capture removes the pieces around its
     /// target too, except those of the kinds named.
-    CapturesExplode { spared: Vec<Name>, span: Span },
+    CapturesExplode {
+        spared: Vec<Name>,
+        span: Span,
+    },
     /// `on EVENT then EFFECTS`: what an event does beyond the move that caused it.
     On {
         event: Spanned<Event>,
