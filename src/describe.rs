@@ -517,6 +517,7 @@ fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
             kind,
             zone,
             reply,
+            unattacked,
             outcome: o,
         } => format!(
             "a player whose {} reaches {} {}{}",
@@ -525,6 +526,8 @@ fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
             outcome(o),
             if reply {
                 " (when the first player gets there, the second may answer: getting there too draws)"
+            } else if unattacked {
+                " (only standing on a square no enemy piece attacks, read after every move for both players: both at once draws)"
             } else {
                 ""
             }

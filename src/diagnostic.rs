@@ -123,6 +123,8 @@ pub enum ProblemCode {
     NeverDropped,
     #[error("varsand::nothing-captures")]
     NothingCaptures,
+    #[error("varsand::unattacked-with-reply")]
+    UnattackedWithReply,
     #[error("varsand::explosion-to-hand")]
     ExplosionToHand,
     #[error("varsand::event-effect")]
@@ -248,6 +250,7 @@ impl ProblemCode {
         ProblemCode::NeverDropped,
         ProblemCode::NothingCaptures,
         ProblemCode::ExplosionToHand,
+        ProblemCode::UnattackedWithReply,
         ProblemCode::EventEffect,
         ProblemCode::CheckCondition,
         ProblemCode::NeverExits,

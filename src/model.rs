@@ -364,6 +364,9 @@ pub enum EndRule {
         kind: PieceKind,
         zone: ZoneId,
         reply: bool,
+        /// Only on a square no enemy piece attacks; read for both players after
+        /// every move, the player to move first (both there: a draw).
+        unattacked: bool,
         outcome: Outcome,
     },
     /// A player has nothing but royal pieces: the result for that player.

@@ -173,9 +173,16 @@ impl Position {
                     .map(|side| ended(side, o, EndReason::Exited(kind))),
                 EndRule::Reached {
                     kind,
+                    unattacked: true,
+                    outcome,
+                    ..
+                } => self.reached_unattacked(i, kind, outcome),
+                EndRule::Reached {
+                    kind,
                     zone,
                     reply,
                     outcome,
+                    ..
                 } => self.reached_end(i, kind, zone, reply, outcome),
                 EndRule::BareKing(o) => self.bare_end(o),
                 EndRule::Passes(..) | EndRule::Facing(..) => self
@@ -278,6 +285,32 @@ impl Position {
             return None;
         }
         Some(ended(them, o, reason))
+    }
+
+    /// End rule `rule`, `reached PIECE in ZONE unattacked`: a player with a piece of
+    /// `kind` in the zone on a square no enemy piece attacks gets `o`, the player to
+    /// move looked at first (as Fairy-Stockfish reads its safe flag); both at once
+    /// draw.
+    fn reached_unattacked(&self, rule: usize, kind: PieceKind, o: Outcome) -> Option<GameEnd> {
+        let safe = |side: Side| {
+            let c = code(kind.index(), side);
+            self.counts[c as usize] > 0
+                && self.rules.tables.ends.reach_cells[rule][side]
+                    .iter()
+                    .any(|&cell| self.board[cell] == c && !self.attacked(cell, side.opponent()))
+        };
+        let (us, them) = (self.side, self.side.opponent());
+        let reason = EndReason::Reached(kind);
+        match (safe(us), safe(them)) {
+            (true, true) => Some(GameEnd {
+                winner: None,
+                reason,
+                side: us,
+            }),
+            (true, false) => Some(ended(us, o, reason)),
+            (false, true) => Some(ended(them, o, reason)),
+            (false, false) => None,
+        }
     }
 
     /// Has the side to move a legal move that brings a piece of `kind` into `zone`?

@@ -357,6 +357,8 @@ pub enum EndCondition {
     Reached {
         piece: Name,
         zone: Name,
+        /// `unattacked`: only on a square no enemy piece attacks (its span).
+        unattacked: Option<Span>,
         with_reply: bool,
     },
     /// The player has nothing but royal pieces left.

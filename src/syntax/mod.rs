@@ -231,6 +231,7 @@ fn rule_name(rule: Rule) -> Option<String> {
         Rule::promo_when => words("one of", "promo_when"),
         Rule::optional | Rule::only_lost => "`optional` or `only-lost`".into(),
         Rule::with_reply => "`with-reply`".into(),
+        Rule::unattacked => "`unattacked`".into(),
         Rule::ident | Rule::zone_ref | Rule::piece_ref | Rule::param_ref => "a name".into(),
         Rule::letter | Rule::promo_letter | Rule::piece_letter => "a piece letter".into(),
         Rule::number => "a number".into(),
@@ -630,10 +631,13 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
         Rule::captured => EndCondition::Captured(name(c.into_inner().next().unwrap())),
         Rule::exited => EndCondition::Exited(name(c.into_inner().next().unwrap())),
         Rule::reached => {
-            let mut inner = c.into_inner();
+            let mut inner = c.into_inner().peekable();
             EndCondition::Reached {
                 piece: name(inner.next().unwrap()),
                 zone: name(inner.next().unwrap()),
+                unattacked: inner
+                    .next_if(|p| p.as_rule() == Rule::unattacked)
+                    .map(|p| span_of(&p)),
                 with_reply: inner.next().is_some(),
             }
         }
