@@ -423,3 +423,40 @@ fn an_exploded_rook_takes_its_castling_right() {
     pos.play("g2h1q").unwrap();
     assert_eq!(pos.fen(), "r3k2r/8/8/8/8/8/8/R3K3 w Qkq - 0 2");
 }
+
+// ---- the try (dobutsu shogi) ---------------------------------------------------------
+
+#[test]
+fn reaching_the_zone_unattacked_wins() {
+    let mut pos = at("dobutsu", "2l/L2/3/3[-] w - - 0 1");
+    pos.play("a3a4").unwrap();
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white's Lion reached its goal".into()))
+    );
+}
+
+#[test]
+fn reaching_the_zone_attacked_wins_only_once_the_attack_is_gone() {
+    // The giraffe on b4 attacks a4: no win yet.
+    let mut pos = at("dobutsu", "1gl/L2/3/3[-] w - - 0 1");
+    pos.play("a3a4").unwrap();
+    assert_eq!(end(&mut pos), None);
+    // Black leaves the lion standing: once nothing attacks it, white has won.
+    pos.play("b4b3").unwrap();
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white's Lion reached its goal".into()))
+    );
+}
+
+#[test]
+fn a_captured_lion_loses() {
+    let mut pos = at("dobutsu", "1l1/1L1/3/3[-] w - - 0 1");
+    pos.play("b3b4").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "black's Lion was captured".into()))
+    );
+}

@@ -296,6 +296,9 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "captures-explode" => {
             "`captures-explode [except PIECE, ...]`: a capture removes the capturing piece, the piece taken and every piece on the eight squares around the target, but those of the kinds listed; a move may not blow up its own royal piece, and royal pieces side by side do not check each other."
         }
+        "unattacked" => {
+            "`reached PIECE in ZONE unattacked RESULT`: the piece counts only on a square no enemy piece attacks (read after every move, for both players)."
+        }
         "except" => {
             "`except PIECE, ...`: the kinds of piece an explosion spares on the squares around its target."
         }
@@ -312,7 +315,7 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "checkmate" => "`checkmate RESULT`: no legal move while a royal piece is attacked.",
         "stalemate" => "`stalemate RESULT`: no legal move while not in check.",
         "reached" => {
-            "`reached PIECE in ZONE [with-reply] RESULT`: a piece reaching a zone ends the game."
+            "`reached PIECE in ZONE [unattacked] [with-reply] RESULT`: a piece reaching a zone ends the game."
         }
         "bare-king" => "`bare-king RESULT`: a player left with only royal pieces.",
         _ => return None,
