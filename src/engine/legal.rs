@@ -139,7 +139,7 @@ impl Position {
                 return false;
             }
             // An explosion may take away a shield, or a royal piece.
-            _ if t.blast.on && self.board[m.to] != EMPTY => return false,
+            _ if t.kinds.explodes && self.board[m.to] != EMPTY => return false,
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Exit if self.is_royal_move(m) => {
                 return false;
             }
@@ -398,7 +398,7 @@ impl Position {
         if facing.is_none() && self.royals.count(us) == 0 && !self.may_make_royal(m) {
             return true;
         }
-        if self.rules.tables.blast.on {
+        if self.rules.tables.kinds.explodes {
             return self.is_legal_exploding(m);
         }
         self.make(m);

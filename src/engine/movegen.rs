@@ -873,7 +873,7 @@ impl Position {
             && c.king_path.iter().any(|&s| match g.known_attack {
                 Some((known, attacked)) if known == s => attacked,
                 _ => {
-                    !(rules.tables.blast.on && self.next_to_royal(s, us.opponent()))
+                    !(rules.tables.kinds.explodes && self.next_to_royal(s, us.opponent()))
                         && super::attack::attacked_as(self, s, us.opponent(), king)
                 }
             })

@@ -429,7 +429,7 @@ impl Position {
                 let (dh, changed) = self.make_step(m, ep_victim, &mut undo);
                 h ^= dh;
                 progress |= changed;
-                if undo.captured != EMPTY && self.rules.tables.blast.on {
+                if undo.captured != EMPTY && self.rules.tables.kinds.explodes {
                     h ^= self.explode(m.to, &mut undo);
                 }
             }
@@ -1012,7 +1012,20 @@ impl Position {
 
     /// Is `side` in check: a royal piece of its attacked (under `duple-check`, all of
     /// them at once)?
+    #[inline]
     pub fn in_check(&self, side: Side) -> bool {
+        if self.rules.tables.kinds.special_check {
+            return self.in_special_check(side);
+        }
+        self.royals
+            .of(side)
+            .iter()
+            .any(|&c| self.attacked(c, side.opponent()))
+    }
+
+    /// [`Self::in_check`] under `duple-check` or `captures-explode`.
+    #[inline(never)]
+    fn in_special_check(&self, side: Side) -> bool {
         let royals = self.royals.of(side);
         if self.rules.duple_check {
             !royals.is_empty() && royals.iter().all(|&c| self.royal_attacked(c, side))
@@ -1027,7 +1040,7 @@ impl Position {
     #[inline]
     pub(crate) fn royal_attacked(&self, cell: Cell, side: Side) -> bool {
         let by = side.opponent();
-        if self.rules.tables.blast.on && self.next_to_royal(cell, by) {
+        if self.rules.tables.kinds.explodes && self.next_to_royal(cell, by) {
             return false;
         }
         self.attacked(cell, by)

@@ -112,8 +112,6 @@ pub struct Tables {
 /// What explosions remove (built by [`blast`]): nothing without `captures-explode`.
 #[derive(Debug, Clone, Default)]
 pub struct Blast {
-    /// Captures explode.
-    pub on: bool,
     /// Per cell, the (up to 8) cells around it on its board, the king's steps;
     /// `NO_CELL` pads.
     pub around: Vec<[Cell; 8]>,
@@ -357,6 +355,11 @@ pub struct Kinds {
     pub castle_moves: Vec<GenId>,
     /// Piece types that are royal.
     pub royal: u64,
+    /// Check is read otherwise than "a royal piece attacked" (`duple-check`, or
+    /// `captures-explode` with its kings side by side).
+    pub special_check: bool,
+    /// Captures explode (`captures-explode`: see `Blast`).
+    pub explodes: bool,
     /// Piece types that promote somewhere.
     pub promoting: u64,
     /// Piece types whose generators may produce the same move twice.
@@ -508,7 +511,6 @@ fn blast(rules: &Rules) -> Blast {
         })
         .collect();
     Blast {
-        on: true,
         around,
         spared: spared.iter().fold(0, |m, k| m | 1 << k.index()),
     }
@@ -636,6 +638,8 @@ fn kinds(rules: &Rules) -> Kinds {
             _ => t.opening_moves.push(id),
         }
     }
+    t.special_check = rules.duple_check || rules.explosions.is_some();
+    t.explodes = rules.explosions.is_some();
     t
 }
 
