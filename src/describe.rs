@@ -524,7 +524,9 @@ fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
             rules.piece(kind).name,
             rules.zone(zone).name,
             outcome(o),
-            if reply {
+            if reply && !rules.piece(kind).royal {
+                " (the other player answers first: it wins only if such a piece still stands there after the answer)"
+            } else if reply {
                 " (when the first player gets there, the second may answer: getting there too draws)"
             } else if unattacked {
                 " (only standing on a square no enemy piece attacks, read after every move for both players: both at once draws)"

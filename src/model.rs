@@ -358,8 +358,10 @@ pub enum EndRule {
     Captured(PieceKind, Outcome),
     Exited(PieceKind, Outcome),
     /// A piece of the kind stands in the zone: the result for its player. With a
-    /// reply, the first player's arrival ends the game only after the second
-    /// player's answer, which draws if it arrives too.
+    /// reply and a royal kind, the first player's arrival ends the game only after
+    /// the second player's answer, which draws if it arrives too; with a reply and
+    /// any other kind, either player's arrival waits for the other's answer and wins
+    /// if a piece of the kind still stands in the zone after it.
     Reached {
         kind: PieceKind,
         zone: ZoneId,

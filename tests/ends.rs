@@ -460,3 +460,85 @@ fn a_captured_lion_loses() {
         Some(("white".into(), "black's Lion was captured".into()))
     );
 }
+
+// ---- reaching a zone with a reply, any piece -------------------------------------------
+
+/// Knights racing to the centre (Fairy-Stockfish's Jeson Mor reading: its flag move for
+/// a piece that is not royal), from rules written here.
+fn centre_race(fen: &str) -> Position {
+    let src = r#"
+game "Centre Race"
+board 9 x 9
+players white black
+zone centre = e5
+piece Knight N { image knight  moves "N" }
+end {
+  reached Knight in centre with-reply win
+  no-moves loss
+}
+setup "nnnnnnnnn/9/9/9/9/9/9/9/NNNNNNNNN w - - 0 1"
+"#;
+    let rules = load_rules(src).unwrap_or_else(|problems| panic!("{problems:?}"));
+    Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn a_piece_in_the_zone_captured_in_the_reply_does_not_win() {
+    let mut pos = centre_race("9/9/9/2n6/9/9/3N5/9/N8 w - - 0 1");
+    pos.play("d3e5").unwrap();
+    assert!(end(&mut pos).is_none(), "the other player answers first");
+    assert!(
+        moves(&mut pos).contains(&"c6b4".to_string()),
+        "any move may answer"
+    );
+    pos.play("c6e5").unwrap();
+    // White's knight is gone: no win. Black's own arrival (by the capture) waits for
+    // white's answer in turn.
+    assert!(end(&mut pos).is_none());
+    assert!(!moves(&mut pos).is_empty());
+}
+
+#[test]
+fn a_piece_still_in_the_zone_after_the_reply_wins() {
+    let mut pos = centre_race("9/9/9/2n6/9/9/3N5/9/9 w - - 0 1");
+    pos.play("d3e5").unwrap();
+    pos.play("c6b4").unwrap();
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white's Knight reached its goal".into()))
+    );
+    assert!(pos.legal_moves().is_empty());
+}
+
+#[test]
+fn an_arrival_in_the_reply_wins_if_the_answer_leaves_it_there() {
+    // Black takes white's knight in the centre; white cannot take back: black, still
+    // there after white's answer, has won (the second player is judged as the first).
+    let mut pos = centre_race("9/9/9/2n6/9/9/3N5/9/N8 w - - 0 1");
+    pos.play("d3e5").unwrap();
+    pos.play("c6e5").unwrap();
+    pos.play("a1b3").unwrap();
+    assert_eq!(end(&mut pos).unwrap().0, "black");
+}
+
+#[test]
+fn reaching_the_zone_with_reply_perft_matches_fairy_stockfish() {
+    // Counts from Fairy-Stockfish's jesonmor (pyffish 0.0.90).
+    for (fen, counts) in [
+        ("9/9/9/2n6/9/3N5/9/9/9 w - - 0 1", [8, 56, 384, 1836]),
+        (
+            "9/9/3n1n3/9/9/3N1N3/9/9/9 w - - 0 1",
+            [16, 256, 3712, 43528],
+        ),
+        ("9/2n6/9/9/9/9/9/5N3/9 b - - 0 1", [6, 36, 192, 1176]),
+    ] {
+        let mut pos = centre_race(fen);
+        for (depth, n) in (1..).zip(counts) {
+            assert_eq!(
+                Perft::new().count(&mut pos, depth),
+                n,
+                "{fen} depth {depth}"
+            );
+        }
+    }
+}

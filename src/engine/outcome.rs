@@ -256,7 +256,10 @@ impl Position {
     /// End rule `rule`, `reached PIECE in ZONE`: the side that just moved got there
     /// (it gets `o`). With a reply, as Fairy-Stockfish plays racing to a zone: the
     /// first player's arrival waits for the second player's answer, unless that
-    /// player cannot get there at once; the answer draws if it gets there too.
+    /// player cannot get there at once; the answer draws if it gets there too. With
+    /// a reply and a piece that is not royal (Fairy-Stockfish's flag move for any
+    /// other flag piece): either player's arrival waits for the other's answer, and
+    /// wins if a piece of the kind still stands in the zone after it.
     fn reached_end(
         &mut self,
         rule: usize,
@@ -267,6 +270,13 @@ impl Position {
     ) -> Option<GameEnd> {
         let (us, them) = (self.side, self.side.opponent());
         let reason = EndReason::Reached(kind);
+        if reply && self.rules.tables.kinds.royal >> kind.index() & 1 == 0 {
+            // A piece that is not royal: the other player always answers, and the
+            // arrival wins only if a piece of the kind still stands in the zone.
+            return self
+                .has_reached(rule, us, kind)
+                .then(|| ended(us, o, reason));
+        }
         if reply && self.has_reached(rule, us, kind) {
             // We arrived before the answer: a draw if the answer arrived too.
             if us.is_first() && self.has_reached(rule, them, kind) {

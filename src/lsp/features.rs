@@ -315,7 +315,7 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "checkmate" => "`checkmate RESULT`: no legal move while a royal piece is attacked.",
         "stalemate" => "`stalemate RESULT`: no legal move while not in check.",
         "reached" => {
-            "`reached PIECE in ZONE [unattacked] [with-reply] RESULT`: a piece reaching a zone ends the game."
+            "`reached PIECE in ZONE [unattacked] [with-reply] RESULT`: a piece reaching a zone ends the game; `with-reply`: the other player answers first (a piece that is not royal wins only if one still stands in the zone after the answer)."
         }
         "bare-king" => "`bare-king RESULT`: a player left with only royal pieces.",
         _ => return None,

@@ -352,8 +352,8 @@ pub enum EndCondition {
     MoveLimit(Count),
     Captured(Name),
     Exited(Name),
-    /// A piece of the kind stands in the zone; `with_reply`: the second player may
-    /// answer the first player's arrival.
+    /// A piece of the kind stands in the zone; `with_reply`: the other player may
+    /// answer the arrival (see `model::EndRule::Reached`).
     Reached {
         piece: Name,
         zone: Name,
