@@ -286,13 +286,18 @@ fn pieces_section(s: &mut String, rules: &Rules) {
             };
             let _ = writeln!(
                 s,
-                "      {} {when} {} to {}",
+                "      {} {when} {}{} to {}",
                 if pr.optional {
                     "may promote"
                 } else {
                     "promotes"
                 },
                 rules.zone(pr.zone).name,
+                if pr.capturing {
+                    " when it captures (not on a quiet move)"
+                } else {
+                    ""
+                },
                 to.join(", ")
             );
         }

@@ -125,6 +125,8 @@ pub enum ProblemCode {
     NothingCaptures,
     #[error("varsand::unattacked-with-reply")]
     UnattackedWithReply,
+    #[error("varsand::capturing-without-capture")]
+    CapturingWithoutCapture,
     #[error("varsand::explosion-to-hand")]
     ExplosionToHand,
     #[error("varsand::event-effect")]
@@ -251,6 +253,7 @@ impl ProblemCode {
         ProblemCode::NothingCaptures,
         ProblemCode::ExplosionToHand,
         ProblemCode::UnattackedWithReply,
+        ProblemCode::CapturingWithoutCapture,
         ProblemCode::EventEffect,
         ProblemCode::CheckCondition,
         ProblemCode::NeverExits,

@@ -235,6 +235,8 @@ pub struct Promotion {
     pub optional: bool,
     /// Only to kinds the player has fewer of on the board than the setup gave.
     pub only_lost: bool,
+    /// Only on a move that captures.
+    pub capturing: bool,
 }
 
 impl Promotion {

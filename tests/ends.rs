@@ -1,7 +1,8 @@
 //! Ends and promotions of the classic games built on them: reaching a zone
 //! (breakthrough, racing kings), moves that may not give check (racing kings), the
 //! bare king (shatranj), promotion only to lost pieces (grand chess) and the makruk
-//! pawn's promotion, duple check (spartan) and explosions (atomic). One test per rule,
+//! pawn's promotion, duple check (spartan) and explosions (atomic), a reply to any
+//! piece's arrival (Jeson Mor's reading) and promotion on capture. One test per rule,
 //! on small position strings.
 
 use std::sync::Arc;
@@ -533,6 +534,11 @@ fn reaching_the_zone_with_reply_perft_matches_fairy_stockfish() {
         ("9/2n6/9/9/9/9/9/5N3/9 b - - 0 1", [6, 36, 192, 1176]),
     ] {
         let mut pos = centre_race(fen);
+        let words = varsand::describe::describe(pos.rules());
+        assert!(
+            words.contains("wins only if such a piece still stands there"),
+            "{words}"
+        );
         for (depth, n) in (1..).zip(counts) {
             assert_eq!(
                 Perft::new().count(&mut pos, depth),
@@ -541,4 +547,58 @@ fn reaching_the_zone_with_reply_perft_matches_fairy_stockfish() {
             );
         }
     }
+}
+
+// ---- promotion on capture --------------------------------------------------------------
+
+/// Pawns that promote to a queen when (and only when) they capture, from rules written
+/// here.
+fn capture_promotion(fen: &str) -> Position {
+    let src = r#"
+game "Capture Promotion"
+board 4 x 4
+players white black
+zone anywhere = all
+piece King K { moves "K"  royal }
+piece Pawn P { moves "fmW fcF"  promotes on anywhere to Q capturing }
+piece Queen Q { moves "Q" }
+end { checkmate loss  stalemate draw }
+setup "3k/2p1/1P2/K3 w - - 0 1"
+"#;
+    let rules = load_rules(src).unwrap_or_else(|problems| panic!("{problems:?}"));
+    Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn a_capture_promotes_a_quiet_move_does_not() {
+    let mut pos = capture_promotion("3k/2p1/1P2/K3 w - - 0 1");
+    // The capture must promote (the rule is not optional); the step stays a pawn.
+    assert_eq!(moves(&mut pos), ["a1a2", "a1b1", "b2b3", "b2c3q"]);
+    pos.play("b2b3").unwrap();
+    assert_eq!(pos.fen(), "3k/1Pp1/4/K3 b - - 1 1", "still a pawn");
+    // A quiet move onto the last rank stays a pawn too.
+    let mut pos = capture_promotion("3k/1P2/4/K3 w - - 0 1");
+    assert!(moves(&mut pos).contains(&"b3b4".to_string()));
+    assert!(
+        !moves(&mut pos)
+            .iter()
+            .any(|m| m.starts_with("b3b4") && m.len() > 4)
+    );
+}
+
+#[test]
+fn promotion_on_capture_perft_counted_by_hand() {
+    // Depth 1: king a2, b1; pawn b3 (quiet, no promotion), bxc3=Q. Depth 2: after
+    // Ka2 or Kb1 black has Kc4, Kd3, c2 and cxb2=Q (4 each); after b3 only Kd3 and
+    // c2 (c4 is covered by the pawn, nothing to take); after bxc3=Q only Kxc3.
+    let mut pos = capture_promotion("3k/2p1/1P2/K3 w - - 0 1");
+    let words = varsand::describe::describe(pos.rules());
+    assert!(
+        words.contains(
+            "promotes on reaching anywhere when it captures (not on a quiet move) to Queen"
+        ),
+        "{words}"
+    );
+    assert_eq!(Perft::new().count(&mut pos, 1), 4);
+    assert_eq!(Perft::new().count(&mut pos, 2), 4 + 4 + 2 + 1);
 }

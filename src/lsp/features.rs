@@ -266,7 +266,12 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "image" => {
             "`image NAME`: pictures draw the piece as one of varsand's drawings (pictures/pieces.svg)."
         }
-        "promotes" => "`promotes on|from|in ZONE to LETTERS [optional] [only-lost]`: promotion.",
+        "promotes" => {
+            "`promotes on|from|in ZONE to LETTERS [optional] [only-lost] [capturing]`: promotion."
+        }
+        "capturing" => {
+            "`capturing`, after a promotion's letters: the piece promotes only on a move that captures (a quiet move stays as it is)."
+        }
         "en-passant" => "`en-passant`: its double steps may be taken en passant.",
         "castle" => "`castle PLAYER LETTER K-K' with R-R'`: castling.",
         "end" => "`end { RULE RESULT ... }`: how the game ends.",

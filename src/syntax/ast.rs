@@ -270,6 +270,8 @@ pub enum PieceProp {
         optional: bool,
         /// Only to kinds the player has fewer of than the setup gave.
         only_lost: bool,
+        /// `capturing`: only on a move that captures (its span).
+        capturing: Option<Span>,
     },
     /// Captured, it goes to the capturer's hand.
     CapturedToHand,

@@ -229,7 +229,9 @@ fn rule_name(rule: Rule) -> Option<String> {
             words("a rule to forbid", "forbid_item")
         }
         Rule::promo_when => words("one of", "promo_when"),
-        Rule::optional | Rule::only_lost => "`optional` or `only-lost`".into(),
+        Rule::optional | Rule::only_lost | Rule::capturing => {
+            "`optional`, `only-lost` or `capturing`".into()
+        }
         Rule::with_reply => "`with-reply`".into(),
         Rule::unattacked => "`unattacked`".into(),
         Rule::ident | Rule::zone_ref | Rule::piece_ref | Rule::param_ref => "a name".into(),
@@ -722,10 +724,12 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
             };
             let zone = name(inner.next().unwrap());
             let (mut to, mut optional, mut only_lost) = (Vec::new(), false, false);
+            let mut capturing = None;
             for part in inner {
                 match part.as_rule() {
                     Rule::optional => optional = true,
                     Rule::only_lost => only_lost = true,
+                    Rule::capturing => capturing = Some(span_of(&part)),
                     _ => to.push(symbol(part)),
                 }
             }
@@ -735,6 +739,7 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
                 to,
                 optional,
                 only_lost,
+                capturing,
             }
         }
         Rule::to_hand_prop => PieceProp::CapturedToHand,
