@@ -292,13 +292,18 @@ fn pieces_section(s: &mut String, rules: &Rules) {
             };
             let _ = writeln!(
                 s,
-                "      {} {when} {} to {}",
+                "      {} {when} {}{} to {}",
                 if pr.optional {
                     "may promote"
                 } else {
                     "promotes"
                 },
                 rules.zone(pr.zone).name,
+                if pr.capturing {
+                    " when it captures (not on a quiet move)"
+                } else {
+                    ""
+                },
                 to.join(", ")
             );
         }
@@ -429,6 +434,15 @@ fn ends_section(s: &mut String, rules: &Rules) {
     for r in &rules.end_rules {
         let _ = writeln!(s, "  {}", end_rule_words(rules, r));
     }
+    if rules.duple_check {
+        let _ = writeln!(
+            s,
+            "  duple check: a player is in check only when all its royal pieces are attacked at once (one of several may be left attacked)"
+        );
+    }
+    if let Some(spared) = &rules.explosions {
+        let _ = writeln!(s, "  {}", explosion_words(rules, spared));
+    }
     if rules.forbid_check {
         let _ = writeln!(s, "  a move that gives check is illegal");
     }
@@ -472,6 +486,23 @@ fn ends_section(s: &mut String, rules: &Rules) {
     }
 }
 
+/// `captures-explode`, in words: what a capture removes and what follows for the
+/// royal pieces.
+fn explosion_words(rules: &Rules, spared: &[crate::model::PieceKind]) -> String {
+    let except = if spared.is_empty() {
+        String::new()
+    } else {
+        let names: Vec<String> = spared
+            .iter()
+            .map(|&k| format!("{}s", rules.piece(k).name))
+            .collect();
+        format!(", except {} around it", names.join(" and "))
+    };
+    format!(
+        "captures explode: the capturing piece, the piece taken and every piece on the squares around the target leave the board{except}; a move that blows up its own royal piece is illegal, one that blows up an enemy royal piece is legal even if it leaves its own attacked, and royal pieces side by side do not check each other"
+    )
+}
+
 fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
     match *r {
         EndRule::Checkmate(o) => format!("a checkmated player {}", outcome(o)),
@@ -497,14 +528,19 @@ fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
             kind,
             zone,
             reply,
+            unattacked,
             outcome: o,
         } => format!(
             "a player whose {} reaches {} {}{}",
             rules.piece(kind).name,
             rules.zone(zone).name,
             outcome(o),
-            if reply {
+            if reply && !rules.piece(kind).royal {
+                " (the other player answers first: it wins only if such a piece still stands there after the answer)"
+            } else if reply {
                 " (when the first player gets there, the second may answer: getting there too draws)"
+            } else if unattacked {
+                " (only standing on a square no enemy piece attacks, read after every move for both players: both at once draws)"
             } else {
                 ""
             }

@@ -129,6 +129,12 @@ pub enum ProblemCode {
     NeverDropped,
     #[error("varsand::nothing-captures")]
     NothingCaptures,
+    #[error("varsand::unattacked-with-reply")]
+    UnattackedWithReply,
+    #[error("varsand::capturing-without-capture")]
+    CapturingWithoutCapture,
+    #[error("varsand::explosion-to-hand")]
+    ExplosionToHand,
     #[error("varsand::event-effect")]
     EventEffect,
     #[error("varsand::check-condition")]
@@ -254,6 +260,9 @@ impl ProblemCode {
         ProblemCode::ImpossibleSetup,
         ProblemCode::NeverDropped,
         ProblemCode::NothingCaptures,
+        ProblemCode::ExplosionToHand,
+        ProblemCode::UnattackedWithReply,
+        ProblemCode::CapturingWithoutCapture,
         ProblemCode::EventEffect,
         ProblemCode::CheckCondition,
         ProblemCode::NeverExits,

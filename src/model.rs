@@ -236,6 +236,8 @@ pub struct Promotion {
     pub optional: bool,
     /// Only to kinds the player has fewer of on the board than the setup gave.
     pub only_lost: bool,
+    /// Only on a move that captures.
+    pub capturing: bool,
 }
 
 impl Promotion {
@@ -369,12 +371,17 @@ pub enum EndRule {
     Captured(PieceKind, Outcome),
     Exited(PieceKind, Outcome),
     /// A piece of the kind stands in the zone: the result for its player. With a
-    /// reply, the first player's arrival ends the game only after the second
-    /// player's answer, which draws if it arrives too.
+    /// reply and a royal kind, the first player's arrival ends the game only after
+    /// the second player's answer, which draws if it arrives too; with a reply and
+    /// any other kind, either player's arrival waits for the other's answer and wins
+    /// if a piece of the kind still stands in the zone after it.
     Reached {
         kind: PieceKind,
         zone: ZoneId,
         reply: bool,
+        /// Only on a square no enemy piece attacks; read for both players after
+        /// every move, the player to move first (both there: a draw).
+        unattacked: bool,
         outcome: Outcome,
     },
     /// A player has nothing but royal pieces: the result for that player.
@@ -443,6 +450,13 @@ pub struct Game {
     /// When the side to move has a legal capture, only its captures are legal
     /// (`must-capture`).
     pub must_capture: bool,
+    /// A player is in check only when all its royal pieces are attacked at once
+    /// (`duple-check`): one of several may be left attacked.
+    pub duple_check: bool,
+    /// Captures explode (`captures-explode`): the capturing piece, the piece taken
+    /// and the pieces around the target leave the board, except these kinds on the
+    /// squares around it.
+    pub explosions: Option<Vec<PieceKind>>,
     /// The counter changes a move makes for its player when it gives check (`on check
     /// then counter NAME N`).
     pub on_check: Vec<(CounterId, i64)>,

@@ -1,7 +1,9 @@
 //! Ends and promotions of the classic games built on them: reaching a zone
 //! (breakthrough, racing kings), moves that may not give check (racing kings), the
 //! bare king (shatranj), promotion only to lost pieces (grand chess) and the makruk
-//! pawn's promotion. One test per rule, on small position strings.
+//! pawn's promotion, duple check (spartan) and explosions (atomic), a reply to any
+//! piece's arrival (Jeson Mor's reading) and promotion on capture. One test per rule,
+//! on small position strings.
 
 use std::sync::Arc;
 
@@ -313,4 +315,290 @@ fn losing_one_of_three_kings_loses() {
         end(&mut pos),
         Some(("white".into(), "black has 2 Kings left".into()))
     );
+}
+
+// ---- duple check (spartan) -----------------------------------------------------------
+
+#[test]
+fn one_of_two_royal_pieces_may_be_left_attacked() {
+    // The rook on e1 attacks the king on e8; the king on a8 is safe: black is not in
+    // check, and a hoplite may move as if nothing attacked.
+    let mut pos = at("spartan", "k3k3/hhh2hhh/8/8/8/8/8/4R1K1 b - - 0 1");
+    assert!(!pos.in_check(pos.side_to_move()));
+    assert!(moves(&mut pos).contains(&"h7g6".to_string()));
+    // A king may step onto an attacked square while the other is safe.
+    assert!(moves(&mut pos).contains(&"e8e7".to_string()));
+}
+
+#[test]
+fn all_royal_pieces_attacked_is_check() {
+    let mut pos = at("spartan", "k3k3/1hh2hhh/8/8/8/8/8/R3R1K1 b - - 0 1");
+    assert!(pos.in_check(pos.side_to_move()));
+    // Every legal move leaves one king safe.
+    let legal = moves(&mut pos);
+    assert!(!legal.contains(&"h7g6".to_string()));
+    assert!(legal.contains(&"a8b8".to_string()));
+    assert!(legal.contains(&"e8d8".to_string()));
+    assert_eq!(
+        pos.why_illegal("h7g6"),
+        "it would leave all of black's Kings attacked at once"
+    );
+}
+
+#[test]
+fn all_royal_pieces_attacked_without_a_move_is_checkmate() {
+    let mut pos = at("spartan", "k6k/8/8/8/8/8/8/RR2K1RR b - - 0 1");
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "black is checkmated".into()))
+    );
+}
+
+#[test]
+fn a_lost_king_may_come_back_by_promotion() {
+    let mut pos = at("spartan", "4k3/8/8/8/8/8/1h6/4K3 b - - 0 1");
+    assert!(moves_starting(&mut pos, "b2").contains(&"b2a1k".to_string()));
+    let mut pos = at("spartan", "k3k3/8/8/8/8/8/1h6/4K3 b - - 0 1");
+    assert!(!moves_starting(&mut pos, "b2").contains(&"b2a1k".to_string()));
+}
+
+#[test]
+fn a_lone_king_is_royal_as_in_chess() {
+    // Black has lost a king: the other may not be left attacked.
+    let mut pos = at("spartan", "4k3/7h/8/8/8/8/8/4R1K1 b - - 0 1");
+    assert!(pos.in_check(pos.side_to_move()));
+    assert!(!moves(&mut pos).contains(&"h7g6".to_string()));
+}
+
+// ---- explosions (atomic) -------------------------------------------------------------
+
+#[test]
+fn a_capture_blows_up_the_pieces_around_but_pawns() {
+    let mut pos = at("atomic", "4k3/8/8/2npb3/3q4/8/8/3RK3 w - - 0 1");
+    pos.play("d1d4").unwrap();
+    // The rook, the queen, the knight and the bishop are gone; the pawn stays.
+    assert_eq!(pos.fen(), "4k3/8/8/3p4/8/8/8/4K3 b - - 0 1");
+    pos.unmake();
+    assert_eq!(pos.fen(), "4k3/8/8/2npb3/3q4/8/8/3RK3 w - - 0 1");
+}
+
+#[test]
+fn a_royal_piece_may_not_capture() {
+    let mut pos = at("atomic", "4k3/8/8/8/8/8/4p3/4K3 w - - 0 1");
+    assert!(!moves(&mut pos).contains(&"e1e2".to_string()));
+    assert_eq!(
+        pos.why_illegal("e1e2"),
+        "the explosion would blow up white's own King"
+    );
+}
+
+#[test]
+fn blowing_up_the_enemy_royal_piece_wins_even_in_check() {
+    // White is in check from the rook on a1, but taking on d7 blows up the king on e8.
+    let mut pos = at("atomic", "4k3/3p4/8/8/8/8/3Q4/r3K3 w - - 0 1");
+    assert!(pos.in_check(pos.side_to_move()));
+    assert!(moves(&mut pos).contains(&"d2d7".to_string()));
+    pos.play("d2d7").unwrap();
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "black's King was captured".into()))
+    );
+}
+
+#[test]
+fn royal_pieces_side_by_side_do_not_check() {
+    // The rook on d1 attacks the black king on d5, but the white king stands next to it.
+    let pos = at("atomic", "8/8/8/3kK3/8/8/8/3R4 b - - 0 1");
+    assert!(!pos.in_check(pos.side_to_move()));
+    // And a king may step next to the enemy king onto an attacked square.
+    let mut pos = at("atomic", "8/8/8/8/2k5/8/8/3RK3 b - - 0 1");
+    assert!(!moves(&mut pos).contains(&"c4d4".to_string()));
+    let mut pos = at("atomic", "8/8/8/8/2k5/4K3/8/3R4 b - - 0 1");
+    assert!(moves(&mut pos).contains(&"c4d4".to_string()));
+}
+
+#[test]
+fn an_exploded_rook_takes_its_castling_right() {
+    let mut pos = at("atomic", "r3k2r/8/8/8/8/8/6p1/R3K2R b KQkq - 0 1");
+    pos.play("g2h1q").unwrap();
+    assert_eq!(pos.fen(), "r3k2r/8/8/8/8/8/8/R3K3 w Qkq - 0 2");
+}
+
+// ---- the try (dobutsu shogi) ---------------------------------------------------------
+
+#[test]
+fn reaching_the_zone_unattacked_wins() {
+    let mut pos = at("dobutsu", "2l/L2/3/3[-] w - - 0 1");
+    pos.play("a3a4").unwrap();
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white's Lion reached its goal".into()))
+    );
+}
+
+#[test]
+fn reaching_the_zone_attacked_wins_only_once_the_attack_is_gone() {
+    // The giraffe on b4 attacks a4: no win yet.
+    let mut pos = at("dobutsu", "1gl/L2/3/3[-] w - - 0 1");
+    pos.play("a3a4").unwrap();
+    assert_eq!(end(&mut pos), None);
+    // Black leaves the lion standing: once nothing attacks it, white has won.
+    pos.play("b4b3").unwrap();
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white's Lion reached its goal".into()))
+    );
+}
+
+#[test]
+fn a_captured_lion_loses() {
+    let mut pos = at("dobutsu", "1l1/1L1/3/3[-] w - - 0 1");
+    pos.play("b3b4").unwrap();
+    assert!(pos.legal_moves().is_empty());
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "black's Lion was captured".into()))
+    );
+}
+
+// ---- reaching a zone with a reply, any piece -------------------------------------------
+
+/// Knights racing to the centre (Fairy-Stockfish's Jeson Mor reading: its flag move for
+/// a piece that is not royal), from rules written here.
+fn centre_race(fen: &str) -> Position {
+    let src = r#"
+game "Centre Race"
+board 9 x 9
+players white black
+zone centre = e5
+piece Knight N { image knight  moves "N" }
+end {
+  reached Knight in centre with-reply win
+  no-moves loss
+}
+setup "nnnnnnnnn/9/9/9/9/9/9/9/NNNNNNNNN w - - 0 1"
+"#;
+    let rules = load_rules(src).unwrap_or_else(|problems| panic!("{problems:?}"));
+    Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn a_piece_in_the_zone_captured_in_the_reply_does_not_win() {
+    let mut pos = centre_race("9/9/9/2n6/9/9/3N5/9/N8 w - - 0 1");
+    pos.play("d3e5").unwrap();
+    assert!(end(&mut pos).is_none(), "the other player answers first");
+    assert!(
+        moves(&mut pos).contains(&"c6b4".to_string()),
+        "any move may answer"
+    );
+    pos.play("c6e5").unwrap();
+    // White's knight is gone: no win. Black's own arrival (by the capture) waits for
+    // white's answer in turn.
+    assert!(end(&mut pos).is_none());
+    assert!(!moves(&mut pos).is_empty());
+}
+
+#[test]
+fn a_piece_still_in_the_zone_after_the_reply_wins() {
+    let mut pos = centre_race("9/9/9/2n6/9/9/3N5/9/9 w - - 0 1");
+    pos.play("d3e5").unwrap();
+    pos.play("c6b4").unwrap();
+    assert_eq!(
+        end(&mut pos),
+        Some(("white".into(), "white's Knight reached its goal".into()))
+    );
+    assert!(pos.legal_moves().is_empty());
+}
+
+#[test]
+fn an_arrival_in_the_reply_wins_if_the_answer_leaves_it_there() {
+    // Black takes white's knight in the centre; white cannot take back: black, still
+    // there after white's answer, has won (the second player is judged as the first).
+    let mut pos = centre_race("9/9/9/2n6/9/9/3N5/9/N8 w - - 0 1");
+    pos.play("d3e5").unwrap();
+    pos.play("c6e5").unwrap();
+    pos.play("a1b3").unwrap();
+    assert_eq!(end(&mut pos).unwrap().0, "black");
+}
+
+#[test]
+fn reaching_the_zone_with_reply_perft_matches_fairy_stockfish() {
+    // Counts from Fairy-Stockfish's jesonmor (pyffish 0.0.90).
+    for (fen, counts) in [
+        ("9/9/9/2n6/9/3N5/9/9/9 w - - 0 1", [8, 56, 384, 1836]),
+        (
+            "9/9/3n1n3/9/9/3N1N3/9/9/9 w - - 0 1",
+            [16, 256, 3712, 43528],
+        ),
+        ("9/2n6/9/9/9/9/9/5N3/9 b - - 0 1", [6, 36, 192, 1176]),
+    ] {
+        let mut pos = centre_race(fen);
+        let words = varsand::describe::describe(pos.rules());
+        assert!(
+            words.contains("wins only if such a piece still stands there"),
+            "{words}"
+        );
+        for (depth, n) in (1..).zip(counts) {
+            assert_eq!(
+                Perft::new().count(&mut pos, depth),
+                n,
+                "{fen} depth {depth}"
+            );
+        }
+    }
+}
+
+// ---- promotion on capture --------------------------------------------------------------
+
+/// Pawns that promote to a queen when (and only when) they capture, from rules written
+/// here.
+fn capture_promotion(fen: &str) -> Position {
+    let src = r#"
+game "Capture Promotion"
+board 4 x 4
+players white black
+zone anywhere = all
+piece King K { moves "K"  royal }
+piece Pawn P { moves "fmW fcF"  promotes on anywhere to Q capturing }
+piece Queen Q { moves "Q" }
+end { checkmate loss  stalemate draw }
+setup "3k/2p1/1P2/K3 w - - 0 1"
+"#;
+    let rules = load_rules(src).unwrap_or_else(|problems| panic!("{problems:?}"));
+    Position::from_fen(rules, fen).unwrap_or_else(|e| panic!("{fen}: {e}"))
+}
+
+#[test]
+fn a_capture_promotes_a_quiet_move_does_not() {
+    let mut pos = capture_promotion("3k/2p1/1P2/K3 w - - 0 1");
+    // The capture must promote (the rule is not optional); the step stays a pawn.
+    assert_eq!(moves(&mut pos), ["a1a2", "a1b1", "b2b3", "b2c3q"]);
+    pos.play("b2b3").unwrap();
+    assert_eq!(pos.fen(), "3k/1Pp1/4/K3 b - - 1 1", "still a pawn");
+    // A quiet move onto the last rank stays a pawn too.
+    let mut pos = capture_promotion("3k/1P2/4/K3 w - - 0 1");
+    assert!(moves(&mut pos).contains(&"b3b4".to_string()));
+    assert!(
+        !moves(&mut pos)
+            .iter()
+            .any(|m| m.starts_with("b3b4") && m.len() > 4)
+    );
+}
+
+#[test]
+fn promotion_on_capture_perft_counted_by_hand() {
+    // Depth 1: king a2, b1; pawn b3 (quiet, no promotion), bxc3=Q. Depth 2: after
+    // Ka2 or Kb1 black has Kc4, Kd3, c2 and cxb2=Q (4 each); after b3 only Kd3 and
+    // c2 (c4 is covered by the pawn, nothing to take); after bxc3=Q only Kxc3.
+    let mut pos = capture_promotion("3k/2p1/1P2/K3 w - - 0 1");
+    let words = varsand::describe::describe(pos.rules());
+    assert!(
+        words.contains(
+            "promotes on reaching anywhere when it captures (not on a quiet move) to Queen"
+        ),
+        "{words}"
+    );
+    assert_eq!(Perft::new().count(&mut pos, 1), 4);
+    assert_eq!(Perft::new().count(&mut pos, 2), 4 + 4 + 2 + 1);
 }

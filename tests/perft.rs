@@ -145,6 +145,9 @@ perft_suites! {
     threekings: threekings_quick, threekings_deep;
     kyotoshogi: kyotoshogi_quick, kyotoshogi_deep;
     torishogi: torishogi_quick, torishogi_deep;
+    spartan: spartan_quick, spartan_deep;
+    atomic: atomic_quick, atomic_deep;
+    dobutsu: dobutsu_quick, dobutsu_deep;
 }
 
 /// Three-check: its file name is not a Rust name, so its suite is written out.

@@ -102,13 +102,26 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
         EndCondition::Reached {
             piece,
             zone,
+            unattacked,
             with_reply,
         } => {
             let (kind, zone) = (scope.resolve_piece(ck, piece), scope.resolve_zone(ck, zone));
+            if let (Some(span), true) = (unattacked, with_reply) {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::UnattackedWithReply,
+                        *span,
+                        "`unattacked` and `with-reply` do not combine",
+                    )
+                    .label("an unattacked arrival ends the game at once")
+                    .help("keep one: `unattacked` (the piece must stand safe) or `with-reply` (the other player answers)"),
+                );
+            }
             EndRule::Reached {
                 kind: kind?,
                 zone: zone?,
-                reply: *with_reply,
+                reply: *with_reply && unattacked.is_none(),
+                unattacked: unattacked.is_some(),
                 outcome: res,
             }
         }

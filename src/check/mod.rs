@@ -185,6 +185,8 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         no_mate_by_drop: movement.no_mate_by_drop,
         forbid_check: movement.forbid_check,
         must_capture: movement.must_capture,
+        duple_check: movement.duple_check,
+        explosions: movement.explosions,
         on_check: movement.on_check,
         passes: movement.passes,
         setup: setup.map(|s| s.node.clone()).unwrap_or_default(),

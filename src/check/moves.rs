@@ -45,6 +45,10 @@ pub(crate) struct Movement {
     pub forbid_check: bool,
     /// `must-capture`.
     pub must_capture: bool,
+    /// `duple-check`.
+    pub duple_check: bool,
+    /// `captures-explode`, with the kinds it spares.
+    pub explosions: Option<Vec<PieceKind>>,
     /// `on check then counter NAME N`, each counter change.
     pub on_check: Vec<(CounterId, i64)>,
 }
@@ -59,6 +63,8 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         no_mate_by_drop: Vec::new(),
         forbid_check: false,
         must_capture: false,
+        duple_check: false,
+        explosions: None,
         on_check: Vec::new(),
     };
     let params = scope.param_values();
@@ -96,6 +102,13 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
             Decl::MustCapture(span) => {
                 must_capture(ck, *span, pieces);
                 out.must_capture = true;
+            }
+            Decl::DupleCheck(span) => {
+                needs_royal(ck, *span, pieces, "duple-check");
+                out.duple_check = true;
+            }
+            Decl::CapturesExplode { spared, span } => {
+                out.explosions = Some(explosions(ck, scope, file, spared, *span, pieces));
             }
             Decl::On { effects, span, .. } => {
                 out.on_check
@@ -155,17 +168,7 @@ fn on_check(
     span: Span,
     pieces: &[Piece],
 ) -> Vec<(CounterId, i64)> {
-    if !pieces.iter().any(|p| p.royal) && !pieces.is_empty() {
-        ck.report(
-            Problem::new(
-                ProblemCode::CheckWithoutRoyal,
-                span,
-                "a check needs a royal piece, and none is declared",
-            )
-            .label("no move can give check")
-            .help("mark the king-like piece `royal`"),
-        );
-    }
+    needs_royal(ck, span, pieces, "on check");
     let mut out = Vec::new();
     for e in effects {
         if !matches!(e.node, Effect::Counter(..)) {
@@ -178,6 +181,59 @@ fn on_check(
         }
         if let Some(RulesEffect::Counter(c, d)) = resolve_effect(ck, scope, e, None) {
             out.push((c, d));
+        }
+    }
+    out
+}
+
+/// A rule about check (`on check`, `duple-check`) in a game without a royal piece:
+/// no piece is ever in check.
+fn needs_royal(ck: &mut Checker, span: Span, pieces: &[Piece], rule: &str) {
+    if !pieces.iter().any(|p| p.royal) && !pieces.is_empty() {
+        ck.report(
+            Problem::new(
+                ProblemCode::CheckWithoutRoyal,
+                span,
+                format!("`{rule}` is about check, which needs a royal piece, and none is declared"),
+            )
+            .label("no piece is ever in check")
+            .help("mark the king-like piece `royal`"),
+        );
+    }
+}
+
+/// `captures-explode [except PIECE ...]`: the kinds spared, resolved. Pieces that go
+/// to a hand when captured cannot also be blown away (`varsand::explosion-to-hand`).
+fn explosions(
+    ck: &mut Checker,
+    scope: &Scope,
+    file: &File,
+    spared: &[Name],
+    span: Span,
+    pieces: &[Piece],
+) -> Vec<PieceKind> {
+    let to_hand = file
+        .decls
+        .iter()
+        .any(|d| matches!(d, Decl::CapturesToHand(_)))
+        || pieces.iter().any(|p| p.to_hand.is_some());
+    if to_hand {
+        ck.report(
+            Problem::new(
+                ProblemCode::ExplosionToHand,
+                span,
+                "captures explode, but captured pieces go to a hand",
+            )
+            .label("an exploded piece would have nowhere to go")
+            .help("remove `captures-explode`, or `captures-to-hand` and the pieces' `captured-to-hand` and `in-hand-as`"),
+        );
+    }
+    let mut out = Vec::new();
+    for name in spared {
+        if let Some(k) = scope.resolve_piece(ck, name)
+            && !out.contains(&k)
+        {
+            out.push(k);
         }
     }
     out

@@ -28,9 +28,34 @@ pub(crate) fn pieces<'a>(ck: &mut Checker, scope: &Scope<'a>) -> (Vec<Piece>, Le
         for prop in &p.props {
             property(ck, scope, (PieceKind::new(i), &mut piece), prop);
         }
+        capturing_promotions(ck, p, &piece);
         pieces.push(piece);
     }
     (pieces, letters)
+}
+
+/// A promotion `capturing` on a piece none of whose moves captures never happens.
+fn capturing_promotions(ck: &mut Checker, p: &PieceDecl, piece: &Piece) {
+    if piece.components.iter().any(|c| c.betza.can_capture) {
+        return;
+    }
+    for prop in &p.props {
+        if let PieceProp::Promotes {
+            capturing: Some(span),
+            ..
+        } = &prop.node
+        {
+            ck.report(
+                Problem::new(
+                    ProblemCode::CapturingWithoutCapture,
+                    *span,
+                    format!("`{}` promotes only when it captures, and it never captures", p.name.node),
+                )
+                .label("never happens")
+                .help("give the piece a move that captures, or leave `capturing` out to promote on any move"),
+            );
+        }
+    }
 }
 
 /// A piece without its properties: name, owner and letter, which a setup names.
@@ -159,6 +184,7 @@ fn property(
             to,
             optional,
             only_lost,
+            capturing,
         } => {
             let zone = scope.resolve_zone(ck, zone);
             let to = promotion_kinds(ck, scope, to);
@@ -169,6 +195,7 @@ fn property(
                     to,
                     optional: *optional,
                     only_lost: *only_lost,
+                    capturing: capturing.is_some(),
                 });
             }
         }

@@ -4,7 +4,7 @@
 use super::lookup::Gen;
 use super::notation::{MoveText, promo_char, read_move_text};
 use super::{Move, MoveKind, Position};
-use crate::ids::PieceKind;
+use crate::ids::{PieceKind, Side};
 use crate::rules::{Cell, Cond, EMPTY, Rules, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
@@ -233,6 +233,20 @@ impl Position {
         self.stalemate_reason()
     }
 
+    /// Just after a move by `us` that had `before` royal pieces: the name of one its
+    /// explosion removed, if it removed one.
+    fn own_royal_blown(&self, us: Side, before: usize) -> Option<String> {
+        let n = self.history.last()?.blasted as usize;
+        if self.royals.count(us) >= before || n == 0 {
+            return None;
+        }
+        let t = &self.rules.tables;
+        self.blasted[self.blasted.len() - n..]
+            .iter()
+            .find(|b| side_of(b.piece) == us && t.kinds.royal >> kind_of(b.piece) & 1 != 0)
+            .map(|b| self.rules.pieces[kind_of(b.piece)].name.clone())
+    }
+
     /// Why a pseudo-legal move `m` is not legal: the rule of check (a royal piece of
     /// the mover left attacked, or not rescued from an attack) or a facing rule.
     fn why_unsafe(&mut self, m: Move) -> String {
@@ -242,16 +256,26 @@ impl Position {
         let me = &rules.players[us].name;
         let in_check = self.in_check(us);
         let facing = self.facing_now();
+        let royals_before = self.royals.count(us);
         self.make(m);
+        let blown = self.own_royal_blown(us, royals_before);
+        let all = rules.duple_check && self.royals.count(us) > 1;
         let attacked = self
             .royals
             .of(us)
             .iter()
             .copied()
-            .find(|&c| self.attacked(c, us.opponent()))
+            .filter(|_| self.in_check(us))
+            .find(|&c| self.royal_attacked(c, us))
             .map(|c| (c, rules.pieces[kind_of(self.board[c])].name.clone()));
         let still_facing = facing.filter(|&k| self.facing(k));
         self.unmake();
+        if let Some(royal) = blown {
+            return format!("the explosion would blow up {me}'s own {royal}");
+        }
+        if let (true, Some((_, royal))) = (all, &attacked) {
+            return format!("it would leave all of {me}'s {royal}s attacked at once");
+        }
         match attacked {
             Some((c, royal)) => {
                 let moved = c == m.to && m.kind != MoveKind::Drop;

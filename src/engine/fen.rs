@@ -962,11 +962,12 @@ impl Position {
             }
         }
         let them = self.side.opponent();
-        if let Some(&c) = self
-            .royals
-            .of(them)
-            .iter()
-            .find(|&&c| self.attacked(c, self.side))
+        if self.in_check(them)
+            && let Some(&c) = self
+                .royals
+                .of(them)
+                .iter()
+                .find(|&&c| self.royal_attacked(c, them))
         {
             out.push(format!(
                 "{} is to move, but {}'s {} on {} is already attacked: {} left it in check, which no legal move does",
@@ -1051,6 +1052,7 @@ impl Position {
             counters: f.extras.counters,
             exited: f.extras.exited,
             history: Vec::new(),
+            blasted: Vec::new(),
             scratch: Default::default(),
         };
         p.hash = p.compute_hash();

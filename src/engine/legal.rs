@@ -62,7 +62,7 @@ impl Position {
             &[royal] if self.rules.tables.kinds.royal != 0 => Some(royal),
             _ => None,
         };
-        let known = lone_royal.map(|royal| (royal, self.attacked(royal, us.opponent())));
+        let known = lone_royal.map(|royal| (royal, self.royal_attacked(royal, us)));
         self.pseudo_moves_knowing(known, out);
         self.keep_safe_moves(out, known.map(|(_, attacked)| attacked));
         if self.rules.forbid_check {
@@ -138,6 +138,8 @@ impl Position {
             MoveKind::Drop if t.kinds.royal >> t.gens[m.generator].piece & 1 != 0 => {
                 return false;
             }
+            // An explosion may take away a shield, or a royal piece.
+            _ if t.kinds.explodes && self.board[m.to] != EMPTY => return false,
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Exit if self.is_royal_move(m) => {
                 return false;
             }
@@ -396,9 +398,27 @@ impl Position {
         if facing.is_none() && self.royals.count(us) == 0 && !self.may_make_royal(m) {
             return true;
         }
+        if self.rules.tables.kinds.explodes {
+            return self.is_legal_exploding(m);
+        }
         self.make(m);
         let ok = (self.royals.count(us) == 0 || !self.in_check(us))
             && facing.is_none_or(|k| !self.facing(k));
+        self.unmake();
+        ok
+    }
+
+    /// Where captures explode: a move that blows up a royal piece of the mover's is
+    /// illegal; one that blows up (or takes) one of the opponent's is legal whatever
+    /// it leaves attacked, since it wins; the others leave the mover not in check.
+    fn is_legal_exploding(&mut self, m: Move) -> bool {
+        let us = self.side;
+        let (ours, theirs) = (self.royals.count(us), self.royals.count(us.opponent()));
+        self.make(m);
+        let ok = self.royals.count(us) >= ours
+            && (self.royals.count(us.opponent()) < theirs
+                || self.royals.count(us) == 0
+                || !self.in_check(us));
         self.unmake();
         ok
     }

@@ -672,14 +672,21 @@ impl Position {
 
     /// Adds the promotions of the piece of `kind` making `m`, if a promotion rule
     /// applies to it (then also `m` unpromoted, if every rule that applies is
-    /// optional). Several rules offer each piece once. Returns whether one applied.
+    /// optional). Several rules offer each piece once; a rule `capturing` applies to
+    /// captures only. Returns whether one applied.
     fn promotions(&self, g: &Gen, kind: usize, m: Move, out: &mut Vec<Move>) -> bool {
         let rules = g.rules;
         let side = self.side;
         let in_zone = |zone, cell: Cell| cell != NO_CELL && rules.zone_contains(zone, side, cell);
         let (mut applied, mut forced, mut offered) = (false, false, 0u64);
+        let captures = || {
+            m.kind == MoveKind::EnPassant
+                || (m.kind == MoveKind::Normal && self.board[m.to] != EMPTY)
+        };
         for p in &rules.pieces[kind].promotions {
-            if !p.applies(in_zone(p.zone, m.from), in_zone(p.zone, m.to)) {
+            if !p.applies(in_zone(p.zone, m.from), in_zone(p.zone, m.to))
+                || (p.capturing && !captures())
+            {
                 continue;
             }
             applied = true;
@@ -891,7 +898,10 @@ impl Position {
         if rules.tables.kinds.royal >> kind_of(king) & 1 != 0
             && c.king_path.iter().any(|&s| match g.known_attack {
                 Some((known, attacked)) if known == s => attacked,
-                _ => super::attack::attacked_as(self, s, us.opponent(), king),
+                _ => {
+                    !(rules.tables.kinds.explodes && self.next_to_royal(s, us.opponent()))
+                        && super::attack::attacked_as(self, s, us.opponent(), king)
+                }
             })
         {
             return;

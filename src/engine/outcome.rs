@@ -173,9 +173,16 @@ impl Position {
                     .map(|side| ended(side, o, EndReason::Exited(kind))),
                 EndRule::Reached {
                     kind,
+                    unattacked: true,
+                    outcome,
+                    ..
+                } => self.reached_unattacked(i, kind, outcome),
+                EndRule::Reached {
+                    kind,
                     zone,
                     reply,
                     outcome,
+                    ..
                 } => self.reached_end(i, kind, zone, reply, outcome),
                 EndRule::BareKing(o) => self.bare_end(o),
                 EndRule::Passes(..) | EndRule::Facing(..) => self
@@ -249,7 +256,10 @@ impl Position {
     /// End rule `rule`, `reached PIECE in ZONE`: the side that just moved got there
     /// (it gets `o`). With a reply, as Fairy-Stockfish plays racing to a zone: the
     /// first player's arrival waits for the second player's answer, unless that
-    /// player cannot get there at once; the answer draws if it gets there too.
+    /// player cannot get there at once; the answer draws if it gets there too. With
+    /// a reply and a piece that is not royal (Fairy-Stockfish's flag move for any
+    /// other flag piece): either player's arrival waits for the other's answer, and
+    /// wins if a piece of the kind still stands in the zone after it.
     fn reached_end(
         &mut self,
         rule: usize,
@@ -260,6 +270,13 @@ impl Position {
     ) -> Option<GameEnd> {
         let (us, them) = (self.side, self.side.opponent());
         let reason = EndReason::Reached(kind);
+        if reply && self.rules.tables.kinds.royal >> kind.index() & 1 == 0 {
+            // A piece that is not royal: the other player always answers, and the
+            // arrival wins only if a piece of the kind still stands in the zone.
+            return self
+                .has_reached(rule, us, kind)
+                .then(|| ended(us, o, reason));
+        }
         if reply && self.has_reached(rule, us, kind) {
             // We arrived before the answer: a draw if the answer arrived too.
             if us.is_first() && self.has_reached(rule, them, kind) {
@@ -278,6 +295,32 @@ impl Position {
             return None;
         }
         Some(ended(them, o, reason))
+    }
+
+    /// End rule `rule`, `reached PIECE in ZONE unattacked`: a player with a piece of
+    /// `kind` in the zone on a square no enemy piece attacks gets `o`, the player to
+    /// move looked at first (as Fairy-Stockfish reads its safe flag); both at once
+    /// draw.
+    fn reached_unattacked(&self, rule: usize, kind: PieceKind, o: Outcome) -> Option<GameEnd> {
+        let safe = |side: Side| {
+            let c = code(kind.index(), side);
+            self.counts[c as usize] > 0
+                && self.rules.tables.ends.reach_cells[rule][side]
+                    .iter()
+                    .any(|&cell| self.board[cell] == c && !self.attacked(cell, side.opponent()))
+        };
+        let (us, them) = (self.side, self.side.opponent());
+        let reason = EndReason::Reached(kind);
+        match (safe(us), safe(them)) {
+            (true, true) => Some(GameEnd {
+                winner: None,
+                reason,
+                side: us,
+            }),
+            (true, false) => Some(ended(us, o, reason)),
+            (false, true) => Some(ended(them, o, reason)),
+            (false, false) => None,
+        }
     }
 
     /// Has the side to move a legal move that brings a piece of `kind` into `zone`?

@@ -219,6 +219,18 @@ pub(crate) struct Undo {
     pub checked: bool,
     /// The captured piece went to the mover's hand.
     pub to_hand: bool,
+    /// The pieces the capture's explosion removed: the last this many of
+    /// `Position::blasted`.
+    pub blasted: u8,
+}
+
+/// A piece an explosion removed, for unmake.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Blasted {
+    pub cell: Cell,
+    pub piece: Code,
+    pub height: u8,
+    pub unmoved: bool,
 }
 
 /// A game position under some rules.
@@ -251,6 +263,8 @@ pub struct Position {
     /// Piece kinds that have left the board, per side.
     pub(crate) exited: [u64; 2],
     pub(crate) history: Vec<Undo>,
+    /// The pieces explosions removed, in the order of the moves (`Undo::blasted`).
+    pub(crate) blasted: Vec<Blasted>,
     /// Move lists for the legality rules that look a reply ahead.
     pub(crate) scratch: Scratch,
 }
@@ -416,6 +430,9 @@ impl Position {
                 let (dh, changed) = self.make_step(m, ep_victim, &mut undo);
                 h ^= dh;
                 progress |= changed;
+                if undo.captured != EMPTY && self.rules.tables.kinds.explodes {
+                    h ^= self.explode(m.to, &mut undo);
+                }
             }
         }
         if self.rules.tables.gens[m.generator].counts {
@@ -519,6 +536,7 @@ impl Position {
             counted: false,
             checked: false,
             to_hand: false,
+            blasted: 0,
         }
     }
 
@@ -691,6 +709,65 @@ impl Position {
         (h, progress)
     }
 
+    /// `captures-explode`: the capture on `centre` removes the piece standing there
+    /// (the capturer, unless it captured without moving) and the pieces around it but
+    /// the spared kinds; the castling rights of their squares go. Returns the hash
+    /// change.
+    fn explode(&mut self, centre: Cell, undo: &mut Undo) -> u64 {
+        let t = &self.rules.tables;
+        let z = &t.zobrist;
+        let n = self.board.len();
+        let start = self.blasted.len();
+        let mut lost = 0;
+        let mut h = 0;
+        let around = t.blast.around[centre];
+        for cell in std::iter::once(centre).chain(around.into_iter().take_while(|&c| c != NO_CELL))
+        {
+            let piece = self.board[cell];
+            if piece == EMPTY || (cell != centre && t.blast.spared >> kind_of(piece) & 1 != 0) {
+                continue;
+            }
+            let height = self.height[cell];
+            self.blasted.push(Blasted {
+                cell,
+                piece,
+                height,
+                unmoved: self.unmoved[cell],
+            });
+            h ^= z.piece[piece as usize * n + cell.index()] ^ height_key(z, cell.index(), height);
+            self.board[cell] = EMPTY;
+            self.height[cell] = 0;
+            self.unmoved[cell] = false;
+            self.counts[piece as usize] -= 1;
+            if t.kinds.royal >> kind_of(piece) & 1 != 0 {
+                self.royals.remove(side_of(piece), cell);
+            }
+            lost |= t.home.castle_mask[cell];
+        }
+        let mut bits = self.castling & lost;
+        self.castling &= !lost;
+        while bits != 0 {
+            h ^= z.castling[bits.trailing_zeros() as usize];
+            bits &= bits - 1;
+        }
+        undo.blasted = (self.blasted.len() - start) as u8;
+        h
+    }
+
+    /// Puts back the pieces the last `count` explosion records removed.
+    fn unexplode(&mut self, count: u8) {
+        for _ in 0..count {
+            let Some(b) = self.blasted.pop() else { return };
+            self.board[b.cell] = b.piece;
+            self.height[b.cell] = b.height;
+            self.unmoved[b.cell] = b.unmoved;
+            self.counts[b.piece as usize] += 1;
+            if self.is_royal(b.piece) {
+                self.royals.add(side_of(b.piece), b.cell);
+            }
+        }
+    }
+
     /// Takes the piece on `cell` off the board as a capture, if one stands there.
     /// Returns the hash change.
     fn take(&mut self, cell: usize, undo: &mut Undo) -> u64 {
@@ -826,7 +903,12 @@ impl Position {
                 }
             }
             MoveKind::Pass | MoveKind::Swap => {}
-            _ => self.unmake_step(&u),
+            _ => {
+                if u.blasted != 0 {
+                    self.unexplode(u.blasted);
+                }
+                self.unmake_step(&u);
+            }
         }
         if u.counted {
             self.apply_counters(m, -1);
@@ -931,12 +1013,53 @@ impl Position {
         (c != EMPTY && side_of(c) != self.side).then_some(c)
     }
 
-    /// Is a royal piece of `side` attacked?
+    /// Is `side` in check: a royal piece of its attacked (under `duple-check`, all of
+    /// them at once)?
+    #[inline]
     pub fn in_check(&self, side: Side) -> bool {
+        if self.rules.tables.kinds.special_check {
+            return self.in_special_check(side);
+        }
         self.royals
             .of(side)
             .iter()
             .any(|&c| self.attacked(c, side.opponent()))
+    }
+
+    /// [`Self::in_check`] under `duple-check` or `captures-explode`.
+    #[inline(never)]
+    fn in_special_check(&self, side: Side) -> bool {
+        let royals = self.royals.of(side);
+        if self.rules.duple_check {
+            !royals.is_empty() && royals.iter().all(|&c| self.royal_attacked(c, side))
+        } else {
+            royals.iter().any(|&c| self.royal_attacked(c, side))
+        }
+    }
+
+    /// Is the royal piece of `side` on `cell` attacked? Where captures explode, not
+    /// while a royal piece of the attacker stands where the explosion would reach
+    /// (taking it would blow up the taker's own).
+    #[inline]
+    pub(crate) fn royal_attacked(&self, cell: Cell, side: Side) -> bool {
+        let by = side.opponent();
+        if self.rules.tables.kinds.explodes && self.next_to_royal(cell, by) {
+            return false;
+        }
+        self.attacked(cell, by)
+    }
+
+    /// Does an explosion on `cell` reach a royal piece of `side` (not of a spared
+    /// kind)?
+    pub(crate) fn next_to_royal(&self, cell: Cell, side: Side) -> bool {
+        let t = &self.rules.tables;
+        t.blast.around(cell).any(|c| {
+            let p = self.board[c];
+            p != EMPTY
+                && side_of(p) == side
+                && t.kinds.royal >> kind_of(p) & 1 != 0
+                && t.blast.spared >> kind_of(p) & 1 == 0
+        })
     }
 }
 

@@ -16,6 +16,7 @@ pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
         && !rules.must_capture
         && rules.tables.hands.no_mate_by_drop == 0
         && !rules.stalemate_illegal
+        && !rules.tables.kinds.explodes
 }
 
 impl Position {

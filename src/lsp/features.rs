@@ -266,7 +266,12 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "image" => {
             "`image NAME`: pictures draw the piece as one of varsand's drawings (pictures/pieces.svg)."
         }
-        "promotes" => "`promotes on|from|in ZONE to LETTERS [optional] [only-lost]`: promotion.",
+        "promotes" => {
+            "`promotes on|from|in ZONE to LETTERS [optional] [only-lost] [capturing]`: promotion."
+        }
+        "capturing" => {
+            "`capturing`, after a promotion's letters: the piece promotes only on a move that captures (a quiet move stays as it is)."
+        }
         "en-passant" => "`en-passant`: its double steps may be taken en passant.",
         "castle" => "`castle PLAYER LETTER K-K' with R-R'`: castling.",
         "end" => "`end { RULE RESULT ... }`: how the game ends.",
@@ -296,6 +301,18 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "must-capture" => {
             "`must-capture`: when a capture is legal, only captures are (en passant included)."
         }
+        "duple-check" => {
+            "`duple-check`: a player is in check only when all its royal pieces are attacked at once; one of several may be left attacked (and taken)."
+        }
+        "captures-explode" => {
+            "`captures-explode [except PIECE, ...]`: a capture removes the capturing piece, the piece taken and every piece on the eight squares around the target, but those of the kinds listed; a move may not blow up its own royal piece, and royal pieces side by side do not check each other."
+        }
+        "unattacked" => {
+            "`reached PIECE in ZONE unattacked RESULT`: the piece counts only on a square no enemy piece attacks (read after every move, for both players)."
+        }
+        "except" => {
+            "`except PIECE, ...`: the kinds of piece an explosion spares on the squares around its target."
+        }
         "on" => {
             "`on check then counter NAME N`: a move that gives check changes the mover's counter."
         }
@@ -309,7 +326,7 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "checkmate" => "`checkmate RESULT`: no legal move while a royal piece is attacked.",
         "stalemate" => "`stalemate RESULT`: no legal move while not in check.",
         "reached" => {
-            "`reached PIECE in ZONE [with-reply] RESULT`: a piece reaching a zone ends the game."
+            "`reached PIECE in ZONE [unattacked] [with-reply] RESULT`: a piece reaching a zone ends the game; `with-reply`: the other player answers first (a piece that is not royal wins only if one still stands in the zone after the answer)."
         }
         "bare-king" => "`bare-king RESULT`: a player left with only royal pieces.",
         _ => return None,

@@ -8,7 +8,7 @@
 use super::{GenId, Rules, Source};
 use crate::ids::Side;
 use crate::model::{
-    Castling, Cell, Code, Cond, Effect, EndRule, Geometry, Piece, PieceKind, ZoneId, code,
+    Castling, Cell, Code, Cond, Effect, EndRule, Geometry, NO_CELL, Piece, PieceKind, ZoneId, code,
 };
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
@@ -109,6 +109,28 @@ pub struct Tables {
     pub hands: Hands,
     pub ends: Ends,
     pub home: Home,
+    pub blast: Blast,
+}
+
+/// What explosions remove (built by [`blast`]): nothing without `captures-explode`.
+#[derive(Debug, Clone, Default)]
+pub struct Blast {
+    /// Per cell, the (up to 8) cells around it on its board, the king's steps;
+    /// `NO_CELL` pads.
+    pub around: Vec<[Cell; 8]>,
+    /// Piece types that survive an explosion on a square around the target.
+    pub spared: u64,
+}
+
+impl Blast {
+    /// The cells around `cell`.
+    #[inline]
+    pub fn around(&self, cell: Cell) -> impl Iterator<Item = Cell> + '_ {
+        self.around[cell]
+            .iter()
+            .copied()
+            .take_while(|&c| c != NO_CELL)
+    }
 }
 
 /// The generators as the move generator reads them (built by [`gens`]).
@@ -350,6 +372,11 @@ pub struct Kinds {
     pub castle_moves: Vec<GenId>,
     /// Piece types that are royal.
     pub royal: u64,
+    /// Check is read otherwise than "a royal piece attacked" (`duple-check`, or
+    /// `captures-explode` with its kings side by side).
+    pub special_check: bool,
+    /// Captures explode (`captures-explode`: see `Blast`).
+    pub explodes: bool,
     /// Piece types that promote somewhere.
     pub promoting: u64,
     /// Piece types whose generators may produce the same move twice.
@@ -457,7 +484,7 @@ pub(super) fn build(rules: &Rules) -> Tables {
     let kinds = kinds(rules);
     let steps = steps(rules, &gens);
     let attacks = attacks(rules);
-    let legality = legality(&gens, &steps);
+    let legality = legality(&gens, &steps, rules.explosions.is_some());
     let landing = landing(rules, &gens, &kinds, &steps);
     let targets = targets(rules, &landing);
     let files = files(&rules.geometry);
@@ -477,6 +504,32 @@ pub(super) fn build(rules: &Rules) -> Tables {
             castle_mask: castle_mask(&rules.castlings, rules.cell_count()),
             ..Home::default()
         },
+        blast: blast(rules),
+    }
+}
+
+/// The cells each explosion reaches and the kinds it spares.
+fn blast(rules: &Rules) -> Blast {
+    let Some(spared) = &rules.explosions else {
+        return Blast::default();
+    };
+    let geo = &rules.geometry;
+    let around = (0..geo.len())
+        .map(|c| {
+            let mut out = [NO_CELL; 8];
+            let near = (-1..=1)
+                .flat_map(|dx| (-1..=1).map(move |dy| (dx, dy)))
+                .filter(|&d| d != (0, 0))
+                .filter_map(|(dx, dy)| geo.offset(Cell::new(c), dx, dy));
+            for (slot, cell) in out.iter_mut().zip(near) {
+                *slot = cell;
+            }
+            out
+        })
+        .collect();
+    Blast {
+        around,
+        spared: spared.iter().fold(0, |m, k| m | 1 << k.index()),
     }
 }
 
@@ -665,6 +718,8 @@ fn kinds(rules: &Rules) -> Kinds {
             _ => t.opening_moves.push(id),
         }
     }
+    t.special_check = rules.duple_check || rules.explosions.is_some();
+    t.explodes = rules.explosions.is_some();
     t
 }
 
@@ -982,7 +1037,7 @@ impl Reverse {
 }
 
 /// Squares between a target and its attackers, for the legality fast path.
-fn legality(gens: &Gens, steps: &Steps) -> Legality {
+fn legality(gens: &Gens, steps: &Steps, explosions: bool) -> Legality {
     let n = steps.squares;
     let mut between = vec![0u64; (n * n).div_ceil(64)];
     let mut hoppers = false;
@@ -1007,7 +1062,7 @@ fn legality(gens: &Gens, steps: &Steps) -> Legality {
         .any(|g| matches!(g.source, Source::Flip { .. }));
     Legality {
         between,
-        fast: !hoppers && !flips,
+        fast: !hoppers && !flips && !explosions,
     }
 }
 

@@ -56,6 +56,15 @@ pub enum Decl {
     CapturesToHand(Span),
     /// `must-capture`: when a capture is legal, only captures are.
     MustCapture(Span),
+    /// `duple-check`: a player is in check only when all its royal pieces are
+    /// attacked at once.
+    DupleCheck(Span),
+    /// `captures-explode [except PIECE ...]`: a capture removes the pieces around its
+    /// target too, except those of the kinds named.
+    CapturesExplode {
+        spared: Vec<Name>,
+        span: Span,
+    },
     /// `on EVENT then EFFECTS`: what an event does beyond the move that caused it.
     On {
         event: Spanned<Event>,
@@ -261,6 +270,8 @@ pub enum PieceProp {
         optional: bool,
         /// Only to kinds the player has fewer of than the setup gave.
         only_lost: bool,
+        /// `capturing`: only on a move that captures (its span).
+        capturing: Option<Span>,
     },
     /// Captured, it goes to the capturer's hand.
     CapturedToHand,
@@ -343,11 +354,13 @@ pub enum EndCondition {
     MoveLimit(Count),
     Captured(Name),
     Exited(Name),
-    /// A piece of the kind stands in the zone; `with_reply`: the second player may
-    /// answer the first player's arrival.
+    /// A piece of the kind stands in the zone; `with_reply`: the other player may
+    /// answer the arrival (see `model::EndRule::Reached`).
     Reached {
         piece: Name,
         zone: Name,
+        /// `unattacked`: only on a square no enemy piece attacks (its span).
+        unattacked: Option<Span>,
         with_reply: bool,
     },
     /// The player has nothing but royal pieces left.

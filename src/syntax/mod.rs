@@ -221,14 +221,19 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::forbid_decl
         | Rule::captures_decl
         | Rule::must_capture_decl
+        | Rule::duple_check_decl
+        | Rule::explode_decl
         | Rule::on_decl => words("a declaration", "decl"),
         Rule::event => words("an event", "event"),
         Rule::forbid_item | Rule::dead_squares | Rule::mate_by_drop | Rule::giving_check => {
             words("a rule to forbid", "forbid_item")
         }
         Rule::promo_when => words("one of", "promo_when"),
-        Rule::optional | Rule::only_lost => "`optional` or `only-lost`".into(),
+        Rule::optional | Rule::only_lost | Rule::capturing => {
+            "`optional`, `only-lost` or `capturing`".into()
+        }
         Rule::with_reply => "`with-reply`".into(),
+        Rule::unattacked => "`unattacked`".into(),
         Rule::ident | Rule::zone_ref | Rule::piece_ref | Rule::param_ref => "a name".into(),
         Rule::letter | Rule::promo_letter | Rule::piece_letter => "a piece letter".into(),
         Rule::number => "a number".into(),
@@ -367,6 +372,14 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::forbid_decl => Decl::Forbid(forbid(inner.next().unwrap())),
         Rule::captures_decl => Decl::CapturesToHand(span),
         Rule::must_capture_decl => Decl::MustCapture(span),
+        Rule::duple_check_decl => Decl::DupleCheck(span),
+        Rule::explode_decl => Decl::CapturesExplode {
+            spared: inner
+                .next()
+                .map(|list| list.into_inner().map(name).collect())
+                .unwrap_or_default(),
+            span,
+        },
         Rule::on_decl => on_decl(inner, span),
         Rule::counter_decl => Decl::Counter(name(inner.next().unwrap()), inner.next().map(count)),
         Rule::drop_decl => Decl::Drop(DropDecl {
@@ -620,10 +633,13 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
         Rule::captured => EndCondition::Captured(name(c.into_inner().next().unwrap())),
         Rule::exited => EndCondition::Exited(name(c.into_inner().next().unwrap())),
         Rule::reached => {
-            let mut inner = c.into_inner();
+            let mut inner = c.into_inner().peekable();
             EndCondition::Reached {
                 piece: name(inner.next().unwrap()),
                 zone: name(inner.next().unwrap()),
+                unattacked: inner
+                    .next_if(|p| p.as_rule() == Rule::unattacked)
+                    .map(|p| span_of(&p)),
                 with_reply: inner.next().is_some(),
             }
         }
@@ -708,10 +724,12 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
             };
             let zone = name(inner.next().unwrap());
             let (mut to, mut optional, mut only_lost) = (Vec::new(), false, false);
+            let mut capturing = None;
             for part in inner {
                 match part.as_rule() {
                     Rule::optional => optional = true,
                     Rule::only_lost => only_lost = true,
+                    Rule::capturing => capturing = Some(span_of(&part)),
                     _ => to.push(symbol(part)),
                 }
             }
@@ -721,6 +739,7 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
                 to,
                 optional,
                 only_lost,
+                capturing,
             }
         }
         Rule::to_hand_prop => PieceProp::CapturedToHand,
