@@ -138,15 +138,16 @@ impl Position {
             MoveKind::Drop if t.kinds.royal >> t.gens[m.generator].piece & 1 != 0 => {
                 return false;
             }
-            // An explosion may take away a shield, or a royal piece.
-            _ if t.kinds.explodes && self.board[m.to] != EMPTY => return false,
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Exit if self.is_royal_move(m) => {
                 return false;
             }
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Exit | MoveKind::Drop => {}
             _ => return false,
         }
-        !self.on_royal_line(m.from) && !self.on_royal_line(m.to)
+        // An explosion may take away a shield, or a royal piece.
+        !self.on_royal_line(m.from)
+            && !self.on_royal_line(m.to)
+            && !(t.kinds.explodes && self.board[m.to] != EMPTY)
     }
 
     /// Does `cell` (if a square) lie between a royal piece of the side to move and a

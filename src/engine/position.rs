@@ -59,12 +59,18 @@ impl Move {
 
     /// The same move for a player: equal squares, kind and new face, and the same
     /// effects (two generators may produce one move).
+    #[inline]
     pub fn same_play(&self, other: &Move, rules: &Rules) -> bool {
+        if (self.from, self.to, self.kind, self.promo)
+            != (other.from, other.to, other.kind, other.promo)
+        {
+            return false;
+        }
+        // The same list of effects (the common case: none), else the same effects in
+        // another order.
         let gens = &rules.tables.gens;
-        let effects = |m: &Move| gens.effects_of(&gens[m.generator]);
-        (self.from, self.to, self.kind, self.promo)
-            == (other.from, other.to, other.kind, other.promo)
-            && crate::rules::same_effects(effects(self), effects(other))
+        let (a, b) = (&gens[self.generator], &gens[other.generator]);
+        a.effects == b.effects || crate::rules::same_effects(gens.effects_of(a), gens.effects_of(b))
     }
 }
 
