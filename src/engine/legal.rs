@@ -145,9 +145,9 @@ impl Position {
             _ => return false,
         }
         // An explosion may take away a shield, or a royal piece.
-        !self.on_royal_line(m.from)
-            && !self.on_royal_line(m.to)
-            && !(t.kinds.explodes && self.board[m.to] != EMPTY)
+        !(self.on_royal_line(m.from)
+            || self.on_royal_line(m.to)
+            || (t.kinds.explodes && self.board[m.to] != EMPTY))
     }
 
     /// Does `cell` (if a square) lie between a royal piece of the side to move and a
