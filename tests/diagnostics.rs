@@ -283,21 +283,9 @@ fn expect_no_board_with_castle_reported_once() {
     );
 }
 
-/// Every `.var` file in `dir`, sorted by name.
-fn var_files(dir: &str) -> Vec<std::path::PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "var"))
-        .collect();
-    files.sort();
-    files
-}
-
 #[test]
 fn every_catalogue_file_has_a_test() {
-    let untested: Vec<String> = var_files("tests/diagnostics")
+    let untested: Vec<String> = common::var_files("tests/diagnostics")
         .iter()
         .map(|p| p.file_stem().unwrap().to_string_lossy().into_owned())
         .filter(|name| !CATALOGUE.contains(&name.as_str()))
@@ -310,7 +298,7 @@ fn every_catalogue_file_has_a_test() {
 
 #[test]
 fn every_variant_loads() {
-    let files = var_files("variants");
+    let files = common::var_files("variants");
     assert!(!files.is_empty(), "no variants/*.var files found");
     let mut failures = String::new();
     for path in &files {

@@ -544,17 +544,6 @@ fn minimize(text: &str, panic: &str) -> String {
 
 // ---- the fuzz run ---------------------------------------------------------------------
 
-fn var_files(dir: &str) -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "var"))
-        .collect();
-    files.sort();
-    files
-}
-
 /// The seed files and how many cases each gets: 30% of them for the variants (valid
 /// files, so that mutants reach the deeper checks, but dearer to check: a mutant that
 /// passes the checks has its tables compiled), 70% for the catalogue.
@@ -570,8 +559,11 @@ fn seeds(total: usize) -> Vec<(String, String, usize)> {
             std::fs::read_to_string(p).expect("readable seed file"),
         )
     };
-    let variants: Vec<_> = var_files("variants").iter().map(read).collect();
-    let catalogue: Vec<_> = var_files("tests/diagnostics").iter().map(read).collect();
+    let variants: Vec<_> = common::var_files("variants").iter().map(read).collect();
+    let catalogue: Vec<_> = common::var_files("tests/diagnostics")
+        .iter()
+        .map(read)
+        .collect();
     assert!(!variants.is_empty(), "no variants/*.var files");
     let mut out = Vec::new();
     for (group, share) in [

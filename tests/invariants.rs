@@ -132,18 +132,6 @@ fn load(path: &Path) -> Arc<Rules> {
     })
 }
 
-/// The rule files written to stress move texts (`tests/move_texts/*.var`).
-fn stress_files() -> Vec<PathBuf> {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/move_texts");
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&dir)
-        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-        .map(|e| e.expect("directory entry").path())
-        .filter(|p| p.extension().is_some_and(|x| x == "var"))
-        .collect();
-    files.sort();
-    files
-}
-
 // ---- the checks -----------------------------------------------------------------------
 
 /// What the games of one file did.
@@ -506,7 +494,7 @@ fn run(games: usize) {
         .unwrap_or_default();
     let files: Vec<PathBuf> = game_files()
         .into_iter()
-        .chain(stress_files())
+        .chain(common::var_files("tests/move_texts"))
         .filter(|p| only.is_empty() || only.iter().any(|o| short_name(p).contains(o.as_str())))
         .collect();
     assert!(!files.is_empty(), "no game file selected");

@@ -290,7 +290,7 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         }
         "captures-to-hand" => "`captures-to-hand`: captured pieces go to the capturer's hand.",
         "on-file" => {
-            "`no own|enemy PIECE on-file`: no such piece stands on the file the move ends on (shogi's nifu, for drops)."
+            "`no own|enemy PIECE on-file`: no such piece stands on the file the move ends on (for drops: no second one of a kind on a file)."
         }
         "fewer-than" => {
             "`fewer-than N own|enemy PIECE on-file`: fewer than N such pieces stand on the file the move ends on (a drop that may not make a third on a file: `fewer-than 2`)."

@@ -59,25 +59,30 @@ pub fn label(
         by_game[s.game as usize].push(s);
     }
     let threads = teacher.threads.clamp(1, games.len().max(1));
+    // Games are handed out one at a time; each thread gives back the games it labelled.
     let next = AtomicUsize::new(0);
-    let slots: Vec<std::sync::Mutex<Vec<Sample>>> =
-        by_game.into_iter().map(std::sync::Mutex::new).collect();
-    let work = || -> Result<(), String> {
+    let by_game = &by_game;
+    let work = || -> Result<Vec<Vec<Sample>>, String> {
         let mut engine = start(rules, teacher)?;
+        let mut done = Vec::new();
         loop {
             let g = next.fetch_add(1, Ordering::Relaxed);
             if g >= games.len() {
                 break;
             }
-            let mut slot = slots[g].lock().map_err(|_| "a teacher thread failed")?;
-            let taken = std::mem::take(&mut *slot);
-            *slot = label_game(&mut engine, rules, &games[g], taken, &teacher.go)?;
+            done.push(label_game(
+                &mut engine,
+                rules,
+                &games[g],
+                &by_game[g],
+                &teacher.go,
+            )?);
             tick();
         }
         engine.quit();
-        Ok(())
+        Ok(done)
     };
-    std::thread::scope(|scope| {
+    let labelled = std::thread::scope(|scope| {
         let handles: Vec<_> = (0..threads).map(|_| scope.spawn(work)).collect();
         handles
             .into_iter()
@@ -85,12 +90,9 @@ pub fn label(
                 h.join()
                     .unwrap_or_else(|_| Err("a teacher thread panicked".into()))
             })
-            .collect::<Result<Vec<()>, String>>()
+            .collect::<Result<Vec<_>, String>>()
     })?;
-    Ok(slots
-        .into_iter()
-        .flat_map(|m| m.into_inner().unwrap_or_default())
-        .collect())
+    Ok(labelled.into_iter().flatten().flatten().collect())
 }
 
 /// Starts a teacher on the game: its variant chosen as `match` chooses it; a teacher
@@ -131,7 +133,7 @@ fn label_game(
     engine: &mut Engine,
     rules: &Arc<Rules>,
     game: &Game,
-    samples: Vec<Sample>,
+    samples: &[Sample],
     go: &str,
 ) -> Result<Vec<Sample>, String> {
     let start = game.start.fen();
@@ -143,7 +145,7 @@ fn label_game(
     let mut pos = game.start.clone();
     let mut played = 0;
     let mut out = Vec::with_capacity(samples.len());
-    for mut s in samples {
+    for s in samples {
         while played < s.ply as usize {
             let Ok(m) = pos.parse_move(&game.moves[played]) else {
                 return Ok(out);
@@ -160,8 +162,10 @@ fn label_game(
             .best_move(&position, &format!("go {go}"), WAIT)
             .map_err(|f| format!("the teacher {}", f.what))?;
         if let Some(score) = reply.score {
-            s.result = label_of(score, pos.side_to_move().is_first());
-            out.push(s);
+            out.push(Sample {
+                result: label_of(score, pos.side_to_move().is_first()),
+                ..s.clone()
+            });
         }
     }
     Ok(out)

@@ -110,20 +110,24 @@ pub fn install_hook() {
     });
 }
 
+/// Every `.var` file in a folder of the repository, sorted by name.
+pub fn var_files(dir: &str) -> Vec<PathBuf> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
+        .map(|e| e.expect("directory entry").path())
+        .filter(|p| p.extension().is_some_and(|x| x == "var"))
+        .collect();
+    files.sort();
+    files
+}
+
 /// Every game file shipped: `variants/*.var`, then `examples/*.var`, by name.
 pub fn game_files() -> Vec<PathBuf> {
-    let mut all = Vec::new();
-    for dir in ["variants", "examples"] {
-        let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join(dir);
-        let mut files: Vec<_> = std::fs::read_dir(&dir)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", dir.display()))
-            .map(|e| e.expect("directory entry").path())
-            .filter(|p| p.extension().is_some_and(|x| x == "var"))
-            .collect();
-        files.sort();
-        all.extend(files);
-    }
-    all
+    ["variants", "examples"]
+        .into_iter()
+        .flat_map(var_files)
+        .collect()
 }
 
 // ---- legal moves as text ------------------------------------------------------------
