@@ -607,6 +607,49 @@ fn exchanges_are_evaluated() {
     assert_eq!(g, rook);
 }
 
+/// A quiet move's exchange value: a knight stepping where a pawn takes it loses the
+/// knight for nothing; stepping where nothing attacks it loses nothing.
+#[test]
+fn quiet_moves_that_hang_a_piece_are_seen() {
+    let r = rules("chess");
+    let eval = Eval::new(&r);
+    let value = |c: u8| eval.value_of(c);
+    let mut pos = at(&r, "4k3/8/4p3/8/8/2N5/8/4K3 w - - 0 1");
+    let exchange = |pos: &mut Position, text: &str| {
+        let m = pos
+            .legal_moves()
+            .into_iter()
+            .find(|&m| pos.move_text(m) == text)
+            .unwrap_or_else(|| panic!("{text}"));
+        pos.exchange(m, value).expect("a plain move")
+    };
+    let knight = value(pos.piece_at(r.geometry.parse_square("c3").unwrap()));
+    assert_eq!(exchange(&mut pos, "c3d5"), -knight);
+    assert_eq!(exchange(&mut pos, "c3e4"), 0);
+}
+
+/// The threat term: a pawn forking a knight and a bishop costs the side to move
+/// (which can save one of them) most of the cheaper piece, while one piece attacked
+/// costs little; the term adds to the rules' evaluation in the search's.
+#[test]
+fn a_fork_costs_the_side_to_move() {
+    let r = rules("chess");
+    let s = Searcher::new(r.clone());
+    let threat = |fen: &str| {
+        let pos = at(&r, fen);
+        s.evaluate(&pos) - s.eval().evaluate(&pos)
+    };
+    let fork = threat("4k3/8/8/3p4/2N1B3/8/8/4K3 w - - 0 1");
+    let one = threat("4k3/8/8/3p4/4B3/8/N7/4K3 w - - 0 1");
+    let none = threat("4k3/p7/8/8/2N1B3/8/8/4K3 w - - 0 1");
+    assert!(fork < -150, "fork {fork}");
+    assert!((-60..0).contains(&one), "one {one}");
+    assert_eq!(none, 0);
+    // The knight defended by the bishop's side does not matter: a pawn is cheaper.
+    let defended = threat("4k3/8/8/3p4/2N1B3/3P4/8/4K3 w - - 0 1");
+    assert!(defended < -150, "defended {defended}");
+}
+
 /// Where losing every piece wins (`pieces-left == 0 win`), the evaluation counts
 /// pieces against their player, and the search gives a piece away when it can.
 #[test]

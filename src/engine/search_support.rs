@@ -5,7 +5,7 @@
 
 use super::{Move, MoveKind, Position};
 use crate::ids::Side;
-use crate::rules::{Code, EMPTY, Rules, kind_of};
+use crate::rules::{Cell, Code, EMPTY, Rules, kind_of};
 
 /// Is leaving no royal piece attacked the whole of legality under these rules? Not
 /// with a `facing` rule, forbidden checks, drops that may not mate, an illegal
@@ -73,17 +73,31 @@ impl Position {
 }
 
 impl Position {
-    /// The static exchange evaluation of a capture: what the mover gains if both
-    /// sides then take on the target square with their least valuable piece, each
-    /// free to stop, by `value` (a royal piece should be worth more than any other).
+    /// The least valuable piece of `by` (by `value`) that attacks `cell`, with its
+    /// square, read from the reverse attack tables: meaningful only where
+    /// [`crate::rules::Tables::attacks_tabled`]. A piece of `by` standing on `cell` is not
+    /// in the way: asked for its owner, this tells whether it is defended.
+    #[inline]
+    pub fn cheapest_attacker(
+        &self,
+        cell: Cell,
+        by: Side,
+        value: impl Fn(Code) -> i32,
+    ) -> Option<(Cell, Code)> {
+        super::attack::least_attacker(self, cell, by, &[], value)
+    }
+}
+
+impl Position {
+    /// The static exchange evaluation of a move: what the mover gains if both sides
+    /// then take on the target square with their least valuable piece, each free to
+    /// stop (for a move that takes nothing: 0, or what it stands to lose), by `value` (a royal piece should be worth more than any other).
     /// `None` where the reverse attack tables do not tell every capture (captures
     /// under conditions, two-faced pieces, a capture that does not land where it
     /// takes, a hopper making it): the caller falls back on the victim's value.
     pub fn exchange(&self, m: Move, value: impl Fn(Code) -> i32) -> Option<i32> {
         let t = &self.rules.tables;
-        if t.attacks.dynamic_kinds != 0
-            || !t.targets.flip_cells[0].is_empty()
-            || !t.targets.flip_cells[1].is_empty()
+        if !t.attacks_tabled()
             || !matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
             || m.from.index() >= self.board.len()
             || m.to.index() >= self.board.len()
@@ -94,11 +108,10 @@ impl Position {
         if info.stays || info.hop != crate::syntax::betza::Hop::None {
             return None;
         }
-        let victim = self.victim(m)?;
         let mut gain = [0i32; 40];
-        let mut gone = [crate::rules::Cell::default(); 40];
+        let mut gone = [Cell::default(); 40];
         gone[0] = m.from;
-        gain[0] = value(victim);
+        gain[0] = self.victim(m).map_or(0, &value);
         let mut on_square = if m.promo != EMPTY {
             value(m.promo)
         } else {

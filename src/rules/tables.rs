@@ -112,6 +112,17 @@ pub struct Tables {
     pub blast: Blast,
 }
 
+impl Tables {
+    /// Whether the reverse attack tables tell every capture (no captures under
+    /// conditions, no two-faced pieces): then the cheapest attacker of a square and
+    /// the exchange on it can be read from them.
+    pub fn attacks_tabled(&self) -> bool {
+        self.attacks.dynamic_kinds == 0
+            && self.targets.flip_cells[0].is_empty()
+            && self.targets.flip_cells[1].is_empty()
+    }
+}
+
 /// What explosions remove (built by [`blast`]): nothing without `captures-explode`.
 #[derive(Debug, Clone, Default)]
 pub struct Blast {

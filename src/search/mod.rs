@@ -5,7 +5,8 @@
 //! valuable victim / least valuable attacker, promotions, two killer moves per ply, a
 //! history table), check extensions and late-move reductions, then a quiescence search
 //! of captures and promotions (and of every evasion while in check, for a few plies).
-//! The evaluation ([`eval`]) is derived from the rules.
+//! The evaluation ([`eval`]) is derived from the rules; the search adds the threat
+//! term ([`threats`]: pieces that stand to be lost) and mobility to it.
 //!
 //! Moves are opaque: the search only generates them, makes and unmakes them, so drops,
 //! stacks, effects, passes and the pie rule's `swap` need nothing special. Scores are
@@ -37,6 +38,7 @@ pub mod eval;
 pub mod learned;
 mod ordering;
 mod structure;
+mod threats;
 pub mod tt;
 
 use std::sync::Arc;
@@ -316,7 +318,7 @@ pub struct Searcher {
     evals: Vec<Option<i32>>,
     /// The move played at each ply of the current line (`None`: a null move).
     path: Vec<Option<Move>>,
-    /// A null move means something here: no drops, passes or swaps in the rules.
+    /// A null move means something here: no passes or swaps in the rules.
     null_ok: bool,
     /// A null move's verification search is running: no null moves below it.
     verifying: bool,
@@ -343,6 +345,8 @@ pub struct Searcher {
     /// Raised by another thread to stop the search (see [`Searcher::set_stop_flag`]).
     stop_flag: Option<Arc<AtomicBool>>,
     root_depth: i32,
+    /// The threat term added to the static evaluation.
+    threats: Arc<threats::Threats>,
     /// Evaluation noise: amplitude in centipawns, and its seed.
     noise: i32,
     noise_seed: u64,
@@ -364,6 +368,7 @@ impl Searcher {
         let cells = rules.cell_count();
         let null_ok = null_move_means_something(&rules);
         let strong = strong_codes(&rules, &eval);
+        let threats = Arc::new(threats::Threats::new(&rules, &eval));
         Self {
             ends: Ends::new(&rules),
             has_royals: rules.pieces.iter().any(|p| p.royal),
@@ -397,6 +402,7 @@ impl Searcher {
             stopped: false,
             stop_flag: None,
             root_depth: 0,
+            threats,
             noise: 0,
             noise_seed: 0,
         }
@@ -455,9 +461,10 @@ impl Searcher {
         }
     }
 
-    /// The static evaluation of a position, from the side to move's view.
+    /// The search's static evaluation of a position, from the side to move's view:
+    /// the rules' evaluation ([`Eval::evaluate`]) and the threat term.
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.eval.evaluate(pos)
+        self.eval.evaluate(pos) + self.threats.score(pos)
     }
 
     /// Searches for the best move within the limits.
@@ -869,7 +876,7 @@ impl Searcher {
     /// no move generation).
     #[inline]
     fn static_eval(&self, pos: &Position, ply: usize) -> i32 {
-        let mut s = self.eval.evaluate(pos);
+        let mut s = self.eval.evaluate(pos) + self.threats.score(pos);
         if ply >= 2 {
             s += self.eval.mobility * (self.mobility[ply - 2] - self.mobility[ply - 1]);
         }
@@ -1129,6 +1136,7 @@ impl Searcher {
             if prunable && !quiet && self.losing_capture(pos, m, depth, scores[i]) {
                 continue;
             }
+            let hangs = prunable && quiet && self.losing_quiet(pos, m, depth);
             if !self.plays_legally(pos, m, in_check) {
                 continue;
             }
@@ -1137,7 +1145,7 @@ impl Searcher {
             if prunable
                 && quiet
                 && !gives_check
-                && futile(depth, improving, quiets_tried.len(), eval, alpha)
+                && (hangs || futile(depth, improving, quiets_tried.len(), eval, alpha))
             {
                 pos.unmake();
                 continue;
@@ -1293,6 +1301,12 @@ impl Searcher {
         depth <= 4
             && order_score < 0
             && ordering::exchange_estimate(pos, &self.eval, m) < -100 * depth
+    }
+
+    /// A quiet move that puts material en prise by the exchange estimate, the more
+    /// of it the deeper the node (near the leaves, any).
+    fn losing_quiet(&self, pos: &Position, m: Move, depth: i32) -> bool {
+        depth <= 7 && ordering::exchange_estimate(pos, &self.eval, m) < -20 * depth * depth
     }
 
     /// A node's score known before its moves are searched: the game decided here, the
@@ -1498,9 +1512,6 @@ impl Searcher {
     }
 }
 
-/// Does a null move (the side to move passing) make sense as a bound? Not where
-/// pieces drop from a hand (a tempo is always worth something there), nor where the
-/// rules let a player pass or swap (a pass is a real move, and passes may end the game).
 /// Raises a flag when dropped: the helpers of a parallel search stop however the
 /// main search ends.
 struct StopOnDrop<'a>(&'a AtomicBool);
@@ -1511,14 +1522,17 @@ impl Drop for StopOnDrop<'_> {
     }
 }
 
+/// Does a null move (the side to move passing) make sense as a bound? Not where the
+/// rules let a player pass or swap (a pass is a real move, and passes may end the
+/// game). Drops do not stand in the way: a side that can drop is seldom in zugzwang,
+/// which is what makes passing a bound.
 fn null_move_means_something(rules: &Rules) -> bool {
-    let t = &rules.tables;
-    !t.kinds.has_drops
-        && !t
-            .gens
-            .info
-            .iter()
-            .any(|g| matches!(g.source, Source::Pass | Source::Swap))
+    !rules
+        .tables
+        .gens
+        .info
+        .iter()
+        .any(|g| matches!(g.source, Source::Pass | Source::Swap))
 }
 
 /// Per side, the codes of the pieces worth at least two and a half times the least
