@@ -7,6 +7,9 @@
 //! costs a move). The largest threat against the opponent counts a little for the side
 //! to move, for the cuts made on the static evaluation before any capture is tried.
 //!
+//! Pieces worth less than half as much again as the cheapest are not counted as
+//! threatened: reading the attack tables for each costs more than they stand to lose.
+//!
 //! Read from the reverse attack tables ([`Position::cheapest_attacker`]): under rules
 //! whose captures those tables do not tell (captures under conditions, two-faced
 //! pieces), there is no threat term. Royal pieces are never counted as threatened
@@ -38,7 +41,8 @@ pub struct Threats {
     on: bool,
     /// Cells on the boards (others hold no piece that can be attacked).
     cells: usize,
-    /// Per piece code: its worth as a victim (0 for royal pieces: never threatened).
+    /// Per piece code: its worth as a victim (0 for royal pieces, never threatened,
+    /// and for pieces worth less than half as much again as the cheapest).
     victim: Vec<i32>,
     /// Per piece code: its worth as an attacker (royal pieces: [`ROYAL_WORTH`]).
     attacker: Vec<i32>,
@@ -55,12 +59,25 @@ impl Threats {
                 eval.value_of(c as Code).clamp(0, 100_000)
             }
         };
+        // The cheapest pieces are left out as victims: there are many of them (every
+        // attack table read costs), and what they stand to lose is little.
+        let cheapest = (1..codes)
+            .filter(|&c| !royal(c))
+            .map(worth)
+            .filter(|&v| v > 0)
+            .min()
+            .unwrap_or(0);
+        let victim = |c: usize| {
+            if royal(c) || 2 * worth(c) < 3 * cheapest {
+                0
+            } else {
+                worth(c)
+            }
+        };
         Threats {
             on: rules.tables.attacks_tabled(),
             cells: rules.cell_count(),
-            victim: (0..codes)
-                .map(|c| if royal(c) { 0 } else { worth(c) })
-                .collect(),
+            victim: (0..codes).map(victim).collect(),
             attacker: (0..codes)
                 .map(|c| if royal(c) { ROYAL_WORTH } else { worth(c) })
                 .collect(),
