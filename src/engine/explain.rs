@@ -663,6 +663,7 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
             if yes { "capture" } else { "not capture" },
             with_article(&rules.piece(kind).name)
         ),
+        Cond::Converts => "to convert at least one enemy piece".into(),
         Cond::InCheck { yes: true } => "to be in check".into(),
         Cond::InCheck { yes: false } => "not to be in check".into(),
         Cond::Over { kind, yes } => format!(

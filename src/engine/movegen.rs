@@ -184,6 +184,9 @@ impl Position {
         if t.kinds.has_drops {
             self.drops(g, out);
         }
+        if !t.kinds.clones.is_empty() {
+            self.clones(g, out);
+        }
         if self.castling != 0 {
             self.game_moves(g, &t.kinds.castle_moves, out);
         }
@@ -254,6 +257,38 @@ impl Position {
                     if self.conditions_hold(g, info, m) {
                         out.push(m);
                     }
+                }
+            }
+        }
+    }
+
+    /// Clones: a copy of a piece onto each empty square next to one of the side's
+    /// pieces of its kind, once per square (which piece is copied does not matter).
+    fn clones(&self, g: &Gen, out: &mut Vec<Move>) {
+        let t = &g.rules.tables;
+        let us = self.side;
+        for &id in &t.kinds.clones {
+            let info = &t.gens[id];
+            let copied = code(info.piece as usize, us);
+            if self.counts[copied as usize] == 0 {
+                continue;
+            }
+            for &to in t.targets.of(id, us, NO_CELL) {
+                if self.board[to] != EMPTY
+                    || !t.blast.around(to).any(|c| self.board[c] == copied)
+                    || !matches!(
+                        self.landing(to, info.piece as usize),
+                        Landing::Open | Landing::Last
+                    )
+                {
+                    continue;
+                }
+                let m = Move {
+                    kind: MoveKind::Drop,
+                    ..Move::new(NO_CELL, to, id)
+                };
+                if self.conditions_hold(g, info, m) {
+                    out.push(m);
                 }
             }
         }
@@ -793,6 +828,18 @@ impl Position {
                 (s != EMPTY && kind_of(s) == kind.index()) == yes
             }
             Cond::InCheck { yes } => self.in_check(side) == yes,
+            Cond::Converts => {
+                let info = &g.rules.tables.gens[m.generator];
+                g.rules
+                    .tables
+                    .gens
+                    .effects_of(info)
+                    .iter()
+                    .any(|e| match *e {
+                        Effect::Convert(how) => self.converts_any(how, m, side),
+                        _ => false,
+                    })
+            }
             Cond::CloserTo { .. } if m.from == NO_CELL || m.to == NO_CELL => false,
             Cond::CloserTo { enemy, kind } => {
                 let target = code(kind.index(), if enemy { side.opponent() } else { side });

@@ -5,7 +5,9 @@ use std::sync::Arc;
 use crate::ids::Side;
 use crate::model::MAX_IN_HAND;
 use crate::rules::NO_HAND;
-use crate::rules::{Cell, Code, EMPTY, Effect, GenId, NO_CELL, Rules, code, kind_of, side_of};
+use crate::rules::{
+    Cell, Code, EMPTY, Effect, GenId, NO_CELL, Rules, Source, code, kind_of, side_of,
+};
 
 /// What make/unmake do for a move; which generator made it is [`Move::generator`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -228,6 +230,8 @@ pub(crate) struct Undo {
     /// The pieces the capture's explosion removed: the last this many of
     /// `Position::blasted`.
     pub blasted: u8,
+    /// The pieces the move converted: the last this many of `Position::converted`.
+    pub converted: u32,
 }
 
 /// A piece an explosion removed, for unmake.
@@ -271,6 +275,9 @@ pub struct Position {
     pub(crate) history: Vec<Undo>,
     /// The pieces explosions removed, in the order of the moves (`Undo::blasted`).
     pub(crate) blasted: Vec<Blasted>,
+    /// The squares of the pieces conversions turned, in the order of the moves
+    /// (`Undo::converted`).
+    pub(crate) converted: Vec<Cell>,
     /// Move lists for the legality rules that look a reply ahead.
     pub(crate) scratch: Scratch,
 }
@@ -441,6 +448,9 @@ impl Position {
                 }
             }
         }
+        if self.rules.tables.kinds.converts && m.kind != MoveKind::Pass {
+            h ^= self.convert(m, &mut undo);
+        }
         if self.rules.tables.gens[m.generator].counts {
             h ^= self.apply_counters(m, 1);
             undo.counted = true;
@@ -543,6 +553,7 @@ impl Position {
             checked: false,
             to_hand: false,
             blasted: 0,
+            converted: 0,
         }
     }
 
@@ -600,10 +611,7 @@ impl Position {
         let info = &t.gens[m.generator];
         let kind = info.piece as usize;
         let placed = code(kind, us);
-        let slot = us.index() * self.rules.pieces.len() + info.hand as usize;
-        let count = self.hand[slot];
         let to = m.to.index();
-        self.hand[slot] -= 1;
         self.board[to] = placed;
         self.height[to] = 1;
         self.counts[placed as usize] += 1;
@@ -611,7 +619,15 @@ impl Position {
         if t.kinds.royal >> kind & 1 != 0 {
             self.royals.add(us, m.to);
         }
-        z.hand_key(slot, count) ^ z.hand_key(slot, count - 1) ^ z.piece[placed as usize * n + to]
+        let h = z.piece[placed as usize * n + to];
+        // A clone comes from an endless supply, not the hand.
+        if info.source == Source::Clone {
+            return h;
+        }
+        let slot = us.index() * self.rules.pieces.len() + info.hand as usize;
+        let count = self.hand[slot];
+        self.hand[slot] -= 1;
+        h ^ z.hand_key(slot, count) ^ z.hand_key(slot, count - 1)
     }
 
     /// The piece on `m.from` leaves the board. Returns the hash change.
@@ -686,7 +702,7 @@ impl Position {
                             self.royals.add(us, m.from);
                         }
                     }
-                    Effect::Stay | Effect::Counter(..) => {}
+                    Effect::Stay | Effect::Counter(..) | Effect::Convert(_) => {}
                 }
             }
         }
@@ -882,6 +898,9 @@ impl Position {
         }
         self.side = self.side.opponent();
         self.fullmove = u.fullmove;
+        if u.converted != 0 {
+            self.unconvert(u.converted, self.side);
+        }
         match m.kind {
             MoveKind::Castle => self.unmake_castle(&u),
             MoveKind::Drop => {
@@ -891,8 +910,11 @@ impl Position {
                 self.board[to] = EMPTY;
                 self.height[to] = 0;
                 self.unmoved[to] = u.unmoved_to;
-                let taken = self.rules.tables.gens[m.generator].hand as usize;
-                self.hand[self.side.index() * self.rules.pieces.len() + taken] += 1;
+                let info = &self.rules.tables.gens[m.generator];
+                if info.source != Source::Clone {
+                    let taken = info.hand as usize;
+                    self.hand[self.side.index() * self.rules.pieces.len() + taken] += 1;
+                }
                 if self.is_royal(placed) {
                     self.royals.remove(self.side, m.to);
                 }

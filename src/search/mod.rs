@@ -183,8 +183,9 @@ impl Ends {
     /// The result for the side to move. `in_search`: a position repeated once counts
     /// as a repetition draw (the usual shortcut inside a search tree).
     pub fn counted_result(&self, pos: &Position, in_search: bool) -> Option<Outcome> {
+        let us = pos.side_to_move();
         if let Some((_, o)) = pos.pass_end() {
-            return Some(o);
+            return Some(pos.settle(us, o));
         }
         for &(repetition, k, o) in &self.counted {
             if repetition {
@@ -200,10 +201,10 @@ impl Ends {
                     pos.repetitions()
                 };
                 if r >= k || (in_search && r >= 2 && o == Outcome::Draw) {
-                    return Some(o);
+                    return Some(pos.settle(us, o));
                 }
             } else if pos.halfmove_clock() >= 2 * k {
-                return Some(o);
+                return Some(pos.settle(us, o));
             }
         }
         None
@@ -802,14 +803,14 @@ impl Searcher {
             return end_score(&e, us, ply);
         }
         let check = self.has_royals && pos.in_check(us);
-        Self::outcome_score(self.ends.without_moves(check), ply)
+        Self::outcome_score(pos.settle(us, self.ends.without_moves(check)), ply)
     }
 
     fn outcome_score(o: Outcome, ply: usize) -> i32 {
         match o {
             Outcome::Win => MATE - ply as i32,
             Outcome::Loss => -(MATE - ply as i32),
-            Outcome::Draw => 0,
+            Outcome::Draw | Outcome::ByCount => 0,
         }
     }
 
