@@ -160,10 +160,10 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
             Effect::Stay if matches!(g.source, Source::Betza(_)) => {}
             Effect::Stay => line += "; captures without moving",
             Effect::Convert(Convert::Enclosed) => {
-                line += "; turns to the mover's side the enemy pieces enclosed in a straight line (orthogonal or diagonal, no gap) between the square it ends on and another of the mover's pieces"
+                line += "; turns to the mover's side the enemy pieces enclosed in a straight line (orthogonal or diagonal, no gap) between the square it ends on and another of the mover's pieces";
             }
             Effect::Convert(Convert::Adjacent) => {
-                line += "; turns to the mover's side the enemy pieces on the squares around the one it ends on"
+                line += "; turns to the mover's side the enemy pieces on the squares around the one it ends on";
             }
             Effect::Counter(i, d) => {
                 let name = &rules.counters[i];
