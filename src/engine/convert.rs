@@ -4,7 +4,7 @@
 //! back on unmake.
 
 use super::Position;
-use super::position::{Move, Undo};
+use super::position::{MANY_CONVERTED, Move, Undo};
 use crate::ids::Side;
 use crate::model::Convert;
 use crate::rules::{Cell, EMPTY, Effect, NO_CELL, code, kind_of, side_of};
@@ -117,7 +117,14 @@ impl Position {
                 h ^= self.turn(cell, self.side);
             }
         }
-        undo.converted = (converted.len() - start) as u32;
+        let count = converted.len() - start;
+        undo.converted = match u8::try_from(count) {
+            Ok(n) if n < MANY_CONVERTED => n,
+            _ => {
+                converted.push(Cell::new(count));
+                MANY_CONVERTED
+            }
+        };
         self.converted = converted;
         h
     }
@@ -140,7 +147,12 @@ impl Position {
     }
 
     /// Turns back the last `count` converted pieces to the opponent of `mover`.
-    pub(super) fn unconvert(&mut self, count: u32, mover: Side) {
+    pub(super) fn unconvert(&mut self, count: u8, mover: Side) {
+        let count = if count == MANY_CONVERTED {
+            self.converted.pop().map_or(0, Cell::index)
+        } else {
+            usize::from(count)
+        };
         for _ in 0..count {
             let Some(cell) = self.converted.pop() else {
                 return;

@@ -181,11 +181,11 @@ impl Position {
     /// Placements from the hand, then castling: the moves made after the pieces'.
     fn placements_and_castling(&self, g: &Gen, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
-        if t.kinds.has_drops {
+        if t.kinds.places {
             self.drops(g, out);
-        }
-        if !t.kinds.clones.is_empty() {
-            self.clones(g, out);
+            if !t.kinds.clones.is_empty() {
+                self.clones(g, out);
+            }
         }
         if self.castling != 0 {
             self.game_moves(g, &t.kinds.castle_moves, out);

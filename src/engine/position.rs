@@ -230,9 +230,15 @@ pub(crate) struct Undo {
     /// The pieces the capture's explosion removed: the last this many of
     /// `Position::blasted`.
     pub blasted: u8,
-    /// The pieces the move converted: the last this many of `Position::converted`.
-    pub converted: u32,
+    /// The pieces the move converted: the last this many of `Position::converted`
+    /// ([`MANY_CONVERTED`]: the count is the last entry there, after the cells). A
+    /// byte, so that the record stays 56 bytes long.
+    pub converted: u8,
 }
+
+/// `Undo::converted` when a move turned 255 pieces or more: the count follows the
+/// cells in `Position::converted`.
+pub(crate) const MANY_CONVERTED: u8 = u8::MAX;
 
 /// A piece an explosion removed, for unmake.
 #[derive(Debug, Clone, Copy)]
@@ -431,7 +437,7 @@ impl Position {
         match m.kind {
             MoveKind::Castle => h ^= self.make_castle(m, &mut undo),
             MoveKind::Drop => {
-                h ^= self.make_drop(m);
+                h ^= self.make_drop(m, &mut undo);
                 progress = true;
             }
             MoveKind::Exit => {
@@ -447,9 +453,6 @@ impl Position {
                     h ^= self.explode(m.to, &mut undo);
                 }
             }
-        }
-        if self.rules.tables.kinds.converts && m.kind != MoveKind::Pass {
-            h ^= self.convert(m, &mut undo);
         }
         if self.rules.tables.gens[m.generator].counts {
             h ^= self.apply_counters(m, 1);
@@ -602,8 +605,9 @@ impl Position {
         h
     }
 
-    /// A piece from the hand onto `m.to`. Returns the hash change.
-    fn make_drop(&mut self, m: Move) -> u64 {
+    /// A piece from the hand (or a clone) onto `m.to`, and its conversions. Returns
+    /// the hash change.
+    fn make_drop(&mut self, m: Move, undo: &mut Undo) -> u64 {
         let t = &self.rules.tables;
         let z = &t.zobrist;
         let n = self.board.len();
@@ -619,15 +623,18 @@ impl Position {
         if t.kinds.royal >> kind & 1 != 0 {
             self.royals.add(us, m.to);
         }
-        let h = z.piece[placed as usize * n + to];
+        let mut h = z.piece[placed as usize * n + to];
         // A clone comes from an endless supply, not the hand.
-        if info.source == Source::Clone {
-            return h;
+        if info.source != Source::Clone {
+            let slot = us.index() * self.rules.pieces.len() + info.hand as usize;
+            let count = self.hand[slot];
+            self.hand[slot] -= 1;
+            h ^= z.hand_key(slot, count) ^ z.hand_key(slot, count - 1);
         }
-        let slot = us.index() * self.rules.pieces.len() + info.hand as usize;
-        let count = self.hand[slot];
-        self.hand[slot] -= 1;
-        h ^ z.hand_key(slot, count) ^ z.hand_key(slot, count - 1)
+        if info.effects != 0 {
+            h ^= self.convert(m, undo);
+        }
+        h
     }
 
     /// The piece on `m.from` leaves the board. Returns the hash change.
@@ -688,6 +695,7 @@ impl Position {
         self.board[from] = EMPTY;
         self.height[from] = 0;
         let effects = t.gens[m.generator].effects;
+        let mut converts = false;
         if effects != 0 {
             for e in &t.gens.effects[effects as usize - 1] {
                 match *e {
@@ -702,7 +710,8 @@ impl Position {
                             self.royals.add(us, m.from);
                         }
                     }
-                    Effect::Stay | Effect::Counter(..) | Effect::Convert(_) => {}
+                    Effect::Convert(_) => converts = true,
+                    Effect::Stay | Effect::Counter(..) => {}
                 }
             }
         }
@@ -727,6 +736,9 @@ impl Position {
             self.ep = passed;
             self.ep_victim = m.to;
             h ^= z.ep[passed];
+        }
+        if converts {
+            h ^= self.convert(m, undo);
         }
         (h, progress)
     }
@@ -898,12 +910,12 @@ impl Position {
         }
         self.side = self.side.opponent();
         self.fullmove = u.fullmove;
-        if u.converted != 0 {
-            self.unconvert(u.converted, self.side);
-        }
         match m.kind {
             MoveKind::Castle => self.unmake_castle(&u),
             MoveKind::Drop => {
+                if u.converted != 0 {
+                    self.unconvert(u.converted, self.side);
+                }
                 let to = m.to.index();
                 let placed = self.board[to];
                 self.counts[placed as usize] -= 1;
@@ -934,6 +946,9 @@ impl Position {
             _ => {
                 if u.blasted != 0 {
                     self.unexplode(u.blasted);
+                }
+                if u.converted != 0 {
+                    self.unconvert(u.converted, self.side);
                 }
                 self.unmake_step(&u);
             }

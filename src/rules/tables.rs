@@ -118,7 +118,7 @@ pub struct Tables {
 #[derive(Debug, Clone, Default)]
 pub struct Blast {
     /// Per cell, the (up to 8) cells around it on its board, the king's steps;
-    /// `NO_CELL` pads. Every game has them.
+    /// `NO_CELL` pads. Only in games that explode, clone or convert adjacent pieces.
     pub around: Vec<[Cell; 8]>,
     /// Piece types that survive an explosion on a square around the target.
     pub spared: u64,
@@ -370,8 +370,8 @@ pub struct Kinds {
     pub has_drops: bool,
     /// The clone generators (`clones`), which need no hand.
     pub clones: Vec<GenId>,
-    /// Does some move convert enemy pieces?
-    pub converts: bool,
+    /// Are pieces placed, from a hand or by cloning?
+    pub places: bool,
     /// The game's own generators made before the pieces' moves (the pie rule's swap,
     /// passing), and castling, made last.
     pub opening_moves: Vec<GenId>,
@@ -516,6 +516,12 @@ pub(super) fn build(rules: &Rules) -> Tables {
 
 /// The cells around each cell, and the kinds an explosion spares.
 fn blast(rules: &Rules) -> Blast {
+    let near = |g: &super::Generator| {
+        g.source == Source::Clone || g.effects.contains(&Effect::Convert(Convert::Adjacent))
+    };
+    if rules.explosions.is_none() && !rules.generators.iter().any(near) {
+        return Blast::default();
+    }
     let geo = &rules.geometry;
     let around = (0..geo.len())
         .map(|c| {
@@ -694,8 +700,12 @@ fn kinds(rules: &Rules) -> Kinds {
                 Source::Drop => {
                     t.drops[rules.hand_of(kind)].push(id);
                     t.has_drops = true;
+                    t.places = true;
                 }
-                Source::Clone => t.clones.push(id),
+                Source::Clone => {
+                    t.clones.push(id);
+                    t.places = true;
+                }
                 Source::Flight { .. } => {
                     flights += 1;
                     if flights > 1 {
@@ -704,9 +714,6 @@ fn kinds(rules: &Rules) -> Kinds {
                     extras.push(id);
                 }
                 _ => extras.push(id),
-            }
-            if g.effects.iter().any(|e| matches!(e, Effect::Convert(_))) {
-                t.converts = true;
             }
             for cond in &g.conditions {
                 if let Cond::CloserTo { kind: k, .. } = cond {

@@ -1514,7 +1514,7 @@ impl Drop for StopOnDrop<'_> {
 
 fn null_move_means_something(rules: &Rules) -> bool {
     let t = &rules.tables;
-    !t.kinds.has_drops
+    !t.kinds.places
         && !t
             .gens
             .info
