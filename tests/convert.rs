@@ -24,12 +24,7 @@ fn moves(pos: &mut Position) -> Vec<String> {
 
 /// The game's end: the winner's name (or "draw") and the ending in words.
 fn end(pos: &mut Position) -> Option<(String, String)> {
-    let e = pos.outcome()?;
-    let rules = pos.rules().clone();
-    let winner = e
-        .winner
-        .map_or("draw".to_string(), |w| rules.players()[w].name.clone());
-    Some((winner, e.describe(&rules)))
+    common::ending(pos)
 }
 
 /// Plays `text`, checks the board it leaves, then takes it back and checks that the

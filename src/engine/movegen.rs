@@ -242,22 +242,7 @@ impl Position {
                 continue;
             }
             for &id in &t.kinds.drops[kind] {
-                let info = &t.gens[id];
-                let placed = info.piece as usize;
-                for &to in t.targets.of(id, us, NO_CELL) {
-                    if self.board[to] != EMPTY
-                        || !matches!(self.landing(to, placed), Landing::Open | Landing::Last)
-                    {
-                        continue;
-                    }
-                    let m = Move {
-                        kind: MoveKind::Drop,
-                        ..Move::new(NO_CELL, to, id)
-                    };
-                    if self.conditions_hold(g, info, m) {
-                        out.push(m);
-                    }
-                }
+                self.place(g, id, EMPTY, out);
             }
         }
     }
@@ -266,30 +251,36 @@ impl Position {
     /// pieces of its kind, once per square (which piece is copied does not matter).
     fn clones(&self, g: &Gen, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
-        let us = self.side;
         for &id in &t.kinds.clones {
-            let info = &t.gens[id];
-            let copied = code(info.piece as usize, us);
-            if self.counts[copied as usize] == 0 {
+            let copied = code(t.gens[id].piece as usize, self.side);
+            if self.counts[copied as usize] > 0 {
+                self.place(g, id, copied, out);
+            }
+        }
+    }
+
+    /// The placements of generator `id` on the empty squares of its targets where the
+    /// piece may land and its conditions hold; with `beside` a piece (not [`EMPTY`]),
+    /// only on squares next to one (a clone). Inlined, so that a drop tests nothing
+    /// for `beside`.
+    #[inline(always)]
+    fn place(&self, g: &Gen, id: GenId, beside: Code, out: &mut Vec<Move>) {
+        let t = &g.rules.tables;
+        let info = &t.gens[id];
+        let placed = info.piece as usize;
+        for &to in t.targets.of(id, self.side, NO_CELL) {
+            if self.board[to] != EMPTY
+                || (beside != EMPTY && !t.blast.around(to).any(|c| self.board[c] == beside))
+                || !matches!(self.landing(to, placed), Landing::Open | Landing::Last)
+            {
                 continue;
             }
-            for &to in t.targets.of(id, us, NO_CELL) {
-                if self.board[to] != EMPTY
-                    || !t.blast.around(to).any(|c| self.board[c] == copied)
-                    || !matches!(
-                        self.landing(to, info.piece as usize),
-                        Landing::Open | Landing::Last
-                    )
-                {
-                    continue;
-                }
-                let m = Move {
-                    kind: MoveKind::Drop,
-                    ..Move::new(NO_CELL, to, id)
-                };
-                if self.conditions_hold(g, info, m) {
-                    out.push(m);
-                }
+            let m = Move {
+                kind: MoveKind::Drop,
+                ..Move::new(NO_CELL, to, id)
+            };
+            if self.conditions_hold(g, info, m) {
+                out.push(m);
             }
         }
     }
