@@ -148,6 +148,12 @@ fn a_copy_is_one_move_per_square_written_as_a_placement() {
         .filter(|m| m.contains('@'))
         .collect();
     assert_eq!(copies, ["P@a2", "P@b1", "P@b2", "P@c2", "P@d1", "P@d2"]);
+    // Away from its own blobs a copy is refused, with the reason.
+    assert!(
+        pos.why_illegal("P@d4").contains("next to none"),
+        "{}",
+        pos.why_illegal("P@d4")
+    );
     // The copied blob stays, and no hand is involved.
     let mut pos = at("ataxx", "7/7/7/7/7/7/P1P3p w - - 0 1");
     play_and_undo(&mut pos, "P@b1", "7/7/7/7/7/7/PPP3p");
