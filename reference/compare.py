@@ -5,7 +5,7 @@ positions, and prints the agreeing cases in the `tests/perft/*.perft` format.
 Not part of the test run (it needs `pip install pyffish` and a built varsand):
 
     python3 reference/compare.py VARIANT VARFILE [--games N] [--plies A-B] [--depth D]
-        [--seed S] [--no-drop-mate P] [--want captures,drops,promotions]
+        [--seed S] [--no-drop-mate P] [--history]
 
 Each game is played by random legal moves (Fairy-Stockfish's), preferring captures,
 drops and promotions so that the positions reached have hands and promoted pieces.
@@ -19,6 +19,7 @@ import sys
 import pyffish as sf
 
 sys.path.insert(0, __file__.rsplit("/", 1)[0])
+import pyffish_perft  # noqa: E402
 from pyffish_perft import perft  # noqa: E402
 
 
@@ -53,7 +54,10 @@ def main():
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--no-drop-mate", default=None)
     ap.add_argument("--binary", default="target/release/varsand")
+    ap.add_argument("--history", action="store_true",
+                    help="hand Fairy-Stockfish the moves played (game ends read from them, such as passes)")
     a = ap.parse_args()
+    pyffish_perft.HISTORY = a.history
     rng = random.Random(a.seed)
     lo, hi = map(int, a.plies.split("-"))
     bad = 0
@@ -64,7 +68,8 @@ def main():
         print(f"# {reached}")
         print(f"moves {' '.join(moves)}")
         for d in range(1, a.depth + 1):
-            ref = perft(a.variant, reached, d, a.no_drop_mate)
+            root = (fen, moves) if a.history else reached
+            ref = perft(a.variant, root, d, a.no_drop_mate)
             ours = varsand_perft(a.binary, a.varfile, moves, d)
             mark = "" if ref == ours else f"   # MISMATCH: varsand {ours}"
             bad += ref != ours

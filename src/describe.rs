@@ -5,6 +5,7 @@ use std::fmt::Write;
 
 use crate::engine::explain::{describe_condition, op_words};
 use crate::ids::Side;
+use crate::model::Convert;
 use crate::rules::{Effect, EndRule, GenId, Outcome, Rules, Source};
 use crate::syntax::betza::{BetzaMove, Hop};
 
@@ -120,6 +121,7 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
             ),
             None => "may be placed from the hand onto an empty square".to_string(),
         },
+        Source::Clone => "may be copied, from an endless supply, onto an empty square next to one of its player's own (written as a placement from the hand)".to_string(),
         Source::Exit => "may leave the board".to_string(),
         Source::Flip { face } => format!(
             "may turn into its other face, the {}, and move as it",
@@ -136,6 +138,9 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
                 geo.name(c.rook_from),
                 geo.name(c.rook_to)
             )
+        }
+        Source::Pass if rules.stuck_pass == Some(id) => {
+            "a player with no legal move and a piece on the board passes".to_string()
         }
         Source::Pass => "the player may pass".to_string(),
         Source::Swap => "the second player may `swap` sides instead of a first move".to_string(),
@@ -154,6 +159,12 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
             // Said with the move itself (a capture without moving), or meaningless.
             Effect::Stay if matches!(g.source, Source::Betza(_)) => {}
             Effect::Stay => line += "; captures without moving",
+            Effect::Convert(Convert::Enclosed) => {
+                line += "; turns to the mover's side the enemy pieces enclosed in a straight line (orthogonal or diagonal, no gap) between the square it ends on and another of the mover's pieces";
+            }
+            Effect::Convert(Convert::Adjacent) => {
+                line += "; turns to the mover's side the enemy pieces on the squares around the one it ends on";
+            }
             Effect::Counter(i, d) => {
                 let name = &rules.counters[i];
                 let _ = if d < 0 {
@@ -173,6 +184,7 @@ fn verdict(o: Outcome) -> &'static str {
         Outcome::Win => "wins for the player to move",
         Outcome::Loss => "loses for the player to move",
         Outcome::Draw => "is a draw",
+        Outcome::ByCount => "is decided by counting: more pieces on the board wins",
     }
 }
 
@@ -181,6 +193,7 @@ fn outcome(o: Outcome) -> &'static str {
         Outcome::Win => "wins",
         Outcome::Loss => "loses",
         Outcome::Draw => "draws",
+        Outcome::ByCount => "ends the game, decided by counting: more pieces on the board wins",
     }
 }
 
@@ -402,6 +415,7 @@ fn game_moves_section(s: &mut String, rules: &Rules) {
     let lines: Vec<String> = rules
         .game_moves
         .iter()
+        .chain(&rules.stuck_pass)
         .filter(|&&id| {
             matches!(
                 rules.generators[id].source,
@@ -557,6 +571,7 @@ fn end_rule_words(rules: &Rules, r: &EndRule) -> String {
             verdict(o)
         ),
         EndRule::Passes(k, o) => format!("{k} passes in a row {}", verdict(o)),
+        EndRule::BoardFull(o) => format!("a full board {}", verdict(o)),
         EndRule::PiecesLeft {
             kind,
             op,

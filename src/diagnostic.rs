@@ -133,6 +133,10 @@ pub enum ProblemCode {
     UnattackedWithReply,
     #[error("varsand::capturing-without-capture")]
     CapturingWithoutCapture,
+    #[error("varsand::converts-without-convert")]
+    ConvertsWithoutConvert,
+    #[error("varsand::convert-one-sided")]
+    ConvertOneSided,
     #[error("varsand::explosion-to-hand")]
     ExplosionToHand,
     #[error("varsand::event-effect")]
@@ -263,6 +267,8 @@ impl ProblemCode {
         ProblemCode::ExplosionToHand,
         ProblemCode::UnattackedWithReply,
         ProblemCode::CapturingWithoutCapture,
+        ProblemCode::ConvertsWithoutConvert,
+        ProblemCode::ConvertOneSided,
         ProblemCode::EventEffect,
         ProblemCode::CheckCondition,
         ProblemCode::NeverExits,

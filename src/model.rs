@@ -5,7 +5,7 @@
 
 use indexmap::IndexMap;
 
-pub use crate::syntax::ast::{Compare, Mark, PromoteWhen, Symbol};
+pub use crate::syntax::ast::{Compare, Convert, Mark, PromoteWhen, Symbol};
 use crate::syntax::betza;
 
 pub use crate::ids::{BetzaId, Cell, CounterId, GenId, PieceKind, Side, ZoneId};
@@ -211,6 +211,9 @@ pub enum Cond {
     InCheck {
         yes: bool,
     },
+    /// The move turns at least one enemy piece by a [`Effect::Convert`] of its own
+    /// generator.
+    Converts,
 }
 
 /// An effect of a move, resolved.
@@ -224,6 +227,8 @@ pub enum Effect {
     Stay,
     /// The mover's counter number `.0` changes by `.1`.
     Counter(CounterId, i64),
+    /// Enemy pieces turn to the mover's side.
+    Convert(Convert),
 }
 
 /// One promotion rule of a piece: the moves it applies to (by their squares and a
@@ -258,6 +263,8 @@ pub struct DropRule {
     /// The zone it is placed in; the whole main board without one.
     pub zone: Option<ZoneId>,
     pub conditions: Vec<Cond>,
+    /// What a placement does besides (`convert`).
+    pub effects: Vec<Effect>,
 }
 
 #[derive(Debug, Clone)]
@@ -279,6 +286,10 @@ pub struct Piece {
     pub to_hand: Option<PieceKind>,
     /// Its own rule for placement from the hand, replacing the game's `drop in`.
     pub drops: Option<DropRule>,
+    /// `clones`: a copy of it, from an endless supply, may be placed on an empty
+    /// square next to one of its player's pieces of its kind (the rule's zone is
+    /// unused).
+    pub clones: Option<DropRule>,
     /// The only player who has this piece, if one (its letter's case then tells).
     pub owner: Option<Side>,
     /// May fly (see [`Flight`]).
@@ -359,6 +370,9 @@ pub enum Outcome {
     Win,
     Loss,
     Draw,
+    /// Decided by counting: the player with more pieces on the board wins, as many
+    /// draw (`by-count`).
+    ByCount,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -404,6 +418,9 @@ pub enum EndRule {
     /// A player's counter compares so: the result for that player. Read at once,
     /// the player who just moved first.
     Counter(CounterId, Compare, i64, Outcome),
+    /// Every square of the main board holds a piece (or terrain): the result for the
+    /// player to move. Read at once.
+    BoardFull(Outcome),
 }
 
 #[derive(Debug, Clone)]
@@ -463,6 +480,8 @@ pub struct Game {
     /// Each `pass` declaration's conditions: the side to move may pass instead of
     /// moving when all the conditions of one of them hold.
     pub passes: Vec<Vec<Cond>>,
+    /// `pass when-stuck`: a player with no legal move and a piece on the board passes.
+    pub pass_when_stuck: bool,
     /// The start position string.
     pub setup: String,
 }

@@ -148,6 +148,8 @@ catalogue! {
     explosion_to_hand: 1,
     reached_unattacked_with_reply: 1,
     capturing_without_capture: 1,
+    converts_without_convert: 1,
+    convert_one_sided: 1,
     on_check_effect: 1,
     pieces_left_negative: 1,
     in_check_on_capture: 1,

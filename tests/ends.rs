@@ -32,12 +32,7 @@ fn moves_starting(pos: &mut Position, prefix: &str) -> Vec<String> {
 
 /// The game's end, as words, with the winner's name (or "draw").
 fn end(pos: &mut Position) -> Option<(String, String)> {
-    let e = pos.outcome()?;
-    let rules = pos.rules().clone();
-    let winner = e
-        .winner
-        .map_or("draw".to_string(), |w| rules.players()[w].name.clone());
-    Some((winner, e.describe(&rules)))
+    common::ending(pos)
 }
 
 // ---- reaching a zone -----------------------------------------------------------------

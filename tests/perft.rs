@@ -148,6 +148,8 @@ perft_suites! {
     spartan: spartan_quick, spartan_deep;
     atomic: atomic_quick, atomic_deep;
     dobutsu: dobutsu_quick, dobutsu_deep;
+    flipello: flipello_quick, flipello_deep;
+    ataxx: ataxx_quick, ataxx_deep;
 }
 
 /// Three-check: its file name is not a Rust name, so its suite is written out.

@@ -872,3 +872,13 @@ fn uci_plays_kyoto_shogi_legally() {
 fn uci_plays_tori_shogi_legally() {
     uci_self_play("variants/torishogi.var", "tori_shogi", "go depth 2", 16);
 }
+
+#[test]
+fn uci_plays_flipello_legally() {
+    uci_self_play("variants/flipello.var", "flipello", "go depth 2", 70);
+}
+
+#[test]
+fn uci_plays_ataxx_legally() {
+    uci_self_play("variants/ataxx.var", "ataxx", "go depth 2", 40);
+}

@@ -396,3 +396,16 @@ fn screenshots() {
         println!("{}", run_script("screenshot.py", &args));
     }
 }
+
+#[test]
+fn a_browser_plays_flipello_and_ataxx_by_clicks_and_sees_the_pieces_turn() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    for game in ["flipello", "ataxx"] {
+        let server = Server::start(&format!("variants/{game}.var"), game);
+        let out = run_script("flips.py", &[&server.url, game]);
+        println!("{out}");
+        assert!(out.contains("browser test passed"), "{out}");
+    }
+}

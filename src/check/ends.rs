@@ -42,6 +42,7 @@ fn outcome(r: GameResult) -> Outcome {
     match r {
         GameResult::Win => Outcome::Win,
         GameResult::Loss => Outcome::Loss,
+        GameResult::ByCount => Outcome::ByCount,
         // `illegal` applies only to stalemate, where it is read separately.
         GameResult::Draw | GameResult::Illegal => Outcome::Draw,
     }
@@ -157,6 +158,7 @@ fn end_rule(ck: &mut Checker, scope: &Scope, pieces: &[Piece], r: &EndRuleDecl) 
             EndRule::Exited(k, res)
         }
         EndCondition::Facing(p) => EndRule::Facing(scope.resolve_piece(ck, p)?, res),
+        EndCondition::BoardFull => EndRule::BoardFull(res),
         EndCondition::PiecesLeft { piece, op, count } => {
             let kind = match piece {
                 Some(p) => Some(scope.resolve_piece(ck, p)?),

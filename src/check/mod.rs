@@ -189,6 +189,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         explosions: movement.explosions,
         on_check: movement.on_check,
         passes: movement.passes,
+        pass_when_stuck: movement.pass_when_stuck,
         setup: setup.map(|s| s.node.clone()).unwrap_or_default(),
     };
     let readable = !ck.setup_unreadable && !game.geometry.boards.is_empty();

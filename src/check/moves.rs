@@ -37,6 +37,8 @@ pub(crate) struct Movement {
     pub flip_rules: [Option<FlipRule>; 2],
     pub drop_zone: Option<ZoneId>,
     pub passes: Vec<Vec<Cond>>,
+    /// `pass when-stuck`.
+    pub pass_when_stuck: bool,
     /// `forbid dead-squares`.
     pub forbid_dead_squares: bool,
     /// `forbid mate-by-drop PIECE`, for each piece named.
@@ -59,6 +61,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         flip_rules: [None, None],
         drop_zone: None,
         passes: Vec::new(),
+        pass_when_stuck: false,
         forbid_dead_squares: false,
         no_mate_by_drop: Vec::new(),
         forbid_check: false,
@@ -93,6 +96,9 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
                 }
                 out.drop_zone = scope.resolve_zone(ck, &dd.zone);
             }
+            Decl::Pass {
+                when_stuck: true, ..
+            } => out.pass_when_stuck = true,
             Decl::Pass { conditions, .. } => out.passes.push(pass(ck, scope, conditions)),
             Decl::Forbid(f) => match &f.node {
                 Forbid::DeadSquares => out.forbid_dead_squares = true,
@@ -349,6 +355,7 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
             Condition::NoneOnFile { .. } => "`on-file`",
             Condition::Captures { .. } => "`captures`",
             Condition::Over { .. } => "`over`",
+            Condition::Converts => "`converts`",
         };
         ck.report(
             Problem::new(

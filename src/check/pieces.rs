@@ -8,7 +8,7 @@ use crate::diagnostic::{Problem, ProblemCode};
 use crate::ids::Side;
 use crate::model::Effect as RulesEffect;
 use crate::model::{
-    Component, Cond, DropRule, MAX_COUNTER, Mark, Piece, PieceKind, Promotion, Symbol,
+    Component, Cond, DropRule, MAX_COUNTER, Mark, Piece, PieceKind, Promotion, Symbol, ZoneId,
 };
 use crate::syntax::ast::{
     Condition, Decl, Effect, File, Name, PieceDecl, PieceProp, Span, Spanned,
@@ -149,6 +149,7 @@ fn identity<'a>(
         promotions: Vec::new(),
         to_hand: None,
         drops: None,
+        clones: None,
         owner: owner.map(Side::new),
         flies: false,
         flips_to: None,
@@ -205,7 +206,27 @@ fn property(
         PieceProp::InHandAs(other) => piece.to_hand = scope.resolve_piece(ck, other),
         // How it is drawn: the pictures pass reads these.
         PieceProp::Glyph(_) | PieceProp::Image(_) => {}
-        PieceProp::Drops { zone, conditions } => {
+        PieceProp::Clones {
+            conditions,
+            effects,
+        } => {
+            if piece.clones.is_some() {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::DuplicateDrops,
+                        prop.span,
+                        "a second `clones` rule",
+                    )
+                    .help("a piece has one `clones` rule: give all its conditions there"),
+                );
+            }
+            piece.clones = Some(placement(ck, scope, None, conditions, effects, piece.owner));
+        }
+        PieceProp::Drops {
+            zone,
+            conditions,
+            effects,
+        } => {
             if piece.drops.is_some() {
                 ck.report(
                     Problem::new(
@@ -219,9 +240,69 @@ fn property(
                 );
             }
             let zone = zone.as_ref().and_then(|z| scope.resolve_zone(ck, z));
-            let conditions = drop_conditions(ck, scope, conditions, piece.owner);
-            piece.drops = Some(DropRule { zone, conditions });
+            piece.drops = Some(placement(ck, scope, zone, conditions, effects, piece.owner));
         }
+    }
+}
+
+/// A `drops` or `clones` rule: its zone, conditions and effects, resolved.
+fn placement(
+    ck: &mut Checker,
+    scope: &Scope,
+    zone: Option<ZoneId>,
+    conditions: &[Spanned<Condition>],
+    effects: &[Spanned<Effect>],
+    side: Option<Side>,
+) -> DropRule {
+    conversions(ck, scope, conditions, effects);
+    let conditions = drop_conditions(ck, scope, conditions, side);
+    let effects = effects
+        .iter()
+        .filter_map(|e| resolve_effect(ck, scope, e, side))
+        .collect();
+    DropRule {
+        zone,
+        conditions,
+        effects,
+    }
+}
+
+/// A line's conversions: `converts` needs a `convert` effect on the line to ask of
+/// (`varsand::converts-without-convert`), and a converted piece must be one both
+/// players may have (`varsand::convert-one-sided`: no piece is `for` one player).
+fn conversions(
+    ck: &mut Checker,
+    scope: &Scope,
+    conditions: &[Spanned<Condition>],
+    effects: &[Spanned<Effect>],
+) {
+    let convert = effects
+        .iter()
+        .find(|e| matches!(e.node, Effect::Convert(_)));
+    if convert.is_none() {
+        for c in conditions.iter().filter(|c| c.node == Condition::Converts) {
+            ck.report(
+                Problem::new(
+                    ProblemCode::ConvertsWithoutConvert,
+                    c.span,
+                    "`converts` on a line that converts nothing",
+                )
+                .label("never holds")
+                .help("`converts` asks whether the line's own `convert` effect turns a piece: add `then convert enclosed` or `then convert adjacent`"),
+            );
+        }
+    }
+    let one_sided = scope.pieces.decls.iter().find(|d| d.owner.is_some());
+    if let (Some(e), Some(d)) = (convert, one_sided) {
+        ck.report(
+            Problem::new(
+                ProblemCode::ConvertOneSided,
+                e.span,
+                format!("pieces are converted, but `{}` belongs to one player only", d.name.node),
+            )
+            .label("could turn a piece to a player who cannot have it")
+            .help("a game that converts pieces gives every piece to both players: take `for PLAYER` off"),
+        );
     }
 }
 
@@ -300,6 +381,7 @@ fn moves(
     }
     piece.betza.push_str(&s.node);
     let captures = moves.iter().any(|m| m.can_capture);
+    conversions(ck, scope, conditions, effects);
     // `in-check` on a capture is reported and left out: attack detection would ask it
     // of itself without end.
     let conds: Vec<Cond> = conditions
@@ -469,6 +551,7 @@ pub(crate) fn resolve_condition(
             yes: !negated,
         },
         Condition::InCheck { negated } => Cond::InCheck { yes: !negated },
+        Condition::Converts => Cond::Converts,
     })
 }
 
@@ -562,6 +645,7 @@ pub(super) fn resolve_effect(
             RulesEffect::Counter(counter, d)
         }
         Effect::Leave(p) => RulesEffect::Leave(scope.resolve_piece(ck, p)?),
+        Effect::Convert(what) => RulesEffect::Convert(*what),
         Effect::Height(d) => {
             let d = scope.resolve_count(ck, d, side, &HEIGHT)?;
             if d.abs() > 255 {

@@ -336,12 +336,53 @@ impl Position {
         format!("it would leave {them} without a legal move, and a move that stalemates is illegal")
     }
 
+    /// Why the copy `letter@square` of a piece that `clones` is refused, if the
+    /// letter names such a piece of the side to move.
+    fn why_not_cloned(&self, letter: &str, square: &str, cell: Option<Cell>) -> Option<String> {
+        let rules = &*self.rules;
+        let t = &rules.tables;
+        let us = self.side;
+        let id = t.kinds.clones.iter().copied().find(|&id| {
+            let kind = usize::from(t.gens[id].piece);
+            rules
+                .code_symbol(crate::rules::code(kind, us))
+                .eq_ignore_ascii_case(letter)
+        })?;
+        let kind = usize::from(t.gens[id].piece);
+        let name = &rules.pieces[kind].name;
+        let Some(cell) = cell else {
+            return Some(format!("`{square}` is not a square"));
+        };
+        if self.board[cell] != EMPTY || self.terrain[cell] != 0 {
+            return Some(format!("{square} is not empty"));
+        }
+        let own = crate::rules::code(kind, us);
+        if !t.blast.around(cell).any(|c| self.board[c] == own) {
+            return Some(format!(
+                "a copy of {} lands only next to one of {}'s {name}s, and {square} is next to none",
+                with_article(name),
+                rules.players[us].name
+            ));
+        }
+        let needs: Vec<String> = (rules.generators[id].conditions.iter())
+            .map(|c| describe_condition(rules, c))
+            .collect();
+        Some(format!(
+            "a copy of {} needs {}",
+            with_article(name),
+            needs.join(" and ")
+        ))
+    }
+
     /// Why the placement `letter@square` is refused (`cell` is the square, if it is
     /// one).
     fn why_not_placed(&mut self, letter: &str, square: &str, cell: Option<Cell>) -> String {
         let rules = self.rules.clone();
         let us = self.side;
         let me = &rules.players[us].name;
+        if let Some(reason) = self.why_not_cloned(letter, square, cell) {
+            return reason;
+        }
         if !rules.has_drops() {
             return "pieces are not placed from a hand in this game".into();
         }
@@ -663,6 +704,7 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
             if yes { "capture" } else { "not capture" },
             with_article(&rules.piece(kind).name)
         ),
+        Cond::Converts => "to convert at least one enemy piece".into(),
         Cond::InCheck { yes: true } => "to be in check".into(),
         Cond::InCheck { yes: false } => "not to be in check".into(),
         Cond::Over { kind, yes } => format!(

@@ -1053,6 +1053,7 @@ impl Position {
             exited: f.extras.exited,
             history: Vec::new(),
             blasted: Vec::new(),
+            converted: Vec::new(),
             scratch: Default::default(),
         };
         p.hash = p.compute_hash();

@@ -77,6 +77,25 @@ impl Position {
         if self.rules.stalemate_illegal && !out.is_empty() {
             self.forbid_stalemating(out);
         }
+        if out.is_empty()
+            && let Some(pass) = self.stuck_pass()
+        {
+            out.push(pass);
+        }
+    }
+
+    /// `pass when-stuck`: the pass of a side to move with no other legal move, if
+    /// the game has one and the side has a piece on the board (as Fairy-Stockfish
+    /// passes, with a piece's null move).
+    fn stuck_pass(&self) -> Option<Move> {
+        let id = self.rules.stuck_pass?;
+        let us = self.side;
+        let on_board =
+            (1..self.counts.len()).any(|c| self.counts[c] > 0 && side_of(c as Code) == us);
+        on_board.then(|| Move {
+            kind: MoveKind::Pass,
+            ..Move::new(NO_CELL, NO_CELL, id)
+        })
     }
 
     /// `must-capture`: when some of the legal moves `out` capture, keeps only those.
@@ -523,7 +542,7 @@ impl Position {
         });
         self.scratch.give_back(reply);
         self.scratch.give_back(list);
-        any
+        any || self.stuck_pass().is_some()
     }
 
     /// `stalemate illegal`: a move that leaves the opponent without a legal move while not

@@ -4,6 +4,7 @@
 //! bit.
 
 mod attack;
+mod convert;
 pub mod explain;
 mod fen;
 mod legal;

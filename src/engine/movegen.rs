@@ -181,8 +181,11 @@ impl Position {
     /// Placements from the hand, then castling: the moves made after the pieces'.
     fn placements_and_castling(&self, g: &Gen, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
-        if t.kinds.has_drops {
+        if t.kinds.places {
             self.drops(g, out);
+            if !t.kinds.clones.is_empty() {
+                self.clones(g, out);
+            }
         }
         if self.castling != 0 {
             self.game_moves(g, &t.kinds.castle_moves, out);
@@ -239,22 +242,45 @@ impl Position {
                 continue;
             }
             for &id in &t.kinds.drops[kind] {
-                let info = &t.gens[id];
-                let placed = info.piece as usize;
-                for &to in t.targets.of(id, us, NO_CELL) {
-                    if self.board[to] != EMPTY
-                        || !matches!(self.landing(to, placed), Landing::Open | Landing::Last)
-                    {
-                        continue;
-                    }
-                    let m = Move {
-                        kind: MoveKind::Drop,
-                        ..Move::new(NO_CELL, to, id)
-                    };
-                    if self.conditions_hold(g, info, m) {
-                        out.push(m);
-                    }
-                }
+                self.place(g, id, EMPTY, out);
+            }
+        }
+    }
+
+    /// Clones: a copy of a piece onto each empty square next to one of the side's
+    /// pieces of its kind, once per square (which piece is copied does not matter).
+    fn clones(&self, g: &Gen, out: &mut Vec<Move>) {
+        let t = &g.rules.tables;
+        for &id in &t.kinds.clones {
+            let copied = code(t.gens[id].piece as usize, self.side);
+            if self.counts[copied as usize] > 0 {
+                self.place(g, id, copied, out);
+            }
+        }
+    }
+
+    /// The placements of generator `id` on the empty squares of its targets where the
+    /// piece may land and its conditions hold; with `beside` a piece (not [`EMPTY`]),
+    /// only on squares next to one (a clone). Inlined, so that a drop tests nothing
+    /// for `beside`.
+    #[inline(always)]
+    fn place(&self, g: &Gen, id: GenId, beside: Code, out: &mut Vec<Move>) {
+        let t = &g.rules.tables;
+        let info = &t.gens[id];
+        let placed = info.piece as usize;
+        for &to in t.targets.of(id, self.side, NO_CELL) {
+            if self.board[to] != EMPTY
+                || (beside != EMPTY && !t.blast.around(to).any(|c| self.board[c] == beside))
+                || !matches!(self.landing(to, placed), Landing::Open | Landing::Last)
+            {
+                continue;
+            }
+            let m = Move {
+                kind: MoveKind::Drop,
+                ..Move::new(NO_CELL, to, id)
+            };
+            if self.conditions_hold(g, info, m) {
+                out.push(m);
             }
         }
     }
@@ -793,6 +819,18 @@ impl Position {
                 (s != EMPTY && kind_of(s) == kind.index()) == yes
             }
             Cond::InCheck { yes } => self.in_check(side) == yes,
+            Cond::Converts => {
+                let info = &g.rules.tables.gens[m.generator];
+                g.rules
+                    .tables
+                    .gens
+                    .effects_of(info)
+                    .iter()
+                    .any(|e| match *e {
+                        Effect::Convert(how) => self.converts_any(how, m, side),
+                        _ => false,
+                    })
+            }
             Cond::CloserTo { .. } if m.from == NO_CELL || m.to == NO_CELL => false,
             Cond::CloserTo { enemy, kind } => {
                 let target = code(kind.index(), if enemy { side.opponent() } else { side });

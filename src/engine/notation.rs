@@ -47,10 +47,19 @@ impl Position {
     }
 
     /// A pass by `side`, written as the null move of its royal piece when it has
-    /// exactly one (`e2e2`, as Fairy-Stockfish writes it), else `pass`.
+    /// exactly one (`e2e2`, as Fairy-Stockfish writes it); in a game without royal
+    /// pieces, as the null move of its piece on the lowest square of the main board
+    /// (`a1a1`, Fairy-Stockfish's too); else `pass`.
     fn pass_text(&self, side: Side) -> MoveText {
         match self.royals.of(side) {
             &[cell] => MoveText::PassAt(cell),
+            _ if self.rules.tables.kinds.royal == 0 => self
+                .rules
+                .geometry
+                .board_cells(0)
+                .map(Cell::new)
+                .find(|&c| self.board[c] != EMPTY && side_of(self.board[c]) == side)
+                .map_or(MoveText::Pass, MoveText::PassAt),
             _ => MoveText::Pass,
         }
     }
@@ -395,7 +404,7 @@ fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
                 _ => continue,
             };
             // A square written twice is a pass, in a game that passes.
-            if from == to && promo.is_none() && !rifle && tag.is_empty() && has_pass(rules) {
+            if from == to && promo.is_none() && !rifle && tag.is_empty() && rules.has_pass() {
                 return Some(MoveText::PassAt(from));
             }
             return Some(MoveText::Squares {
@@ -408,14 +417,6 @@ fn read_squares(rules: &Rules, t: &str) -> Option<MoveText> {
         }
     }
     None
-}
-
-/// Does the game have a pass?
-fn has_pass(rules: &Rules) -> bool {
-    rules
-        .game_moves
-        .iter()
-        .any(|&g| rules.generators[g].source == crate::rules::Source::Pass)
 }
 
 /// Drops whitespace, lower-cases the text (but for a placement, whose letter's case

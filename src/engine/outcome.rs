@@ -38,6 +38,8 @@ pub enum EndReason {
     PiecesLeft(Option<PieceKind>, i64),
     /// A player's counter came to a value (a `counter` end rule).
     Counter(CounterId, i64),
+    /// Every square of the main board holds a piece (a `board-full` rule).
+    BoardFull,
 }
 
 impl EndReason {
@@ -60,6 +62,7 @@ impl EndReason {
             EndReason::PiecesLeft(None, _) => "pieces left".into(),
             EndReason::PiecesLeft(Some(kind), _) => format!("{}s left", rules.piece(kind).name),
             EndReason::Counter(c, _) => format!("counter {}", rules.counters[c.index()]),
+            EndReason::BoardFull => "board full".into(),
         }
     }
 }
@@ -117,6 +120,7 @@ impl GameEnd {
             EndReason::Counter(c, n) => {
                 format!("{who}'s counter {} reached {n}", rules.counters[c.index()])
             }
+            EndReason::BoardFull => "the board is full".into(),
         }
     }
 }
@@ -135,24 +139,49 @@ impl std::fmt::Display for NoMove {
 
 impl std::error::Error for NoMove {}
 
-/// The game ends with result `o` for `side`, for `reason`.
-fn ended(side: Side, o: Outcome, reason: EndReason) -> GameEnd {
-    GameEnd {
-        winner: result_for(side, o),
-        reason,
-        side,
-    }
-}
-
-fn result_for(side: Side, o: Outcome) -> Option<Side> {
-    match o {
-        Outcome::Win => Some(side),
-        Outcome::Loss => Some(side.opponent()),
-        Outcome::Draw => None,
-    }
-}
-
 impl Position {
+    /// The game ends with result `o` for `side`, for `reason`.
+    fn ended(&self, side: Side, o: Outcome, reason: EndReason) -> GameEnd {
+        GameEnd {
+            winner: self.result_for(side, o),
+            reason,
+            side,
+        }
+    }
+
+    /// The winner when a rule gives `side` the result `o`, if not a draw.
+    fn result_for(&self, side: Side, o: Outcome) -> Option<Side> {
+        match self.settle(side, o) {
+            Outcome::Win => Some(side),
+            Outcome::Loss => Some(side.opponent()),
+            _ => None,
+        }
+    }
+
+    /// The result `o` for `side`, with `by-count` decided: more pieces on the board
+    /// than the other player a win, fewer a loss, as many a draw.
+    pub fn settle(&self, side: Side, o: Outcome) -> Outcome {
+        if o != Outcome::ByCount {
+            return o;
+        }
+        let on_board = |s: Side| -> u32 {
+            (1..self.counts.len())
+                .filter(|&c| side_of(c as u8) == s)
+                .map(|c| u32::from(self.counts[c]))
+                .sum()
+        };
+        match on_board(side).cmp(&on_board(side.opponent())) {
+            std::cmp::Ordering::Greater => Outcome::Win,
+            std::cmp::Ordering::Less => Outcome::Loss,
+            std::cmp::Ordering::Equal => Outcome::Draw,
+        }
+    }
+
+    /// Does every square of the main board hold a piece (or terrain)?
+    fn board_full(&self) -> bool {
+        (self.rules.geometry.board_cells(0)).all(|c| self.board[c] != EMPTY || self.terrain[c] != 0)
+    }
+
     /// An end rule that ends the game at once, whatever moves remain: a piece
     /// captured or gone off the board, a zone reached, a bare king, passes, a facing
     /// that stood after a pass. Moves stop there (as in Fairy-Stockfish's move
@@ -166,11 +195,11 @@ impl Position {
             let end = match self.rules.end_rules[i] {
                 EndRule::Captured(kind, o) => self
                     .lost_every(kind)
-                    .map(|side| ended(side, o, EndReason::Captured(kind))),
+                    .map(|side| self.ended(side, o, EndReason::Captured(kind))),
                 EndRule::Exited(kind, o) => Side::BOTH
                     .into_iter()
                     .find(|&side| self.exited[side] >> kind.index() & 1 != 0)
-                    .map(|side| ended(side, o, EndReason::Exited(kind))),
+                    .map(|side| self.ended(side, o, EndReason::Exited(kind))),
                 EndRule::Reached {
                     kind,
                     unattacked: true,
@@ -187,7 +216,10 @@ impl Position {
                 EndRule::BareKing(o) => self.bare_end(o),
                 EndRule::Passes(..) | EndRule::Facing(..) => self
                     .pass_end()
-                    .map(|(reason, o)| ended(self.side, o, reason)),
+                    .map(|(reason, o)| self.ended(self.side, o, reason)),
+                EndRule::BoardFull(o) => self
+                    .board_full()
+                    .then(|| self.ended(self.side, o, EndReason::BoardFull)),
                 EndRule::PiecesLeft {
                     kind,
                     op,
@@ -196,12 +228,12 @@ impl Position {
                 } => self.mover_first(|pos, side| {
                     let n = pos.pieces_left(side, kind);
                     op.holds(n, count)
-                        .then(|| ended(side, outcome, EndReason::PiecesLeft(kind, n)))
+                        .then(|| pos.ended(side, outcome, EndReason::PiecesLeft(kind, n)))
                 }),
                 EndRule::Counter(c, op, count, o) => self.mover_first(|pos, side| {
                     let n = pos.counter(side, c.index());
                     op.holds(n, count)
-                        .then(|| ended(side, o, EndReason::Counter(c, n)))
+                        .then(|| pos.ended(side, o, EndReason::Counter(c, n)))
                 }),
                 _ => None,
             };
@@ -275,7 +307,7 @@ impl Position {
             // arrival wins only if a piece of the kind still stands in the zone.
             return self
                 .has_reached(rule, us, kind)
-                .then(|| ended(us, o, reason));
+                .then(|| self.ended(us, o, reason));
         }
         if reply && self.has_reached(rule, us, kind) {
             // We arrived before the answer: a draw if the answer arrived too.
@@ -286,7 +318,7 @@ impl Position {
                     side: us,
                 });
             }
-            return Some(ended(us, o, reason));
+            return Some(self.ended(us, o, reason));
         }
         if !self.has_reached(rule, them, kind) {
             return None;
@@ -294,7 +326,7 @@ impl Position {
         if reply && them.is_first() && !self.in_check(us) && self.can_reach(kind, zone) {
             return None;
         }
-        Some(ended(them, o, reason))
+        Some(self.ended(them, o, reason))
     }
 
     /// End rule `rule`, `reached PIECE in ZONE unattacked`: a player with a piece of
@@ -317,8 +349,8 @@ impl Position {
                 reason,
                 side: us,
             }),
-            (true, false) => Some(ended(us, o, reason)),
-            (false, true) => Some(ended(them, o, reason)),
+            (true, false) => Some(self.ended(us, o, reason)),
+            (false, true) => Some(self.ended(them, o, reason)),
             (false, false) => None,
         }
     }
@@ -347,10 +379,10 @@ impl Position {
         let (us, them) = (self.side, self.side.opponent());
         let (ours, theirs) = (self.non_royal(us), self.non_royal(them));
         if theirs == 0 && ours > 0 {
-            return Some(ended(them, o, EndReason::BareKing));
+            return Some(self.ended(them, o, EndReason::BareKing));
         }
         if ours == 0 && theirs >= 2 {
-            return Some(ended(us, o, EndReason::BareKing));
+            return Some(self.ended(us, o, EndReason::BareKing));
         }
         None
     }
@@ -391,12 +423,8 @@ impl Position {
             return Some(end);
         }
         let us = self.side;
-        let end = |o: Outcome, reason| GameEnd {
-            winner: result_for(us, o),
-            reason,
-            side: us,
-        };
         if !self.has_legal_moves() {
+            let end = |o: Outcome, reason| self.ended(us, o, reason);
             let check = self.in_check(us);
             let rule = self.rules.end_rules.iter().find_map(|rule| match *rule {
                 EndRule::Checkmate(o) if check => Some(end(o, EndReason::Checkmate)),
@@ -406,6 +434,7 @@ impl Position {
             });
             return Some(rule.unwrap_or(end(Outcome::Draw, EndReason::NoRuleApplies)));
         }
+        let end = |o: Outcome, reason| self.ended(us, o, reason);
         self.rules.end_rules.iter().find_map(|rule| match *rule {
             EndRule::Repetition(k, o) if self.repetitions() >= k => {
                 Some(end(o, EndReason::Repetition(k)))

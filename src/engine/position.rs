@@ -5,7 +5,9 @@ use std::sync::Arc;
 use crate::ids::Side;
 use crate::model::MAX_IN_HAND;
 use crate::rules::NO_HAND;
-use crate::rules::{Cell, Code, EMPTY, Effect, GenId, NO_CELL, Rules, code, kind_of, side_of};
+use crate::rules::{
+    Cell, Code, EMPTY, Effect, GenId, NO_CELL, Rules, Source, code, kind_of, side_of,
+};
 
 /// What make/unmake do for a move; which generator made it is [`Move::generator`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -228,7 +230,15 @@ pub(crate) struct Undo {
     /// The pieces the capture's explosion removed: the last this many of
     /// `Position::blasted`.
     pub blasted: u8,
+    /// The pieces the move converted: the last this many of `Position::converted`
+    /// ([`MANY_CONVERTED`]: the count is the last entry there, after the cells). A
+    /// byte, so that the record stays 56 bytes long.
+    pub converted: u8,
 }
+
+/// `Undo::converted` when a move turned 255 pieces or more: the count follows the
+/// cells in `Position::converted`.
+pub(crate) const MANY_CONVERTED: u8 = u8::MAX;
 
 /// A piece an explosion removed, for unmake.
 #[derive(Debug, Clone, Copy)]
@@ -271,6 +281,9 @@ pub struct Position {
     pub(crate) history: Vec<Undo>,
     /// The pieces explosions removed, in the order of the moves (`Undo::blasted`).
     pub(crate) blasted: Vec<Blasted>,
+    /// The squares of the pieces conversions turned, in the order of the moves
+    /// (`Undo::converted`).
+    pub(crate) converted: Vec<Cell>,
     /// Move lists for the legality rules that look a reply ahead.
     pub(crate) scratch: Scratch,
 }
@@ -424,7 +437,7 @@ impl Position {
         match m.kind {
             MoveKind::Castle => h ^= self.make_castle(m, &mut undo),
             MoveKind::Drop => {
-                h ^= self.make_drop(m);
+                h ^= self.make_drop(m, &mut undo);
                 progress = true;
             }
             MoveKind::Exit => {
@@ -543,6 +556,7 @@ impl Position {
             checked: false,
             to_hand: false,
             blasted: 0,
+            converted: 0,
         }
     }
 
@@ -591,8 +605,9 @@ impl Position {
         h
     }
 
-    /// A piece from the hand onto `m.to`. Returns the hash change.
-    fn make_drop(&mut self, m: Move) -> u64 {
+    /// A piece from the hand (or a clone) onto `m.to`, and its conversions. Returns
+    /// the hash change.
+    fn make_drop(&mut self, m: Move, undo: &mut Undo) -> u64 {
         let t = &self.rules.tables;
         let z = &t.zobrist;
         let n = self.board.len();
@@ -600,10 +615,7 @@ impl Position {
         let info = &t.gens[m.generator];
         let kind = info.piece as usize;
         let placed = code(kind, us);
-        let slot = us.index() * self.rules.pieces.len() + info.hand as usize;
-        let count = self.hand[slot];
         let to = m.to.index();
-        self.hand[slot] -= 1;
         self.board[to] = placed;
         self.height[to] = 1;
         self.counts[placed as usize] += 1;
@@ -611,7 +623,18 @@ impl Position {
         if t.kinds.royal >> kind & 1 != 0 {
             self.royals.add(us, m.to);
         }
-        z.hand_key(slot, count) ^ z.hand_key(slot, count - 1) ^ z.piece[placed as usize * n + to]
+        let mut h = z.piece[placed as usize * n + to];
+        // A clone comes from an endless supply, not the hand.
+        if info.source != Source::Clone {
+            let slot = us.index() * self.rules.pieces.len() + info.hand as usize;
+            let count = self.hand[slot];
+            self.hand[slot] -= 1;
+            h ^= z.hand_key(slot, count) ^ z.hand_key(slot, count - 1);
+        }
+        if info.effects != 0 {
+            h ^= self.convert(m, undo);
+        }
+        h
     }
 
     /// The piece on `m.from` leaves the board. Returns the hash change.
@@ -672,6 +695,7 @@ impl Position {
         self.board[from] = EMPTY;
         self.height[from] = 0;
         let effects = t.gens[m.generator].effects;
+        let mut converts = false;
         if effects != 0 {
             for e in &t.gens.effects[effects as usize - 1] {
                 match *e {
@@ -686,6 +710,7 @@ impl Position {
                             self.royals.add(us, m.from);
                         }
                     }
+                    Effect::Convert(_) => converts = true,
                     Effect::Stay | Effect::Counter(..) => {}
                 }
             }
@@ -711,6 +736,9 @@ impl Position {
             self.ep = passed;
             self.ep_victim = m.to;
             h ^= z.ep[passed];
+        }
+        if converts {
+            h ^= self.convert(m, undo);
         }
         (h, progress)
     }
@@ -885,14 +913,20 @@ impl Position {
         match m.kind {
             MoveKind::Castle => self.unmake_castle(&u),
             MoveKind::Drop => {
+                if u.converted != 0 {
+                    self.unconvert(u.converted, self.side);
+                }
                 let to = m.to.index();
                 let placed = self.board[to];
                 self.counts[placed as usize] -= 1;
                 self.board[to] = EMPTY;
                 self.height[to] = 0;
                 self.unmoved[to] = u.unmoved_to;
-                let taken = self.rules.tables.gens[m.generator].hand as usize;
-                self.hand[self.side.index() * self.rules.pieces.len() + taken] += 1;
+                let info = &self.rules.tables.gens[m.generator];
+                if info.source != Source::Clone {
+                    let taken = info.hand as usize;
+                    self.hand[self.side.index() * self.rules.pieces.len() + taken] += 1;
+                }
                 if self.is_royal(placed) {
                     self.royals.remove(self.side, m.to);
                 }
@@ -912,6 +946,9 @@ impl Position {
             _ => {
                 if u.blasted != 0 {
                     self.unexplode(u.blasted);
+                }
+                if u.converted != 0 {
+                    self.unconvert(u.converted, self.side);
                 }
                 self.unmake_step(&u);
             }

@@ -9,9 +9,11 @@ use crate::rules::{Cell, Code, EMPTY, Rules, kind_of};
 
 /// Is leaving no royal piece attacked the whole of legality under these rules? Not
 /// with a `facing` rule, forbidden checks, drops that may not mate, an illegal
-/// stalemate or forced captures: those need [`Position::legal_moves_into`].
+/// stalemate, forced captures or a pass made only when stuck: those need
+/// [`Position::legal_moves_into`].
 pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
     rules.tables.ends.facing.is_none()
+        && rules.stuck_pass.is_none()
         && !rules.forbid_check
         && !rules.must_capture
         && rules.tables.hands.no_mate_by_drop == 0

@@ -278,13 +278,33 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "setup" => "`setup \"POSITION\"`: the start position.",
         "drop" => "`drop in ZONE`: pieces in hand may be placed on the zone's empty squares.",
         "drops" => {
-            "`drops [in ZONE] [if CONDITIONS]`: this piece's own rule for placement from the hand; on a face kept in hand as another piece (`in-hand-as`), it places this face from that piece's hand (`+S@b3`)."
+            "`drops [in ZONE] [if CONDITIONS] [then EFFECTS]`: this piece's own rule for placement from the hand; on a face kept in hand as another piece (`in-hand-as`), it places this face from that piece's hand (`+S@b3`)."
+        }
+        "clones" => {
+            "`clones [if CONDITIONS] [then EFFECTS]`: a copy of the piece, from an endless supply, may be placed on an empty square next to one of its player's pieces of its kind (written `P@f2`)."
+        }
+        "convert" => {
+            "`then convert enclosed|adjacent`: enemy pieces turn to the mover's side: those enclosed on a line between the landing square and another own piece, or those around the landing square."
+        }
+        "converts" => {
+            "`if converts`: the line's own `convert` effect turns at least one enemy piece (a placement legal only where it encloses)."
+        }
+        "when-stuck" => {
+            "`pass when-stuck`: a player with no other legal move and a piece on the board passes."
+        }
+        "board-full" => {
+            "`board-full RESULT`: every square of the main board holds a piece; the game ends at once."
+        }
+        "by-count" => {
+            "`by-count`, a result: the player with more pieces on the board wins; as many draw."
         }
         "flight" => {
             "`flight from SQUARES to SQUARES [same-colour]`: a move kind for pieces that fly."
         }
         "flip" => "`flip PLAYER in ZONE [if own PIECE in ZONE]`: when two-faced pieces may flip.",
-        "pass" => "`pass [if CONDITIONS]`: the side to move may pass.",
+        "pass" => {
+            "`pass [if CONDITIONS]`: the side to move may pass; `pass when-stuck`: only when it has no other legal move."
+        }
         "forbid" => {
             "`forbid dead-squares | mate-by-drop PIECE | check`: moves that break the rule are illegal."
         }

@@ -30,12 +30,24 @@ pub(super) fn lower(mut game: Game) -> Rules {
         game_moves.push(GenId::new(generators.len()));
         generators.push(g);
     }
+    // `pass when-stuck`: made only by legality, when no other move is legal, so it
+    // is none of the game's moves generated every turn.
+    let stuck_pass = game.pass_when_stuck.then(|| {
+        generators.push(Generator {
+            piece: None,
+            source: Source::Pass,
+            conditions: Vec::new(),
+            effects: Vec::new(),
+        });
+        GenId::new(generators.len() - 1)
+    });
     Rules {
         game,
         piece_moves,
         generators,
         betza_moves,
         game_moves,
+        stuck_pass,
         tables: Tables::default(),
     }
 }
@@ -177,10 +189,19 @@ fn piece_generators(
         (Some(rule), _) => {
             let mut conditions: Vec<Cond> = rule.zone.map(Cond::To).into_iter().collect();
             conditions.extend(rule.conditions.iter().copied());
-            out.push(gen_of(Source::Drop, conditions));
+            out.push(Generator {
+                effects: rule.effects.clone(),
+                ..gen_of(Source::Drop, conditions)
+            });
         }
         (None, Some(zone)) => out.push(gen_of(Source::Drop, vec![Cond::To(zone)])),
         (None, None) => {}
+    }
+    if let Some(rule) = &piece.clones {
+        out.push(Generator {
+            effects: rule.effects.clone(),
+            ..gen_of(Source::Clone, rule.conditions.clone())
+        });
     }
     out
 }

@@ -39,6 +39,9 @@ pub enum Source {
     Flight { to: ZoneId, same_colour: bool },
     /// From the mover's hand onto an empty square.
     Drop,
+    /// A copy of the piece, from an endless supply, onto an empty square next to
+    /// one of its player's pieces of its kind (made and written as a drop).
+    Clone,
     /// Off the board.
     Exit,
     /// Turns into its other face `face` and makes one move as that face.
@@ -81,6 +84,9 @@ pub struct Rules {
     pub(crate) betza_moves: Vec<BetzaMove>,
     /// The generators that belong to no piece (castling, passing, the pie rule).
     pub(crate) game_moves: Vec<GenId>,
+    /// `pass when-stuck`: the pass made when no other move is legal (not among
+    /// `game_moves`, which are generated every turn).
+    pub(crate) stuck_pass: Option<GenId>,
     pub(crate) tables: Tables,
 }
 
@@ -299,6 +305,12 @@ impl Rules {
         wanted: impl Fn(&Source) -> bool,
     ) -> impl Iterator<Item = (GenId, &Generator)> {
         self.moves_of(kind).filter(move |(_, g)| wanted(&g.source))
+    }
+
+    /// Does the game have a pass (`pass`, or `pass when-stuck`)?
+    pub fn has_pass(&self) -> bool {
+        self.stuck_pass.is_some()
+            || (self.game_moves.iter()).any(|&g| self.generators[g].source == Source::Pass)
     }
 
     /// Are pieces placed from a hand in this game?

@@ -8,7 +8,8 @@
 use super::{GenId, Rules, Source};
 use crate::ids::Side;
 use crate::model::{
-    Castling, Cell, Code, Cond, Effect, EndRule, Geometry, NO_CELL, Piece, PieceKind, ZoneId, code,
+    Castling, Cell, Code, Cond, Convert, Effect, EndRule, Geometry, NO_CELL, Piece, PieceKind,
+    ZoneId, code,
 };
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
@@ -123,11 +124,12 @@ impl Tables {
     }
 }
 
-/// What explosions remove (built by [`blast`]): nothing without `captures-explode`.
+/// The squares around each square, which explosions remove, clones land on and
+/// adjacent conversions turn (built by [`blast`]); what explosions spare.
 #[derive(Debug, Clone, Default)]
 pub struct Blast {
     /// Per cell, the (up to 8) cells around it on its board, the king's steps;
-    /// `NO_CELL` pads.
+    /// `NO_CELL` pads. Only in games that explode, clone or convert adjacent pieces.
     pub around: Vec<[Cell; 8]>,
     /// Piece types that survive an explosion on a square around the target.
     pub spared: u64,
@@ -377,6 +379,10 @@ pub struct Kinds {
     pub drops: Vec<Vec<GenId>>,
     /// Does any piece drop?
     pub has_drops: bool,
+    /// The clone generators (`clones`), which need no hand.
+    pub clones: Vec<GenId>,
+    /// Are pieces placed, from a hand or by cloning?
+    pub places: bool,
     /// The game's own generators made before the pieces' moves (the pie rule's swap,
     /// passing), and castling, made last.
     pub opening_moves: Vec<GenId>,
@@ -519,11 +525,14 @@ pub(super) fn build(rules: &Rules) -> Tables {
     }
 }
 
-/// The cells each explosion reaches and the kinds it spares.
+/// The cells around each cell, and the kinds an explosion spares.
 fn blast(rules: &Rules) -> Blast {
-    let Some(spared) = &rules.explosions else {
-        return Blast::default();
+    let near = |g: &super::Generator| {
+        g.source == Source::Clone || g.effects.contains(&Effect::Convert(Convert::Adjacent))
     };
+    if rules.explosions.is_none() && !rules.generators.iter().any(near) {
+        return Blast::default();
+    }
     let geo = &rules.geometry;
     let around = (0..geo.len())
         .map(|c| {
@@ -538,9 +547,10 @@ fn blast(rules: &Rules) -> Blast {
             out
         })
         .collect();
+    let spared = rules.explosions.iter().flatten();
     Blast {
         around,
-        spared: spared.iter().fold(0, |m, k| m | 1 << k.index()),
+        spared: spared.fold(0, |m, k| m | 1 << k.index()),
     }
 }
 
@@ -560,7 +570,10 @@ fn gens(rules: &Rules) -> Gens {
     for g in &rules.generators {
         // A flight's or drop's conditions on zones are built into its targets: only
         // the others are asked while generating.
-        let baked = matches!(g.source, Source::Flight { .. } | Source::Drop);
+        let baked = matches!(
+            g.source,
+            Source::Flight { .. } | Source::Drop | Source::Clone
+        );
         let start = t.conds.len();
         t.conds.extend(
             g.conditions
@@ -665,6 +678,8 @@ fn effects_tag(rules: &Rules, effects: &[Effect]) -> String {
             Effect::Leave(k) => Some(rules.code_symbol(code(k.index(), Side::First))),
             Effect::Height(n) => Some(format!("h{n:+}")),
             Effect::Counter(c, n) => Some(format!("{}{n:+}", rules.counters[c.index()])),
+            Effect::Convert(Convert::Enclosed) => Some("ce".into()),
+            Effect::Convert(Convert::Adjacent) => Some("ca".into()),
             Effect::Stay => None,
         })
         .collect();
@@ -696,6 +711,11 @@ fn kinds(rules: &Rules) -> Kinds {
                 Source::Drop => {
                     t.drops[rules.hand_of(kind)].push(id);
                     t.has_drops = true;
+                    t.places = true;
+                }
+                Source::Clone => {
+                    t.clones.push(id);
+                    t.places = true;
                 }
                 Source::Flight { .. } => {
                     flights += 1;
@@ -1102,6 +1122,7 @@ fn ends(rules: &Rules) -> Ends {
                     | EndRule::Facing(..)
                     | EndRule::PiecesLeft { .. }
                     | EndRule::Counter(..)
+                    | EndRule::BoardFull(_)
             )
         })
         .map(|(i, _)| i)
@@ -1310,7 +1331,7 @@ fn targets(rules: &Rules, landing: &Landing) -> Targets {
                     }
                 }
             }
-            Source::Drop => {
+            Source::Drop | Source::Clone => {
                 t.first[id] = (t.index.len() as u32, false);
                 let anywhere = !g.conditions.iter().any(|c| matches!(c, Cond::To(_)));
                 let kind = g.piece.expect("a drop places a piece");

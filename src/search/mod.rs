@@ -185,8 +185,9 @@ impl Ends {
     /// The result for the side to move. `in_search`: a position repeated once counts
     /// as a repetition draw (the usual shortcut inside a search tree).
     pub fn counted_result(&self, pos: &Position, in_search: bool) -> Option<Outcome> {
+        let us = pos.side_to_move();
         if let Some((_, o)) = pos.pass_end() {
-            return Some(o);
+            return Some(pos.settle(us, o));
         }
         for &(repetition, k, o) in &self.counted {
             if repetition {
@@ -202,10 +203,10 @@ impl Ends {
                     pos.repetitions()
                 };
                 if r >= k || (in_search && r >= 2 && o == Outcome::Draw) {
-                    return Some(o);
+                    return Some(pos.settle(us, o));
                 }
             } else if pos.halfmove_clock() >= 2 * k {
-                return Some(o);
+                return Some(pos.settle(us, o));
             }
         }
         None
@@ -809,14 +810,14 @@ impl Searcher {
             return end_score(&e, us, ply);
         }
         let check = self.has_royals && pos.in_check(us);
-        Self::outcome_score(self.ends.without_moves(check), ply)
+        Self::outcome_score(pos.settle(us, self.ends.without_moves(check)), ply)
     }
 
     fn outcome_score(o: Outcome, ply: usize) -> i32 {
         match o {
             Outcome::Win => MATE - ply as i32,
             Outcome::Loss => -(MATE - ply as i32),
-            Outcome::Draw => 0,
+            Outcome::Draw | Outcome::ByCount => 0,
         }
     }
 
@@ -1524,15 +1525,17 @@ impl Drop for StopOnDrop<'_> {
 
 /// Does a null move (the side to move passing) make sense as a bound? Not where the
 /// rules let a player pass or swap (a pass is a real move, and passes may end the
-/// game). Drops do not stand in the way: a side that can drop is seldom in zugzwang,
-/// which is what makes passing a bound.
+/// game), nor where pieces clone themselves (every move there adds a piece). Drops
+/// do not stand in the way: a side that can drop is seldom in zugzwang, which is what
+/// makes passing a bound.
 fn null_move_means_something(rules: &Rules) -> bool {
-    !rules
-        .tables
-        .gens
-        .info
-        .iter()
-        .any(|g| matches!(g.source, Source::Pass | Source::Swap))
+    let t = &rules.tables;
+    t.kinds.clones.is_empty()
+        && !t
+            .gens
+            .info
+            .iter()
+            .any(|g| matches!(g.source, Source::Pass | Source::Swap))
 }
 
 /// Per side, the codes of the pieces worth at least two and a half times the least

@@ -45,9 +45,11 @@ pub enum Decl {
     /// `counter NAME [= START]`: a per-player count and its value at the start (0
     /// unless given).
     Counter(Name, Option<Count>),
-    /// The side to move may pass instead of moving, if every condition holds.
+    /// The side to move may pass instead of moving, if every condition holds; with
+    /// `when_stuck`, only when it has no other legal move.
     Pass {
         conditions: Vec<Spanned<Condition>>,
+        when_stuck: bool,
         span: Span,
     },
     /// A legality rule: moves that break it are not made.
@@ -281,6 +283,13 @@ pub enum PieceProp {
     Drops {
         zone: Option<Name>,
         conditions: Vec<Spanned<Condition>>,
+        effects: Vec<Spanned<Effect>>,
+    },
+    /// A copy of the piece, from an endless supply, onto an empty square next to one
+    /// of its player's pieces of its kind.
+    Clones {
+        conditions: Vec<Spanned<Condition>>,
+        effects: Vec<Spanned<Effect>>,
     },
     ResetsClock,
     Value(Spanned<i64>),
@@ -379,6 +388,8 @@ pub enum EndCondition {
     },
     /// The player's counter compares so.
     Counter(Name, Compare, Count),
+    /// Every square of the main board holds a piece.
+    BoardFull,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -388,6 +399,8 @@ pub enum GameResult {
     Draw,
     /// `stalemate illegal`: a move that would cause it may not be made.
     Illegal,
+    /// `by-count`: the player with more pieces on the board wins; as many draw.
+    ByCount,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -442,6 +455,8 @@ pub enum Condition {
     /// The mover is in check before the move (`in-check`), or is not (`unless
     /// in-check`).
     InCheck { negated: bool },
+    /// The move turns at least one enemy piece by a `convert` effect of its line.
+    Converts,
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -454,4 +469,16 @@ pub enum Effect {
     Stay,
     /// The mover's counter changes by this much.
     Counter(Name, Count),
+    /// Enemy pieces turn to the mover's side (see [`Convert`]).
+    Convert(Convert),
+}
+
+/// Which enemy pieces a `convert` effect turns to the mover's side.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Convert {
+    /// Those enclosed on a straight line (orthogonal or diagonal) between the square
+    /// the move ends on and another piece of the mover's, with no gap.
+    Enclosed,
+    /// Those on the squares next to the one the move ends on (a king's step away).
+    Adjacent,
 }

@@ -83,7 +83,7 @@ mod tests {
         }
         assert_eq!(
             first_words("result"),
-            ["win", "loss", "draw", "illegal"],
+            ["win", "loss", "draw", "illegal", "by-count"],
             "results in grammar order"
         );
     }

@@ -13,7 +13,7 @@ use pest_derive::Parser;
 
 use crate::diagnostic::{Problem, ProblemCode};
 use ast::{
-    BlockKind, BoardDecl, CastleDecl, Compare, Condition, Count, Decl, DropDecl, Effect,
+    BlockKind, BoardDecl, CastleDecl, Compare, Condition, Convert, Count, Decl, DropDecl, Effect,
     EndCondition, EndDecl, EndRuleDecl, Event, File, FlightDecl, FlipDecl, Forbid, GameResult,
     Glyph, Name, ParamDecl, PieceDecl, PieceProp, PlayersDecl, PromoteWhen, Region, RegionTerm,
     Span, Spanned, Symbol, TerrainDecl, ZoneBody, ZoneDecl,
@@ -262,6 +262,7 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::to_hand_prop
         | Rule::hand_as_prop
         | Rule::drops_prop
+        | Rule::clones_prop
         | Rule::glyph_prop
         | Rule::image_prop => words("a piece property", "piece_prop"),
         Rule::glyph_by_player | Rule::player_glyph => "`{ player: \"text\" ... }`".into(),
@@ -278,7 +279,8 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::facing
         | Rule::pieces_left
         | Rule::counter_end
-        | Rule::passes => words("an end rule", "end_condition"),
+        | Rule::passes
+        | Rule::board_full => words("an end rule", "end_condition"),
         Rule::result => words("a result", "result"),
         Rule::range => "`in LOW..HIGH`".into(),
         Rule::times => "`x`, as in `board 8 x 8`".into(),
@@ -294,13 +296,17 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::over_cond
         | Rule::not_cond
         | Rule::in_check_cond
+        | Rule::converts_cond
         | Rule::unless_clause => words("a condition", "condition"),
         Rule::effects
         | Rule::effect
         | Rule::leave_effect
         | Rule::height_effect
         | Rule::stay_effect
-        | Rule::counter_effect => words("an effect", "effect"),
+        | Rule::counter_effect
+        | Rule::convert_effect => words("an effect", "effect"),
+        Rule::convert_what => words("one of", "convert_what"),
+        Rule::when_stuck => "`when-stuck`".into(),
         Rule::compare => words("a comparison", "compare"),
         Rule::owner => words("one of", "owner"),
         _ => return None,
@@ -428,9 +434,17 @@ fn on_decl(mut inner: Children, span: Span) -> Decl {
 }
 
 fn pass_decl(mut inner: Children, span: Span) -> Decl {
-    Decl::Pass {
-        conditions: inner.next().map(conditions).unwrap_or_default(),
-        span,
+    match inner.next() {
+        Some(p) if p.as_rule() == Rule::when_stuck => Decl::Pass {
+            conditions: Vec::new(),
+            when_stuck: true,
+            span,
+        },
+        other => Decl::Pass {
+            conditions: other.map(conditions).unwrap_or_default(),
+            when_stuck: false,
+            span,
+        },
     }
 }
 
@@ -615,6 +629,7 @@ fn end_rule(pair: Pair<Rule>) -> EndRuleDecl {
         "win" => GameResult::Win,
         "loss" => GameResult::Loss,
         "illegal" => GameResult::Illegal,
+        "by-count" => GameResult::ByCount,
         _ => GameResult::Draw,
     };
     EndRuleDecl {
@@ -644,6 +659,7 @@ fn end_condition(c: Pair<Rule>) -> EndCondition {
             }
         }
         Rule::bare_king => EndCondition::BareKing,
+        Rule::board_full => EndCondition::BoardFull,
         Rule::facing => EndCondition::Facing(name(c.into_inner().next().unwrap())),
         Rule::passes => EndCondition::Passes(count(c.into_inner().next().unwrap())),
         Rule::pieces_left => {
@@ -745,14 +761,32 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
         Rule::to_hand_prop => PieceProp::CapturedToHand,
         Rule::hand_as_prop => PieceProp::InHandAs(name(inner.next().unwrap())),
         Rule::drops_prop => {
-            let (mut zone, mut conditions) = (None, Vec::new());
+            let (mut zone, mut conditions, mut effects) = (None, Vec::new(), Vec::new());
             for part in inner {
                 match part.as_rule() {
                     Rule::conditions => conditions.extend(self::conditions(part)),
+                    Rule::effects => effects.extend(part.into_inner().map(effect)),
                     _ => zone = Some(name(part)),
                 }
             }
-            PieceProp::Drops { zone, conditions }
+            PieceProp::Drops {
+                zone,
+                conditions,
+                effects,
+            }
+        }
+        Rule::clones_prop => {
+            let (mut conditions, mut effects) = (Vec::new(), Vec::new());
+            for part in inner {
+                match part.as_rule() {
+                    Rule::conditions => conditions.extend(self::conditions(part)),
+                    _ => effects.extend(part.into_inner().map(effect)),
+                }
+            }
+            PieceProp::Clones {
+                conditions,
+                effects,
+            }
         }
         _ => unreachable!("piece property {rule:?}"),
     };
@@ -814,6 +848,7 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
                 piece: name(inner.next().unwrap()),
             }
         }
+        Rule::converts_cond => Condition::Converts,
         Rule::from_cond => Condition::From(name(inner.next().unwrap())),
         Rule::to_cond => Condition::To(name(inner.next().unwrap())),
         Rule::counter_cond => {
@@ -861,6 +896,10 @@ fn effect(pair: Pair<Rule>) -> Spanned<Effect> {
         Rule::leave_effect => Effect::Leave(name(inner.next().unwrap())),
         Rule::height_effect => Effect::Height(count(inner.next().unwrap())),
         Rule::stay_effect => Effect::Stay,
+        Rule::convert_effect => Effect::Convert(match inner.next().unwrap().as_str() {
+            "enclosed" => Convert::Enclosed,
+            _ => Convert::Adjacent,
+        }),
         Rule::counter_effect => {
             let counter = name(inner.next().unwrap());
             Effect::Counter(counter, count(inner.next().unwrap()))

@@ -150,3 +150,14 @@ pub fn legal_texts_starting(pos: &mut varsand::Position, prefix: &str) -> Vec<St
         .filter(|m| m.starts_with(prefix))
         .collect()
 }
+
+/// The game's end, if it has ended: the winner's name (or "draw") and the ending in
+/// words.
+pub fn ending(pos: &mut varsand::Position) -> Option<(String, String)> {
+    let e = pos.outcome()?;
+    let rules = pos.rules().clone();
+    let winner = e
+        .winner
+        .map_or("draw".to_string(), |w| rules.players()[w].name.clone());
+    Some((winner, e.describe(&rules)))
+}

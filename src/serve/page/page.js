@@ -338,6 +338,9 @@ function clickSquare(name) {
     show("message", "");
     return select({ square: name });
   }
+  const placements = directPlacements(name);
+  if (placements.length === 1) return play(placements[0].text);
+  if (placements.length > 1) return choose(placements);
   const piece = pieceOn(name);
   show(
     "message",
@@ -347,6 +350,16 @@ function clickSquare(name) {
         ? `the piece on ${name} has no legal move (${state.to_move} to move)`
         : `no piece on ${name}`,
   );
+}
+
+// The placements a click on an empty square makes at once, without a hand's piece
+// selected first: where every legal move places a piece (Othello's discs), or where
+// the piece placed has no hand to click (a copy next to one's own, as in Ataxx).
+function directPlacements(name) {
+  const here = state.moves.filter((m) => m.drop && m.to === name);
+  const allPlace = state.moves.every((m) => m.drop || isOther(m));
+  const handless = (m) => !$("board").querySelector(`[data-hand][data-piece="${m.drop}"]`);
+  return allPlace ? here : here.filter(handless);
 }
 
 // Several moves between the same squares (promotions, flips): the player picks one.
