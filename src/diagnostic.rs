@@ -67,6 +67,12 @@ pub enum ProblemCode {
     DuplicateCounter,
     #[error("varsand::duplicate-drop")]
     DuplicateDrop,
+    #[error("varsand::duplicate-gating")]
+    DuplicateGating,
+    #[error("varsand::gates-on-one-file")]
+    GatesOnOneFile,
+    #[error("varsand::too-many-gates")]
+    TooManyGates,
     #[error("varsand::duplicate-property")]
     DuplicateProperty,
     #[error("varsand::empty-range")]
@@ -229,6 +235,9 @@ impl ProblemCode {
         ProblemCode::DuplicateCastle,
         ProblemCode::DuplicateCounter,
         ProblemCode::DuplicateDrop,
+        ProblemCode::DuplicateGating,
+        ProblemCode::GatesOnOneFile,
+        ProblemCode::TooManyGates,
         ProblemCode::DuplicateProperty,
         ProblemCode::EmptyRange,
         ProblemCode::RepeatedMove,

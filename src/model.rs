@@ -434,6 +434,9 @@ pub struct Game {
     pub flip_rules: [Option<FlipRule>; 2],
     /// Pieces in hand are placed on the empty squares of this zone.
     pub drop_zone: Option<ZoneId>,
+    /// `gating in ZONE`: its squares, each a player's gate, in the order of their
+    /// rights' bits, which follow the castlings' (empty without the rule).
+    pub gates: Vec<(Side, Cell)>,
     /// Names of the per-player counters.
     pub counters: Vec<String>,
     /// Each counter's value per player at the start (`counter NAME = START`), unless the

@@ -5,7 +5,7 @@ use super::boards::{off_board, region_cells};
 use super::pieces::{flips_to_span, resolve_condition, resolve_effect};
 use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
-use crate::ids::Side;
+use crate::ids::{Cell, Side};
 use crate::model::{
     Castling, Cond, CounterId, Effect as RulesEffect, Flight, FlipRule, Piece, PieceKind, ZoneId,
 };
@@ -36,6 +36,8 @@ pub(crate) struct Movement {
     pub flights: Vec<Flight>,
     pub flip_rules: [Option<FlipRule>; 2],
     pub drop_zone: Option<ZoneId>,
+    /// `gating in ZONE`, with its span.
+    pub gating: Option<(ZoneId, Span)>,
     pub passes: Vec<Vec<Cond>>,
     /// `forbid dead-squares`.
     pub forbid_dead_squares: bool,
@@ -58,6 +60,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         flights: Vec::new(),
         flip_rules: [None, None],
         drop_zone: None,
+        gating: None,
         passes: Vec::new(),
         forbid_dead_squares: false,
         no_mate_by_drop: Vec::new(),
@@ -92,6 +95,19 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
                     );
                 }
                 out.drop_zone = scope.resolve_zone(ck, &dd.zone);
+            }
+            Decl::Gating(gd) => {
+                if out.gating.is_some() {
+                    ck.report(
+                        Problem::new(
+                            ProblemCode::DuplicateGating,
+                            gd.span,
+                            "a second gating rule",
+                        )
+                        .help("keep one `gating in ZONE` line; make the zone per player"),
+                    );
+                }
+                out.gating = scope.resolve_zone(ck, &gd.zone).map(|z| (z, gd.span));
             }
             Decl::Pass { conditions, .. } => out.passes.push(pass(ck, scope, conditions)),
             Decl::Forbid(f) => match &f.node {
@@ -361,6 +377,68 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
         );
     }
     out
+}
+
+/// The gates of `gating in ZONE`: the zone's squares on the main board, each player's
+/// own, in the order of their rights' bits (after the castlings'). A position string
+/// names a gate by its file, so a player has at most one per file; rights are the bits
+/// of a `u32`, so castlings and gates are at most 32 together.
+pub(crate) fn gates(
+    ck: &mut Checker,
+    scope: &Scope,
+    gating: Option<(ZoneId, Span)>,
+    castlings: usize,
+) -> Vec<(Side, Cell)> {
+    let Some((zone, span)) = gating else {
+        return Vec::new();
+    };
+    let geo = &scope.geometry;
+    let mut gates: Vec<(Side, Cell)> = Vec::new();
+    for side in Side::BOTH {
+        for cell in geo.board_cells(0).map(Cell::new) {
+            if !scope.zones[zone].cells[side][cell] {
+                continue;
+            }
+            let file = geo.cells[cell].file;
+            if let Some(&(_, other)) = gates
+                .iter()
+                .find(|&&(s, c)| s == side && geo.cells[c].file == file)
+            {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::GatesOnOneFile,
+                        span,
+                        format!(
+                            "{} and {} are both gates of one player on file {}",
+                            geo.name(other),
+                            geo.name(cell),
+                            crate::model::file_letter(file)
+                        ),
+                    )
+                    .label("this zone")
+                    .help("a position string names a gate by its file: give each player at most one square per file, such as `{ white: rank 1  black: rank 8 }`"),
+                );
+                return Vec::new();
+            }
+            gates.push((side, cell));
+        }
+    }
+    if castlings + gates.len() > 32 {
+        ck.report(
+            Problem::new(
+                ProblemCode::TooManyGates,
+                span,
+                format!(
+                    "{} gates and {castlings} castlings: a position keeps at most 32 such rights",
+                    gates.len()
+                ),
+            )
+            .label("this zone")
+            .help("gate fewer squares, or declare fewer castlings"),
+        );
+        return Vec::new();
+    }
+    gates
 }
 
 /// Every castling the file declares (none without a board: that is reported once).

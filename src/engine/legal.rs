@@ -391,6 +391,9 @@ impl Position {
     /// Is the position after `m` legal for the side that played it?
     #[inline]
     pub fn is_legal(&mut self, m: Move) -> bool {
+        // A piece brought onto a gate shields nothing: the move is legal when it is
+        // without it (as Fairy-Stockfish reads it).
+        let m = m.ungated();
         let us = self.side;
         let facing = self.facing_now();
         if facing.is_some() && m.kind == MoveKind::Pass {

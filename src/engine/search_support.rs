@@ -99,7 +99,7 @@ impl Position {
         let mut gone = [crate::rules::Cell::default(); 40];
         gone[0] = m.from;
         gain[0] = value(victim);
-        let mut on_square = if m.promo != EMPTY {
+        let mut on_square = if m.promo != EMPTY && !m.kind.is_gate() {
             value(m.promo)
         } else {
             value(self.board[m.from])

@@ -208,6 +208,17 @@ fn label(pos: &Position, shape: MoveShape) -> String {
             with_article(&rules.pieces[piece].name)
         ),
         MoveShape::Rifle { .. } => "capture without moving".into(),
+        MoveShape::Gate {
+            piece, castling, ..
+        } => format!(
+            "{}bring in {} from the hand",
+            if castling.is_some() {
+                "castle and "
+            } else {
+                ""
+            },
+            name(piece)
+        ),
         MoveShape::Step {
             becomes: Some(face),
             ..

@@ -42,6 +42,9 @@ pub enum Decl {
     Flight(FlightDecl),
     Flip(FlipDecl),
     Drop(DropDecl),
+    /// `gating in ZONE`: a piece leaving a gate of the zone may bring a piece from the
+    /// hand onto the square it left.
+    Gating(DropDecl),
     /// `counter NAME [= START]`: a per-player count and its value at the start (0
     /// unless given).
     Counter(Name, Option<Count>),

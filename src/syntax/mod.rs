@@ -386,6 +386,10 @@ fn decl(pair: Pair<Rule>) -> Decl {
             zone: name(inner.next().unwrap()),
             span,
         }),
+        Rule::gating_decl => Decl::Gating(DropDecl {
+            zone: name(inner.next().unwrap()),
+            span,
+        }),
         Rule::flight_decl => flight_decl(inner, span),
         Rule::flip_decl => flip_decl(inner, span),
         Rule::board_decl => board_decl(inner, span),
