@@ -73,6 +73,10 @@ pub enum ProblemCode {
     GatesOnOneFile,
     #[error("varsand::too-many-gates")]
     TooManyGates,
+    #[error("varsand::must-drop-never-dropped")]
+    MustDropNeverDropped,
+    #[error("varsand::castling-by-drop-without-castling")]
+    CastlingByDropWithoutCastling,
     #[error("varsand::duplicate-property")]
     DuplicateProperty,
     #[error("varsand::empty-range")]
@@ -238,6 +242,8 @@ impl ProblemCode {
         ProblemCode::DuplicateGating,
         ProblemCode::GatesOnOneFile,
         ProblemCode::TooManyGates,
+        ProblemCode::MustDropNeverDropped,
+        ProblemCode::CastlingByDropWithoutCastling,
         ProblemCode::DuplicateProperty,
         ProblemCode::EmptyRange,
         ProblemCode::RepeatedMove,

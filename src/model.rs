@@ -279,6 +279,8 @@ pub struct Piece {
     pub to_hand: Option<PieceKind>,
     /// Its own rule for placement from the hand, replacing the game's `drop in`.
     pub drops: Option<DropRule>,
+    /// `both-colours`: a player's pieces of this kind are placed on both colours.
+    pub both_colours: bool,
     /// The only player who has this piece, if one (its letter's case then tells).
     pub owner: Option<Side>,
     /// May fly (see [`Flight`]).
@@ -437,6 +439,11 @@ pub struct Game {
     /// `gating in ZONE`: its squares, each a player's gate, in the order of their
     /// rights' bits, which follow the castlings' (empty without the rule).
     pub gates: Vec<(Side, Cell)>,
+    /// `must-drop`: while a player holds pieces, placing one is their only move.
+    pub must_drop: bool,
+    /// `castling-by-drop KING with PARTNER`: the kinds whose placement completes a
+    /// castling's pair and gives its right.
+    pub castling_by_drop: Option<(PieceKind, PieceKind)>,
     /// Names of the per-player counters.
     pub counters: Vec<String>,
     /// Each counter's value per player at the start (`counter NAME = START`), unless the

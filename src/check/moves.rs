@@ -38,6 +38,10 @@ pub(crate) struct Movement {
     pub drop_zone: Option<ZoneId>,
     /// `gating in ZONE`, with its span.
     pub gating: Option<(ZoneId, Span)>,
+    /// `must-drop`.
+    pub must_drop: bool,
+    /// `castling-by-drop KING with PARTNER`.
+    pub castling_by_drop: Option<(PieceKind, PieceKind)>,
     pub passes: Vec<Vec<Cond>>,
     /// `forbid dead-squares`.
     pub forbid_dead_squares: bool,
@@ -61,6 +65,8 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         flip_rules: [None, None],
         drop_zone: None,
         gating: None,
+        must_drop: false,
+        castling_by_drop: None,
         passes: Vec::new(),
         forbid_dead_squares: false,
         no_mate_by_drop: Vec::new(),
@@ -115,6 +121,44 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
                 Forbid::MateByDrop(p) => out.no_mate_by_drop.extend(scope.resolve_piece(ck, p)),
                 Forbid::Check => out.forbid_check = true,
             },
+            Decl::MustDrop(span) => {
+                if !ever_dropped(file, pieces) {
+                    ck.report(
+                        Problem::new(
+                            ProblemCode::MustDropNeverDropped,
+                            *span,
+                            "no piece is ever placed from the hand",
+                        )
+                        .label("this rule")
+                        .help("pieces are placed from the hand by `drop in ZONE`, or a piece's `drops` rule"),
+                    );
+                }
+                out.must_drop = true;
+            }
+            Decl::CastlingByDrop {
+                king,
+                partner,
+                span,
+            } => {
+                if !file.decls.iter().any(|d| matches!(d, Decl::Castle(_))) {
+                    ck.report(
+                        Problem::new(
+                            ProblemCode::CastlingByDropWithoutCastling,
+                            *span,
+                            "the game declares no castling whose right a placement could give",
+                        )
+                        .label("this rule")
+                        .help("declare the castlings: `castle white K e1-g1 with h1-f1`"),
+                    );
+                }
+                let (k, p) = (
+                    scope.resolve_piece(ck, king),
+                    scope.resolve_piece(ck, partner),
+                );
+                if let (Some(k), Some(p)) = (k, p) {
+                    out.castling_by_drop = Some((k, p));
+                }
+            }
             Decl::MustCapture(span) => {
                 must_capture(ck, *span, pieces);
                 out.must_capture = true;
@@ -253,6 +297,12 @@ fn explosions(
         }
     }
     out
+}
+
+/// Is any piece ever placed from the hand (`drop in ZONE`, or a piece's `drops`)?
+fn ever_dropped(file: &File, pieces: &[Piece]) -> bool {
+    file.decls.iter().any(|d| matches!(d, Decl::Drop(_)))
+        || pieces.iter().any(|p| p.drops.is_some())
 }
 
 /// `forbid mate-by-drop PIECE` names a piece that is never placed from the hand.

@@ -149,6 +149,7 @@ fn identity<'a>(
         promotions: Vec::new(),
         to_hand: None,
         drops: None,
+        both_colours: false,
         owner: owner.map(Side::new),
         flies: false,
         flips_to: None,
@@ -202,6 +203,7 @@ fn property(
         PieceProp::CapturedToHand => {
             piece.to_hand.get_or_insert(kind);
         }
+        PieceProp::BothColours => piece.both_colours = true,
         PieceProp::InHandAs(other) => piece.to_hand = scope.resolve_piece(ck, other),
         // How it is drawn: the pictures pass reads these.
         PieceProp::Glyph(_) | PieceProp::Image(_) => {}

@@ -523,6 +523,11 @@ impl Position {
             undo.counted = true;
         }
         h ^= self.lose_castling(m);
+        // After the rights the move's squares lose: a placement on a castling's
+        // square may give its right.
+        if m.kind == MoveKind::Drop && self.rules.castling_by_drop.is_some() {
+            h ^= self.castle_by_drop(m.to);
+        }
         // The clocks stop at the largest value a position string may hold, so every
         // position reads back; unmake restores them from the record.
         self.halfmove = if progress {
@@ -689,6 +694,29 @@ impl Position {
             self.royals.add(us, m.to);
         }
         z.hand_key(slot, count) ^ z.hand_key(slot, count - 1) ^ z.piece[placed as usize * n + to]
+    }
+
+    /// `castling-by-drop KING with PARTNER`: the rights of the side to move's
+    /// castlings whose pair a placement on `to` completes. Returns the hash change.
+    fn castle_by_drop(&mut self, to: Cell) -> u64 {
+        let rules = &*self.rules;
+        let Some((king, partner)) = rules.castling_by_drop else {
+            return 0;
+        };
+        let us = self.side;
+        let mut h = 0;
+        for (i, c) in rules.castlings.iter().enumerate() {
+            if c.side == us
+                && self.castling >> i & 1 == 0
+                && (to == c.king_from || to == c.rook_from)
+                && self.board[c.king_from] == code(king.index(), us)
+                && self.board[c.rook_from] == code(partner.index(), us)
+            {
+                self.castling |= 1 << i;
+                h ^= rules.tables.zobrist.castling[i];
+            }
+        }
+        h
     }
 
     /// The square a gating move brings its piece onto.

@@ -17,6 +17,8 @@ pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
         && rules.tables.hands.no_mate_by_drop == 0
         && !rules.stalemate_illegal
         && !rules.tables.kinds.explodes
+        && !rules.must_drop
+        && rules.tables.kinds.both_colours == 0
 }
 
 impl Position {

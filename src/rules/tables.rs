@@ -377,6 +377,8 @@ pub struct Kinds {
     pub special_check: bool,
     /// Captures explode (`captures-explode`: see `Blast`).
     pub explodes: bool,
+    /// Piece types placed on both colours (`both-colours`).
+    pub both_colours: u64,
     /// Piece types that promote somewhere.
     pub promoting: u64,
     /// Piece types whose generators may produce the same move twice.
@@ -738,6 +740,9 @@ fn kinds(rules: &Rules) -> Kinds {
     }
     t.special_check = rules.duple_check || rules.explosions.is_some();
     t.explodes = rules.explosions.is_some();
+    t.both_colours = (rules.pieces.iter().enumerate())
+        .filter(|(_, p)| p.both_colours)
+        .fold(0, |m, (k, _)| m | 1 << k);
     t
 }
 

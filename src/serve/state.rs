@@ -209,15 +209,19 @@ fn label(pos: &Position, shape: MoveShape) -> String {
         ),
         MoveShape::Rifle { .. } => "capture without moving".into(),
         MoveShape::Gate {
-            piece, castling, ..
+            piece,
+            castling,
+            at,
+            ..
         } => format!(
-            "{}bring in {} from the hand",
+            "{}bring {} from the hand onto {}",
             if castling.is_some() {
                 "castle and "
             } else {
                 ""
             },
-            name(piece)
+            name(piece),
+            rules.geometry.name(at)
         ),
         MoveShape::Step {
             becomes: Some(face),

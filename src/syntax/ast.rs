@@ -59,6 +59,15 @@ pub enum Decl {
     CapturesToHand(Span),
     /// `must-capture`: when a capture is legal, only captures are.
     MustCapture(Span),
+    /// `must-drop`: while a player holds pieces, placing one is their only move.
+    MustDrop(Span),
+    /// `castling-by-drop KING with PARTNER`: a placement that completes a castling's
+    /// pair gives its right.
+    CastlingByDrop {
+        king: Name,
+        partner: Name,
+        span: Span,
+    },
     /// `duple-check`: a player is in check only when all its royal pieces are
     /// attacked at once.
     DupleCheck(Span),
@@ -278,6 +287,8 @@ pub enum PieceProp {
     },
     /// Captured, it goes to the capturer's hand.
     CapturedToHand,
+    /// `both-colours`: a player's pieces of this kind are placed on both colours.
+    BothColours,
     /// Captured, it goes to the capturer's hand as this piece.
     InHandAs(Name),
     /// Where and when it may be placed from the hand.
