@@ -311,6 +311,30 @@ fn the_api_offers_gating_moves_with_their_words_and_plays_them() {
 }
 
 #[test]
+fn the_api_offers_only_placements_while_the_hand_holds_pieces() {
+    let server = Server::start("variants/placement.var", "placement");
+    let start = server.state();
+    let moves = start["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 40);
+    let king = moves.iter().find(|m| m["text"] == "K@e1").unwrap();
+    assert_eq!((&king["drop"], &king["to"]), (&"K".into(), &"e1".into()));
+    let after = server.play("K@e1");
+    assert_eq!(texts(&after["history"]), ["K@e1"]);
+    assert_eq!(after["to_move"], "black");
+}
+
+#[test]
+fn a_browser_places_pieces_by_clicks() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    let server = Server::start("variants/placement.var", "placement-browser");
+    let out = run_script("placement.py", &[&server.url]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+#[test]
 fn a_browser_brings_a_piece_in_through_a_gate() {
     if !common::tools::available(Tool::Browser) {
         return;
