@@ -97,3 +97,13 @@ fn rights_given_by_placement_read_back_from_the_position_string() {
     let pos = Position::from_fen(common::rules("variants/placement.var"), fen).unwrap();
     assert_eq!(pos.fen(), fen);
 }
+
+#[test]
+fn a_move_on_the_board_while_placing_is_forced_is_explained() {
+    let mut pos = start();
+    let why = pos.why_illegal("e2e4");
+    assert!(why.contains("placing one is the only move"), "{why}");
+    let mut pos = after("B@c1 B@c8");
+    let why = pos.why_illegal("B@e1");
+    assert!(why.contains("both colours"), "{why}");
+}
