@@ -439,6 +439,8 @@ pub struct Game {
     /// `gating in ZONE`: its squares, each a player's gate, in the order of their
     /// rights' bits, which follow the castlings' (empty without the rule).
     pub gates: Vec<(Side, Cell)>,
+    /// The zone of `gating in ZONE`, if the game has one.
+    pub gating_zone: Option<ZoneId>,
     /// `must-drop`: while a player holds pieces, placing one is their only move.
     pub must_drop: bool,
     /// `castling-by-drop KING with PARTNER`: the kinds whose placement completes a

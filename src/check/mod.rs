@@ -180,6 +180,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         flip_rules: movement.flip_rules,
         drop_zone: movement.drop_zone,
         gates,
+        gating_zone: movement.gating.map(|(zone, _)| zone),
         must_drop: movement.must_drop,
         castling_by_drop: movement.castling_by_drop,
         counters,

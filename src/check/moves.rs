@@ -439,7 +439,7 @@ pub(crate) fn gates(
     gating: Option<(ZoneId, Span)>,
     castlings: usize,
 ) -> Vec<(Side, Cell)> {
-    let Some((zone, span)) = gating else {
+    let Some((zone, span)) = gating.filter(|_| !scope.geometry.boards.is_empty()) else {
         return Vec::new();
     };
     let geo = &scope.geometry;

@@ -733,14 +733,16 @@ fn read_castling(
         let (k, r) = (board[c.king_from], board[c.rook_from]);
         // Where placements give the rights, the pair need not stand where the setup
         // put it: the kinds tell.
-        let placed = rules.castling_by_drop.is_some_and(|(king, partner)| {
-            kind_of(k) == king.index() && kind_of(r) == partner.index()
-        });
+        let placed = || {
+            rules.castling_by_drop.is_some_and(|(king, partner)| {
+                kind_of(k) == king.index() && kind_of(r) == partner.index()
+            })
+        };
         if k != EMPTY
             && r != EMPTY
             && side_of(k) == c.side
             && side_of(r) == c.side
-            && (placed || (home(c.king_from, k) && home(c.rook_from, r)))
+            && (placed() || (home(c.king_from, k) && home(c.rook_from, r)))
         {
             castling |= 1 << ci;
         }

@@ -109,7 +109,7 @@ impl Position {
         });
         self.placements_and_castling(&g, out);
         if t.home.gates[us] & self.castling != 0 {
-            self.gating_moves(out);
+            self.gating_moves(out, 0);
         }
     }
 
@@ -118,7 +118,7 @@ impl Position {
     /// of piece in its hand, bringing that piece onto the gate. Not with moves that
     /// promote or leave a piece behind.
     #[inline(never)]
-    fn gating_moves(&self, out: &mut Vec<Move>) {
+    fn gating_moves(&self, out: &mut Vec<Move>, first: usize) {
         let rules = &*self.rules;
         let t = &rules.tables;
         let us = self.side;
@@ -126,7 +126,7 @@ impl Position {
         let kinds = rules.pieces.len();
         let hand = &self.hand[us.index() * kinds..(us.index() + 1) * kinds];
         let open = |c: Cell| t.home.castle_mask[c] & gates != 0;
-        for i in 0..out.len() {
+        for i in first..out.len() {
             let m = out[i];
             let kind = match m.kind {
                 MoveKind::Normal
@@ -194,12 +194,17 @@ impl Position {
             }
         }
         out.truncate(kept);
+        // Captures from a gate, with each piece the hand could bring in.
+        if rules.tables.home.gates[self.side] & self.castling != 0 {
+            self.gating_moves(out, first);
+        }
     }
 
-    /// Does `m` capture, promote or turn the piece into another?
+    /// Does `m` capture, promote or turn the piece into another? (A piece brought
+    /// onto a gate is no promotion.)
     #[inline]
     pub fn is_tactical(&self, m: Move) -> bool {
-        m.promo != EMPTY || self.victim(m).is_some()
+        (m.promo != EMPTY && !m.kind.is_gate()) || self.victim(m).is_some()
     }
 
     /// The moves of the side to move's piece `c` on `from`, each once. `TACTICAL`:
