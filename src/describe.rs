@@ -423,6 +423,7 @@ fn game_moves_section(s: &mut String, rules: &Rules) {
             )
         })
         .map(|&id| describe_generator(rules, id))
+        .chain(gating_words(rules))
         .collect();
     if !lines.is_empty() {
         let _ = writeln!(s, "\nMoves of the game:");
@@ -430,6 +431,29 @@ fn game_moves_section(s: &mut String, rules: &Rules) {
             let _ = writeln!(s, "  {line}");
         }
     }
+}
+
+/// `gating in ZONE`, in words, with its squares.
+fn gating_words(rules: &Rules) -> Option<String> {
+    if rules.gates.is_empty() {
+        return None;
+    }
+    let squares = |side: crate::ids::Side| {
+        let names: Vec<&str> = (rules.gates.iter())
+            .filter(|&&(s, _)| s == side)
+            .map(|&(_, c)| rules.geometry.name(c))
+            .collect();
+        names.join(" ")
+    };
+    Some(format!(
+        "gating: a piece leaving a square it has stood on since the start ({}: {}; {}: {}) \
+         may bring a piece from its player's hand onto that square (castling: onto the \
+         king's or the partner's square), if the move alone is legal",
+        rules.players[0].name,
+        squares(crate::ids::Side::First),
+        rules.players[1].name,
+        squares(crate::ids::Side::Second),
+    ))
 }
 
 fn counters_section(s: &mut String, rules: &Rules) {
@@ -459,6 +483,29 @@ fn ends_section(s: &mut String, rules: &Rules) {
     }
     if rules.forbid_check {
         let _ = writeln!(s, "  a move that gives check is illegal");
+    }
+    if rules.must_drop {
+        let _ = writeln!(
+            s,
+            "  placing is forced: while a player holds pieces in hand and may place one, placing is their only move"
+        );
+    }
+    for p in rules.pieces.iter().filter(|p| p.both_colours) {
+        let _ = writeln!(
+            s,
+            "  a player's {}s are placed on squares of both colours (half on each, as nearly as they divide)",
+            p.name
+        );
+    }
+    if let Some((king, partner)) = rules.castling_by_drop {
+        let _ = writeln!(
+            s,
+            "  castling rights come from placing: a {} placed on a castling's square with its {} on the partner's square (or the {} with the {} there) gives that castling's right",
+            rules.piece(king).name,
+            rules.piece(partner).name,
+            rules.piece(partner).name,
+            rules.piece(king).name
+        );
     }
     if rules.must_capture {
         let _ = writeln!(

@@ -67,6 +67,16 @@ pub enum ProblemCode {
     DuplicateCounter,
     #[error("varsand::duplicate-drop")]
     DuplicateDrop,
+    #[error("varsand::duplicate-gating")]
+    DuplicateGating,
+    #[error("varsand::gates-on-one-file")]
+    GatesOnOneFile,
+    #[error("varsand::too-many-gates")]
+    TooManyGates,
+    #[error("varsand::must-drop-never-dropped")]
+    MustDropNeverDropped,
+    #[error("varsand::castling-by-drop-without-castling")]
+    CastlingByDropWithoutCastling,
     #[error("varsand::duplicate-property")]
     DuplicateProperty,
     #[error("varsand::empty-range")]
@@ -233,6 +243,11 @@ impl ProblemCode {
         ProblemCode::DuplicateCastle,
         ProblemCode::DuplicateCounter,
         ProblemCode::DuplicateDrop,
+        ProblemCode::DuplicateGating,
+        ProblemCode::GatesOnOneFile,
+        ProblemCode::TooManyGates,
+        ProblemCode::MustDropNeverDropped,
+        ProblemCode::CastlingByDropWithoutCastling,
         ProblemCode::DuplicateProperty,
         ProblemCode::EmptyRange,
         ProblemCode::RepeatedMove,

@@ -290,6 +290,8 @@ pub struct Piece {
     /// square next to one of its player's pieces of its kind (the rule's zone is
     /// unused).
     pub clones: Option<DropRule>,
+    /// `both-colours`: a player's pieces of this kind are placed on both colours.
+    pub both_colours: bool,
     /// The only player who has this piece, if one (its letter's case then tells).
     pub owner: Option<Side>,
     /// May fly (see [`Flight`]).
@@ -451,6 +453,16 @@ pub struct Game {
     pub flip_rules: [Option<FlipRule>; 2],
     /// Pieces in hand are placed on the empty squares of this zone.
     pub drop_zone: Option<ZoneId>,
+    /// `gating in ZONE`: its squares, each a player's gate, in the order of their
+    /// rights' bits, which follow the castlings' (empty without the rule).
+    pub gates: Vec<(Side, Cell)>,
+    /// The zone of `gating in ZONE`, if the game has one.
+    pub gating_zone: Option<ZoneId>,
+    /// `must-drop`: while a player holds pieces, placing one is their only move.
+    pub must_drop: bool,
+    /// `castling-by-drop KING with PARTNER`: the kinds whose placement completes a
+    /// castling's pair and gives its right.
+    pub castling_by_drop: Option<(PieceKind, PieceKind)>,
     /// Names of the per-player counters.
     pub counters: Vec<String>,
     /// Each counter's value per player at the start (`counter NAME = START`), unless the

@@ -150,6 +150,8 @@ perft_suites! {
     dobutsu: dobutsu_quick, dobutsu_deep;
     flipello: flipello_quick, flipello_deep;
     ataxx: ataxx_quick, ataxx_deep;
+    seirawan: seirawan_quick, seirawan_deep;
+    placement: placement_quick, placement_deep;
 }
 
 /// Three-check: its file name is not a Rust name, so its suite is written out.

@@ -869,6 +869,21 @@ fn uci_plays_kyoto_shogi_legally() {
 }
 
 #[test]
+fn uci_plays_s_chess_legally() {
+    uci_self_play("variants/seirawan.var", "s_chess", "go depth 2", 16);
+}
+
+#[test]
+fn uci_plays_placement_chess_legally() {
+    uci_self_play(
+        "variants/placement.var",
+        "placement_chess",
+        "go depth 2",
+        40,
+    );
+}
+
+#[test]
 fn uci_plays_tori_shogi_legally() {
     uci_self_play("variants/torishogi.var", "tori_shogi", "go depth 2", 16);
 }

@@ -294,6 +294,58 @@ fn a_browser_chooses_a_promotion_and_places_a_piece_from_the_hand() {
 }
 
 #[test]
+fn the_api_offers_gating_moves_with_their_words_and_plays_them() {
+    let server = Server::start("variants/seirawan.var", "gating");
+    let start = server.state();
+    let moves = start["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 28, "Fairy-Stockfish's count");
+    let gate = moves.iter().find(|m| m["text"] == "b1c3h").unwrap();
+    assert_eq!((&gate["from"], &gate["to"]), (&"b1".into(), &"c3".into()));
+    assert_eq!(gate["label"], "bring a Hawk from the hand onto b1");
+    let after = server.play("b1c3h");
+    assert_eq!(texts(&after["history"]), ["b1c3h"]);
+    assert!(
+        after["svg"].as_str().unwrap().contains("Hawk"),
+        "the hawk is drawn"
+    );
+}
+
+#[test]
+fn the_api_offers_only_placements_while_the_hand_holds_pieces() {
+    let server = Server::start("variants/placement.var", "placement");
+    let start = server.state();
+    let moves = start["moves"].as_array().unwrap();
+    assert_eq!(moves.len(), 40);
+    let king = moves.iter().find(|m| m["text"] == "K@e1").unwrap();
+    assert_eq!((&king["drop"], &king["to"]), (&"K".into(), &"e1".into()));
+    let after = server.play("K@e1");
+    assert_eq!(texts(&after["history"]), ["K@e1"]);
+    assert_eq!(after["to_move"], "black");
+}
+
+#[test]
+fn a_browser_places_pieces_by_clicks() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    let server = Server::start("variants/placement.var", "placement-browser");
+    let out = run_script("placement.py", &[&server.url]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+#[test]
+fn a_browser_brings_a_piece_in_through_a_gate() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    let server = Server::start("variants/seirawan.var", "gating-browser");
+    let out = run_script("gating.py", &[&server.url]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+#[test]
 fn a_browser_shows_pictures_tooltips_cards_and_readable_target_dots() {
     if !common::tools::available(Tool::Browser) {
         return;

@@ -88,6 +88,21 @@ impl Encoding {
             MoveShape::Castle { from, to, castling } => {
                 (from.index(), to.index(), rifle + 1 + castling)
             }
+            // Numbered as a step (or a castling written from the partner's square)
+            // turning into the piece brought in: no such move turns into it.
+            MoveShape::Gate {
+                from,
+                to,
+                castling,
+                piece,
+                at,
+            } => {
+                let (from, to) = match castling {
+                    Some(_) if at != from => (at, from),
+                    _ => (from, to),
+                };
+                (from.index(), to.index(), 1 + kind_of(piece))
+            }
             MoveShape::Drop { piece, to } => (self.cells + piece, to.index(), 0),
             MoveShape::Exit { from } => (from.index(), none_target, 0),
             MoveShape::Rifle { from, to } => (from.index(), to.index(), rifle),

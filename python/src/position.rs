@@ -150,6 +150,17 @@ impl Position {
                 ("step", becomes.and_then(|c| piece(kind_of(c))), None)
             }
             MoveShape::Castle { .. } => ("castle", None, None),
+            MoveShape::Gate {
+                castling, piece: p, ..
+            } => (
+                if castling.is_some() {
+                    "castle-gate"
+                } else {
+                    "gate"
+                },
+                None,
+                piece(kind_of(p)),
+            ),
             MoveShape::Drop { piece: k, .. } => ("drop", None, piece(k)),
             MoveShape::Exit { .. } => ("exit", None, None),
             MoveShape::Rifle { .. } => ("capture-in-place", None, None),

@@ -153,6 +153,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
     pictures::pictures(&mut ck, &scope, &mut pieces);
     let movement = moves::movement(&mut ck, file, &scope, &pieces);
     let castlings = ck.defining_setup(|ck| moves::castlings(ck, file, &scope));
+    let gates = moves::gates(&mut ck, &scope, movement.gating, castlings.len());
     let ends = ends::end_rules(&mut ck, file, &scope, &pieces);
     let counter_starts = names::counter_starts(&mut ck, file, &scope);
     let setup = setup::setup_decl(&mut ck, &decls.setups);
@@ -178,6 +179,10 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         flights: movement.flights,
         flip_rules: movement.flip_rules,
         drop_zone: movement.drop_zone,
+        gates,
+        gating_zone: movement.gating.map(|(zone, _)| zone),
+        must_drop: movement.must_drop,
+        castling_by_drop: movement.castling_by_drop,
         counters,
         counter_starts,
         stalemate_illegal: ends.stalemate_illegal,

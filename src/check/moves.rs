@@ -5,7 +5,7 @@ use super::boards::{off_board, region_cells};
 use super::pieces::{flips_to_span, resolve_condition, resolve_effect};
 use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
-use crate::ids::Side;
+use crate::ids::{Cell, Side};
 use crate::model::{
     Castling, Cond, CounterId, Effect as RulesEffect, Flight, FlipRule, Piece, PieceKind, ZoneId,
 };
@@ -36,6 +36,12 @@ pub(crate) struct Movement {
     pub flights: Vec<Flight>,
     pub flip_rules: [Option<FlipRule>; 2],
     pub drop_zone: Option<ZoneId>,
+    /// `gating in ZONE`, with its span.
+    pub gating: Option<(ZoneId, Span)>,
+    /// `must-drop`.
+    pub must_drop: bool,
+    /// `castling-by-drop KING with PARTNER`.
+    pub castling_by_drop: Option<(PieceKind, PieceKind)>,
     pub passes: Vec<Vec<Cond>>,
     /// `pass when-stuck`.
     pub pass_when_stuck: bool,
@@ -60,6 +66,9 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         flights: Vec::new(),
         flip_rules: [None, None],
         drop_zone: None,
+        gating: None,
+        must_drop: false,
+        castling_by_drop: None,
         passes: Vec::new(),
         pass_when_stuck: false,
         forbid_dead_squares: false,
@@ -99,12 +108,63 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
             Decl::Pass {
                 when_stuck: true, ..
             } => out.pass_when_stuck = true,
+            Decl::Gating(gd) => {
+                if out.gating.is_some() {
+                    ck.report(
+                        Problem::new(
+                            ProblemCode::DuplicateGating,
+                            gd.span,
+                            "a second gating rule",
+                        )
+                        .help("keep one `gating in ZONE` line; make the zone per player"),
+                    );
+                }
+                out.gating = scope.resolve_zone(ck, &gd.zone).map(|z| (z, gd.span));
+            }
             Decl::Pass { conditions, .. } => out.passes.push(pass(ck, scope, conditions)),
             Decl::Forbid(f) => match &f.node {
                 Forbid::DeadSquares => out.forbid_dead_squares = true,
                 Forbid::MateByDrop(p) => out.no_mate_by_drop.extend(scope.resolve_piece(ck, p)),
                 Forbid::Check => out.forbid_check = true,
             },
+            Decl::MustDrop(span) => {
+                if !ever_dropped(file, pieces) {
+                    ck.report(
+                        Problem::new(
+                            ProblemCode::MustDropNeverDropped,
+                            *span,
+                            "no piece is ever placed from the hand",
+                        )
+                        .label("this rule")
+                        .help("pieces are placed from the hand by `drop in ZONE`, or a piece's `drops` rule"),
+                    );
+                }
+                out.must_drop = true;
+            }
+            Decl::CastlingByDrop {
+                king,
+                partner,
+                span,
+            } => {
+                if !file.decls.iter().any(|d| matches!(d, Decl::Castle(_))) {
+                    ck.report(
+                        Problem::new(
+                            ProblemCode::CastlingByDropWithoutCastling,
+                            *span,
+                            "the game declares no castling whose right a placement could give",
+                        )
+                        .label("this rule")
+                        .help("declare the castlings: `castle white K e1-g1 with h1-f1`"),
+                    );
+                }
+                let (k, p) = (
+                    scope.resolve_piece(ck, king),
+                    scope.resolve_piece(ck, partner),
+                );
+                if let (Some(k), Some(p)) = (k, p) {
+                    out.castling_by_drop = Some((k, p));
+                }
+            }
             Decl::MustCapture(span) => {
                 must_capture(ck, *span, pieces);
                 out.must_capture = true;
@@ -245,6 +305,12 @@ fn explosions(
     out
 }
 
+/// Is any piece ever placed from the hand (`drop in ZONE`, or a piece's `drops`)?
+fn ever_dropped(file: &File, pieces: &[Piece]) -> bool {
+    file.decls.iter().any(|d| matches!(d, Decl::Drop(_)))
+        || pieces.iter().any(|p| p.drops.is_some())
+}
+
 /// `forbid mate-by-drop PIECE` names a piece that is never placed from the hand.
 fn never_dropped(ck: &mut Checker, file: &File, scope: &Scope, out: &Movement, pieces: &[Piece]) {
     for d in &file.decls {
@@ -368,6 +434,68 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
         );
     }
     out
+}
+
+/// The gates of `gating in ZONE`: the zone's squares on the main board, each player's
+/// own, in the order of their rights' bits (after the castlings'). A position string
+/// names a gate by its file, so a player has at most one per file; rights are the bits
+/// of a `u32`, so castlings and gates are at most 32 together.
+pub(crate) fn gates(
+    ck: &mut Checker,
+    scope: &Scope,
+    gating: Option<(ZoneId, Span)>,
+    castlings: usize,
+) -> Vec<(Side, Cell)> {
+    let Some((zone, span)) = gating.filter(|_| !scope.geometry.boards.is_empty()) else {
+        return Vec::new();
+    };
+    let geo = &scope.geometry;
+    let mut gates: Vec<(Side, Cell)> = Vec::new();
+    for side in Side::BOTH {
+        for cell in geo.board_cells(0).map(Cell::new) {
+            if !scope.zones[zone].cells[side][cell] {
+                continue;
+            }
+            let file = geo.cells[cell].file;
+            if let Some(&(_, other)) = gates
+                .iter()
+                .find(|&&(s, c)| s == side && geo.cells[c].file == file)
+            {
+                ck.report(
+                    Problem::new(
+                        ProblemCode::GatesOnOneFile,
+                        span,
+                        format!(
+                            "{} and {} are both gates of one player on file {}",
+                            geo.name(other),
+                            geo.name(cell),
+                            crate::model::file_letter(file)
+                        ),
+                    )
+                    .label("this zone")
+                    .help("a position string names a gate by its file: give each player at most one square per file, such as `{ white: rank 1  black: rank 8 }`"),
+                );
+                return Vec::new();
+            }
+            gates.push((side, cell));
+        }
+    }
+    if castlings + gates.len() > 32 {
+        ck.report(
+            Problem::new(
+                ProblemCode::TooManyGates,
+                span,
+                format!(
+                    "{} gates and {castlings} castlings: a position keeps at most 32 such rights",
+                    gates.len()
+                ),
+            )
+            .label("this zone")
+            .help("gate fewer squares, or declare fewer castlings"),
+        );
+        return Vec::new();
+    }
+    gates
 }
 
 /// Every castling the file declares (none without a board: that is reported once).

@@ -150,6 +150,7 @@ fn identity<'a>(
         to_hand: None,
         drops: None,
         clones: None,
+        both_colours: false,
         owner: owner.map(Side::new),
         flies: false,
         flips_to: None,
@@ -203,6 +204,7 @@ fn property(
         PieceProp::CapturedToHand => {
             piece.to_hand.get_or_insert(kind);
         }
+        PieceProp::BothColours => piece.both_colours = true,
         PieceProp::InHandAs(other) => piece.to_hand = scope.resolve_piece(ck, other),
         // How it is drawn: the pictures pass reads these.
         PieceProp::Glyph(_) | PieceProp::Image(_) => {}

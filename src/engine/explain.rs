@@ -230,7 +230,29 @@ impl Position {
                 );
             }
         }
+        if let Some(why) = self.must_place_reason() {
+            return why;
+        }
         self.stalemate_reason()
+    }
+
+    /// `must-drop`: why a move on the board is refused while placing is forced.
+    fn must_place_reason(&mut self) -> Option<String> {
+        if !self.rules.must_drop {
+            return None;
+        }
+        let places: Vec<String> = (self.legal_moves().into_iter())
+            .filter(|m| m.kind == MoveKind::Drop)
+            .take(3)
+            .map(|m| self.move_text(m))
+            .collect();
+        (!places.is_empty()).then(|| {
+            format!(
+                "while {} holds pieces in hand, placing one is the only move: {}",
+                self.rules.players[self.side].name,
+                places.join(", ")
+            )
+        })
     }
 
     /// Just after a move by `us` that had `before` royal pieces: the name of one its
@@ -477,6 +499,15 @@ impl Position {
         }
         if t.hands.no_mate_by_drop >> kind & 1 != 0 {
             return format!("{a_name} may not be placed to give checkmate");
+        }
+        if t.kinds.both_colours != 0 {
+            return format!(
+                "{a_name} may not go there: the {}s of a player are placed on squares of both colours, and this would leave too few free squares of a colour for them",
+                rules.pieces[(0..rules.pieces.len())
+                    .find(|&b| t.kinds.both_colours >> b & 1 != 0)
+                    .unwrap_or(kind)]
+                .name
+            );
         }
         self.stalemate_reason()
     }

@@ -698,8 +698,17 @@ fn read_side(rules: &Rules, field: Option<&Field>) -> Result<Side, FenError> {
 }
 
 /// The castling rights, one bit per castling; a right whose pieces are not at home is
-/// dropped.
-fn read_castling(rules: &Rules, board: &[Code], field: Option<&Field>) -> Result<u32, FenError> {
+/// dropped. With `gating in ZONE`, the gates follow (their bits after the castlings'):
+/// a castling's letter opens the gates under its two pieces, and a file's letter (upper
+/// case for the first player) the player's gate on that file, as Fairy-Stockfish writes
+/// them (`KQBCDFGkqbcdfg`); only gates with the player's piece on them, and none while
+/// the player's hand is empty for good.
+fn read_castling(
+    rules: &Rules,
+    board: &[Code],
+    hand: &[u16],
+    field: Option<&Field>,
+) -> Result<u32, FenError> {
     let Some(&(off, s)) = field.filter(|f| f.1 != "-") else {
         return Ok(0);
     };
@@ -714,31 +723,132 @@ fn read_castling(rules: &Rules, board: &[Code], field: Option<&Field>) -> Result
     let mut castling = 0u32;
     for (i, ch) in s.char_indices() {
         let Some(ci) = rules.castlings.iter().position(|c| c.letter == ch) else {
-            let known: String = rules.castlings.iter().map(|c| c.letter).collect();
-            return Err(fen_err(
-                off + i,
-                ch.len_utf8(),
-                format!("`{ch}` is not a castling right of this game"),
-                if known.is_empty() {
-                    "this game has no castling: write -".to_string()
-                } else {
-                    format!("rights are {known}, or -")
-                },
-            ));
+            if let Some(gates) = gates_of_letter(rules, board, hand, ch) {
+                castling |= gates;
+                continue;
+            }
+            return Err(not_a_right(rules, off + i, ch));
         };
         let c = &rules.castlings[ci];
         let (k, r) = (board[c.king_from], board[c.rook_from]);
+        // Where placements give the rights, the pair need not stand where the setup
+        // put it: the kinds tell.
+        let placed = || {
+            rules.castling_by_drop.is_some_and(|(king, partner)| {
+                kind_of(k) == king.index() && kind_of(r) == partner.index()
+            })
+        };
         if k != EMPTY
             && r != EMPTY
             && side_of(k) == c.side
             && side_of(r) == c.side
-            && home(c.king_from, k)
-            && home(c.rook_from, r)
+            && (placed() || (home(c.king_from, k) && home(c.rook_from, r)))
         {
             castling |= 1 << ci;
         }
+        castling |= open_gates(rules, board, hand, c.side, |cell| {
+            cell == c.king_from || cell == c.rook_from
+        });
     }
     Ok(castling)
+}
+
+/// A letter of the castling field that names no right.
+fn not_a_right(rules: &Rules, at: usize, ch: char) -> FenError {
+    let known: String = rules.castlings.iter().map(|c| c.letter).collect();
+    fen_err(
+        at,
+        ch.len_utf8(),
+        format!("`{ch}` is not a castling right of this game"),
+        if !rules.gates.is_empty() {
+            format!(
+                "rights are {known}, the files of gates (upper case for the first player), or -"
+            )
+        } else if known.is_empty() {
+            "this game has no castling: write -".to_string()
+        } else {
+            format!("rights are {known}, or -")
+        },
+    )
+}
+
+/// The bits of a position string's gate letter (a file's, its case naming the
+/// player); `None` if it names no file with a gate of the player.
+fn gates_of_letter(rules: &Rules, board: &[Code], hand: &[u16], ch: char) -> Option<u32> {
+    if !ch.is_ascii_alphabetic() {
+        return None;
+    }
+    let side = if ch.is_ascii_uppercase() {
+        Side::First
+    } else {
+        Side::Second
+    };
+    let geo = &rules.geometry;
+    let file = ch.to_ascii_lowercase() as usize - 'a' as usize;
+    let named = |cell: Cell| geo.cells[cell].file == file;
+    rules
+        .gates
+        .iter()
+        .any(|&(s, c)| s == side && named(c))
+        .then(|| open_gates(rules, board, hand, side, named))
+}
+
+/// The bits of `side`'s gates on the cells `which` picks that hold a piece of its,
+/// unless its hand is empty for good.
+fn open_gates(
+    rules: &Rules,
+    board: &[Code],
+    hand: &[u16],
+    side: Side,
+    which: impl Fn(Cell) -> bool,
+) -> u32 {
+    let kinds = rules.pieces.len();
+    if rules.tables.home.gates_lapse
+        && hand[side.index() * kinds..(side.index() + 1) * kinds]
+            .iter()
+            .all(|&n| n == 0)
+    {
+        return 0;
+    }
+    let first = rules.castlings.len();
+    let mut bits = 0;
+    for (j, &(s, cell)) in rules.gates.iter().enumerate() {
+        let piece = board[cell];
+        if s == side && which(cell) && piece != EMPTY && side_of(piece) == side {
+            bits |= 1 << (first + j);
+        }
+    }
+    bits
+}
+
+/// The castling field: each player's castling letters, then the files of its gates
+/// that no right of its names already (as Fairy-Stockfish writes them).
+fn castling_text(rules: &Rules, castling: u32) -> String {
+    let mut s = String::new();
+    let first = rules.castlings.len();
+    for side in Side::BOTH {
+        let mut implied = Vec::new();
+        for (i, c) in rules.castlings.iter().enumerate() {
+            if c.side == side && castling >> i & 1 != 0 {
+                s.push(c.letter);
+                implied.extend([c.king_from, c.rook_from]);
+            }
+        }
+        for (j, &(gs, cell)) in rules.gates.iter().enumerate() {
+            if gs == side && castling >> (first + j) & 1 != 0 && !implied.contains(&cell) {
+                let letter = crate::model::file_letter(rules.geometry.cells[cell].file);
+                s.push(if side == Side::First {
+                    letter.to_ascii_uppercase()
+                } else {
+                    letter
+                });
+            }
+        }
+    }
+    if s.is_empty() {
+        s.push('-');
+    }
+    s
 }
 
 /// The en-passant square and the square of the piece that passed, `NO_CELL` for both
@@ -1000,7 +1110,7 @@ impl Position {
         let placement = read_boards(&rules, placement, board_at)?;
         let fields = short_clock_form(&rules, fields);
         let side = read_side(&rules, fields.get(1))?;
-        let castling = read_castling(&rules, &placement.board, fields.get(2))?;
+        let castling = read_castling(&rules, &placement.board, &hand, fields.get(2))?;
         let ep = read_en_passant(&rules, &placement.board, side, fields.get(3))?;
         let clocks = read_clocks(fields.get(4..).unwrap_or_default())?;
         let extras = read_extras(&rules, fields.get(6..).unwrap_or_default(), is_setup)?;
@@ -1142,15 +1252,7 @@ impl Position {
         s.push(' ');
         s.push(rules.players[self.side].letter);
         s.push(' ');
-        if self.castling == 0 {
-            s.push('-');
-        } else {
-            for (i, c) in rules.castlings.iter().enumerate() {
-                if self.castling >> i & 1 != 0 {
-                    s.push(c.letter);
-                }
-            }
-        }
+        s += &castling_text(rules, self.castling);
         s.push(' ');
         if self.ep == NO_CELL {
             s.push('-');

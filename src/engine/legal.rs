@@ -13,7 +13,7 @@
 use super::squares::own_squares_in_word;
 use super::{Move, MoveKind, Position};
 use crate::ids::Side;
-use crate::rules::{Cell, Code, EMPTY, LeapAttack, NO_CELL, RayAttack, kind_of, side_of};
+use crate::rules::{Cell, Code, EMPTY, LeapAttack, NO_CELL, RayAttack, code, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
 /// More pins than this (with several royal pieces on a large board) and legality
@@ -65,6 +65,9 @@ impl Position {
         let known = lone_royal.map(|royal| (royal, self.royal_attacked(royal, us)));
         self.pseudo_moves_knowing(known, out);
         self.keep_safe_moves(out, known.map(|(_, attacked)| attacked));
+        if self.rules.must_drop || self.rules.tables.kinds.both_colours != 0 {
+            self.placement_rules(out);
+        }
         if self.rules.forbid_check {
             out.retain(|&m| !self.gives_check(m));
         }
@@ -96,6 +99,64 @@ impl Position {
             kind: MoveKind::Pass,
             ..Move::new(NO_CELL, NO_CELL, id)
         })
+    }
+
+    /// The rules of a placement phase: `both-colours` placements, then `must-drop`
+    /// (while the side to move holds pieces and may place one, it must).
+    fn placement_rules(&self, out: &mut Vec<Move>) {
+        if self.rules.tables.kinds.both_colours != 0 {
+            out.retain(|&m| m.kind != MoveKind::Drop || self.colours_allow(m));
+        }
+        let kinds = self.rules.pieces.len();
+        let us = self.side.index();
+        if self.rules.must_drop
+            && self.hand[us * kinds..(us + 1) * kinds]
+                .iter()
+                .any(|&n| n > 0)
+            && out.iter().any(|m| m.kind == MoveKind::Drop)
+        {
+            out.retain(|m| m.kind == MoveKind::Drop);
+        }
+    }
+
+    /// `both-colours`: may the placement `m` be made? A piece of such a kind may not
+    /// go on a colour that already has its share (half, rounded up, of the player's
+    /// pieces of the kind, on the board and in hand); any other placement must leave
+    /// enough empty squares of each colour where those pieces are placed, counting the
+    /// squares they stand on (Fairy-Stockfish's dropOppositeColoredBishop).
+    fn colours_allow(&self, m: Move) -> bool {
+        let rules = &*self.rules;
+        let t = &rules.tables;
+        let us = self.side;
+        let kinds = rules.pieces.len();
+        let placed = t.gens[m.generator].piece as usize;
+        let dark = |c: Cell| rules.geometry.cells[c].dark;
+        (0..kinds)
+            .filter(|&b| t.kinds.both_colours >> b & 1 != 0)
+            .all(|b| {
+                let own = code(b, us);
+                let total =
+                    usize::from(self.counts[own as usize] + self.hand[us.index() * kinds + b]);
+                let on = |want: bool| {
+                    (0..self.board.len())
+                        .filter(|&c| self.board[c] == own && dark(Cell::new(c)) == want)
+                        .count()
+                };
+                if placed == b {
+                    return on(dark(m.to)) < total.div_ceil(2);
+                }
+                let Some(&id) = t.kinds.drops[b].first() else {
+                    return true;
+                };
+                let free = |want: bool| {
+                    (t.targets.of(id, us, NO_CELL).iter())
+                        .filter(|&&c| c != m.to && self.board[c] == EMPTY && dark(c) == want)
+                        .count()
+                };
+                [true, false]
+                    .into_iter()
+                    .all(|d| on(d) + free(d) >= total / 2)
+            })
     }
 
     /// `must-capture`: when some of the legal moves `out` capture, keeps only those.
@@ -410,6 +471,9 @@ impl Position {
     /// Is the position after `m` legal for the side that played it?
     #[inline]
     pub fn is_legal(&mut self, m: Move) -> bool {
+        // A piece brought onto a gate shields nothing: the move is legal when it is
+        // without it (as Fairy-Stockfish reads it).
+        let m = m.ungated();
         let us = self.side;
         let facing = self.facing_now();
         if facing.is_some() && m.kind == MoveKind::Pass {

@@ -108,6 +108,58 @@ impl Position {
             self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], out);
         });
         self.placements_and_castling(&g, out);
+        if t.home.gates[us] & self.castling != 0 {
+            self.gating_moves(out, 0);
+        }
+    }
+
+    /// `gating in ZONE`: each move that empties a gate of the side to move (a plain
+    /// move from it, or castling from or with a piece on it) again, once per kind
+    /// of piece in its hand, bringing that piece onto the gate. Not with moves that
+    /// promote or leave a piece behind.
+    #[inline(never)]
+    fn gating_moves(&self, out: &mut Vec<Move>, first: usize) {
+        let rules = &*self.rules;
+        let t = &rules.tables;
+        let us = self.side;
+        let gates = t.home.gates[us] & self.castling;
+        let kinds = rules.pieces.len();
+        let hand = &self.hand[us.index() * kinds..(us.index() + 1) * kinds];
+        let open = |c: Cell| t.home.castle_mask[c] & gates != 0;
+        for i in first..out.len() {
+            let m = out[i];
+            let kind = match m.kind {
+                MoveKind::Normal
+                    if m.promo == EMPTY
+                        && open(m.from)
+                        && !t
+                            .gens
+                            .effects_of(&t.gens[m.generator])
+                            .iter()
+                            .any(|e| matches!(e, Effect::Leave(_))) =>
+                {
+                    MoveKind::Gate
+                }
+                MoveKind::Castle => MoveKind::CastleGate,
+                _ => continue,
+            };
+            for (k, _) in hand.iter().enumerate().filter(|&(_, &n)| n > 0) {
+                let promo = code(k, us);
+                if kind == MoveKind::Gate || open(m.from) {
+                    out.push(Move { kind, promo, ..m });
+                }
+                if kind == MoveKind::CastleGate {
+                    let partner = rules.castlings[t.gens[m.generator].castling()].rook_from;
+                    if open(partner) {
+                        out.push(Move {
+                            kind: MoveKind::CastleGatePartner,
+                            promo,
+                            ..m
+                        });
+                    }
+                }
+            }
+        }
     }
 
     /// The pseudo-legal moves of the side to move that capture or promote (or turn a
@@ -142,12 +194,17 @@ impl Position {
             }
         }
         out.truncate(kept);
+        // Captures from a gate, with each piece the hand could bring in.
+        if rules.tables.home.gates[self.side] & self.castling != 0 {
+            self.gating_moves(out, first);
+        }
     }
 
-    /// Does `m` capture, promote or turn the piece into another?
+    /// Does `m` capture, promote or turn the piece into another? (A piece brought
+    /// onto a gate is no promotion.)
     #[inline]
     pub fn is_tactical(&self, m: Move) -> bool {
-        m.promo != EMPTY || self.victim(m).is_some()
+        (m.promo != EMPTY && !m.kind.is_gate()) || self.victim(m).is_some()
     }
 
     /// The moves of the side to move's piece `c` on `from`, each once. `TACTICAL`:

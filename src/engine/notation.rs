@@ -36,6 +36,23 @@ impl Position {
                 square: geo.name(m.from).to_string(),
                 cell: Some(m.from),
             },
+            // The piece brought in, as a promotion's letter; onto a castling partner's
+            // square, from that square to the king-like piece's (as Fairy-Stockfish
+            // writes it: `h1e1h`).
+            MoveKind::Gate | MoveKind::CastleGate | MoveKind::CastleGatePartner => {
+                let (from, to) = if m.kind == MoveKind::CastleGatePartner {
+                    (self.gate_of(m), m.from)
+                } else {
+                    (m.from, m.to)
+                };
+                MoveText::Squares {
+                    from,
+                    to,
+                    promo: Some(promo_char(rules, EMPTY, m.promo)),
+                    rifle: false,
+                    tag: rules.tables.gens.tags[m.generator].clone(),
+                }
+            }
             _ => MoveText::Squares {
                 from: m.from,
                 to: m.to,

@@ -31,6 +31,34 @@ pub enum MoveKind {
     Exit,
     /// The piece on `from` captures on `to` without moving.
     Rifle,
+    /// A `Normal` move from a gate (`gating in ZONE`) that brings the piece `promo`
+    /// from the hand onto `from`.
+    Gate,
+    /// Castling that brings the piece `promo` from the hand onto the king-like
+    /// piece's square.
+    CastleGate,
+    /// Castling that brings the piece `promo` from the hand onto its partner's square.
+    CastleGatePartner,
+}
+
+impl MoveKind {
+    /// Castling, with or without a piece brought in.
+    #[inline]
+    pub fn is_castle(self) -> bool {
+        matches!(
+            self,
+            MoveKind::Castle | MoveKind::CastleGate | MoveKind::CastleGatePartner
+        )
+    }
+
+    /// Does it bring a piece from the hand onto a gate?
+    #[inline]
+    pub fn is_gate(self) -> bool {
+        matches!(
+            self,
+            MoveKind::Gate | MoveKind::CastleGate | MoveKind::CastleGatePartner
+        )
+    }
 }
 
 /// A move: 8 bytes, copied freely.
@@ -103,6 +131,15 @@ pub enum MoveShape {
     Exit { from: Cell },
     /// The piece on `from` captures on `to` without moving.
     Rifle { from: Cell, to: Cell },
+    /// A step from a gate (`castling: None`) or a castling (its index) that brings
+    /// the piece `piece` from the hand onto the square `at` it empties.
+    Gate {
+        from: Cell,
+        to: Cell,
+        castling: Option<usize>,
+        piece: Code,
+        at: Cell,
+    },
     /// Nothing moves.
     Pass,
     /// The pie rule: the second player takes over the first player's side.
@@ -110,6 +147,25 @@ pub enum MoveShape {
 }
 
 impl Move {
+    /// The move without the piece it brings onto a gate: the move whose legality is
+    /// its own (as Fairy-Stockfish reads it, the piece brought in shields nothing).
+    #[inline]
+    pub(crate) fn ungated(self) -> Move {
+        match self.kind {
+            MoveKind::Gate => Move {
+                kind: MoveKind::Normal,
+                promo: EMPTY,
+                ..self
+            },
+            MoveKind::CastleGate | MoveKind::CastleGatePartner => Move {
+                kind: MoveKind::Castle,
+                promo: EMPTY,
+                ..self
+            },
+            _ => self,
+        }
+    }
+
     /// The square the moving piece starts from, if one does (not for drops, passes
     /// and swaps).
     pub fn origin(self) -> Option<Cell> {
@@ -154,6 +210,16 @@ impl Position {
                 from: m.from,
                 to: m.to,
             },
+            MoveKind::Gate | MoveKind::CastleGate | MoveKind::CastleGatePartner => {
+                let castling = (m.kind != MoveKind::Gate).then(|| info.castling());
+                MoveShape::Gate {
+                    from: m.from,
+                    to: m.to,
+                    castling,
+                    piece: m.promo,
+                    at: self.gate_of(m),
+                }
+            }
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::EnPassant => MoveShape::Step {
                 from: m.from,
                 to: m.to,
@@ -436,6 +502,17 @@ impl Position {
         let mut progress = mover != EMPTY && self.rules.pieces[kind_of(mover)].resets_clock;
         match m.kind {
             MoveKind::Castle => h ^= self.make_castle(m, &mut undo),
+            MoveKind::Gate | MoveKind::CastleGate | MoveKind::CastleGatePartner => {
+                let plain = m.ungated();
+                if plain.kind == MoveKind::Castle {
+                    h ^= self.make_castle(plain, &mut undo);
+                } else {
+                    let (dh, changed) = self.make_step(plain, ep_victim, &mut undo);
+                    h ^= dh;
+                    progress |= changed;
+                }
+                h ^= self.bring_in(m);
+            }
             MoveKind::Drop => {
                 h ^= self.make_drop(m, &mut undo);
                 progress = true;
@@ -459,6 +536,11 @@ impl Position {
             undo.counted = true;
         }
         h ^= self.lose_castling(m);
+        // After the rights the move's squares lose: a placement on a castling's
+        // square may give its right.
+        if m.kind == MoveKind::Drop && self.rules.castling_by_drop.is_some() {
+            h ^= self.castle_by_drop(m.to);
+        }
         // The clocks stop at the largest value a position string may hold, so every
         // position reads back; unmake restores them from the record.
         self.halfmove = if progress {
@@ -635,6 +717,76 @@ impl Position {
             h ^= self.convert(m, undo);
         }
         h
+    }
+
+    /// `castling-by-drop KING with PARTNER`: the rights of the side to move's
+    /// castlings whose pair a placement on `to` completes. Returns the hash change.
+    fn castle_by_drop(&mut self, to: Cell) -> u64 {
+        let rules = &*self.rules;
+        let Some((king, partner)) = rules.castling_by_drop else {
+            return 0;
+        };
+        let us = self.side;
+        let mut h = 0;
+        for (i, c) in rules.castlings.iter().enumerate() {
+            if c.side == us
+                && self.castling >> i & 1 == 0
+                && (to == c.king_from || to == c.rook_from)
+                && self.board[c.king_from] == code(king.index(), us)
+                && self.board[c.rook_from] == code(partner.index(), us)
+            {
+                self.castling |= 1 << i;
+                h ^= rules.tables.zobrist.castling[i];
+            }
+        }
+        h
+    }
+
+    /// The square a gating move brings its piece onto.
+    pub(crate) fn gate_of(&self, m: Move) -> Cell {
+        match m.kind {
+            MoveKind::CastleGatePartner => {
+                let rules = &*self.rules;
+                rules.castlings[rules.tables.gens[m.generator].castling()].rook_from
+            }
+            _ => m.from,
+        }
+    }
+
+    /// Gating: the piece `m.promo` from the mover's hand onto the gate `m` empties
+    /// (the move itself made already). Returns the hash change.
+    fn bring_in(&mut self, m: Move) -> u64 {
+        let at = self.gate_of(m);
+        let t = &self.rules.tables;
+        let z = &t.zobrist;
+        let n = self.board.len();
+        let us = self.side;
+        let kind = kind_of(m.promo);
+        let slot = us.index() * self.rules.pieces.len() + kind;
+        let count = self.hand[slot];
+        self.hand[slot] -= 1;
+        self.board[at] = m.promo;
+        self.height[at] = 1;
+        self.counts[m.promo as usize] += 1;
+        if t.kinds.royal >> kind & 1 != 0 {
+            self.royals.add(us, at);
+        }
+        z.hand_key(slot, count)
+            ^ z.hand_key(slot, count - 1)
+            ^ z.piece[m.promo as usize * n + at.index()]
+    }
+
+    /// Takes back [`Self::bring_in`] (the side to move is the mover again).
+    fn take_out(&mut self, m: Move) {
+        let at = self.gate_of(m);
+        let kind = kind_of(m.promo);
+        self.hand[self.side.index() * self.rules.pieces.len() + kind] += 1;
+        self.board[at] = EMPTY;
+        self.height[at] = 0;
+        self.counts[m.promo as usize] -= 1;
+        if self.is_royal(m.promo) {
+            self.royals.remove(self.side, at);
+        }
     }
 
     /// The piece on `m.from` leaves the board. Returns the hash change.
@@ -888,7 +1040,25 @@ impl Position {
                 t.home.castle_mask[c]
             }
         };
-        let lost = self.castling & (mask(m.from) | mask(m.to));
+        let mut lost = mask(m.from) | mask(m.to);
+        if m.kind.is_castle() {
+            // The partner's square: its gate.
+            lost |= mask(self.gate_of(Move {
+                kind: MoveKind::CastleGatePartner,
+                ..m
+            }));
+        }
+        let home = &t.home;
+        if m.kind.is_gate() && home.gates_lapse {
+            // Nothing left to bring in, and nothing can come back to the hand.
+            let us = self.side;
+            let kinds = self.rules.pieces.len();
+            let hand = &self.hand[us.index() * kinds..(us.index() + 1) * kinds];
+            if hand.iter().all(|&c| c == 0) {
+                lost |= home.gates[us];
+            }
+        }
+        let lost = self.castling & lost;
         let mut h = 0;
         let mut bits = lost;
         while bits != 0 {
@@ -912,6 +1082,14 @@ impl Position {
         self.fullmove = u.fullmove;
         match m.kind {
             MoveKind::Castle => self.unmake_castle(&u),
+            MoveKind::CastleGate | MoveKind::CastleGatePartner => {
+                self.take_out(m);
+                self.unmake_castle(&u);
+            }
+            MoveKind::Gate => {
+                self.take_out(m);
+                self.unmake_step(&u);
+            }
             MoveKind::Drop => {
                 if u.converted != 0 {
                     self.unconvert(u.converted, self.side);
@@ -1049,7 +1227,7 @@ impl Position {
     pub fn victim(&self, m: Move) -> Option<Code> {
         let cell = match m.kind {
             MoveKind::EnPassant => self.ep_victim,
-            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Rifle => m.to,
+            MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Rifle | MoveKind::Gate => m.to,
             _ => return None,
         };
         let c = *self.board.get(cell.index())?;

@@ -19,6 +19,8 @@ pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
         && rules.tables.hands.no_mate_by_drop == 0
         && !rules.stalemate_illegal
         && !rules.tables.kinds.explodes
+        && !rules.must_drop
+        && rules.tables.kinds.both_colours == 0
 }
 
 impl Position {
@@ -114,7 +116,7 @@ impl Position {
         let mut gone = [Cell::default(); 40];
         gone[0] = m.from;
         gain[0] = self.victim(m).map_or(0, &value);
-        let mut on_square = if m.promo != EMPTY {
+        let mut on_square = if m.promo != EMPTY && !m.kind.is_gate() {
             value(m.promo)
         } else {
             value(self.board[m.from])

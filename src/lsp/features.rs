@@ -277,6 +277,18 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "end" => "`end { RULE RESULT ... }`: how the game ends.",
         "setup" => "`setup \"POSITION\"`: the start position.",
         "drop" => "`drop in ZONE`: pieces in hand may be placed on the zone's empty squares.",
+        "must-drop" => {
+            "`must-drop`: while a player holds pieces in hand and may place one, placing is their only move (a placement phase)."
+        }
+        "castling-by-drop" => {
+            "`castling-by-drop KING with PARTNER`: placing a KING on a castling's square with its PARTNER on the partner's square (or the PARTNER with the KING there) gives that castling's right."
+        }
+        "both-colours" | "both-colors" => {
+            "`both-colours`: a player's pieces of this kind are placed from the hand on squares of both colours (a bishop pair on opposite colours)."
+        }
+        "gating" => {
+            "`gating in ZONE`: a piece leaving a square of the zone it has stood on since the start may bring a piece from the hand onto it (`b1c3h`; castling too: `e1g1h`, `h1e1h`)."
+        }
         "drops" => {
             "`drops [in ZONE] [if CONDITIONS] [then EFFECTS]`: this piece's own rule for placement from the hand; on a face kept in hand as another piece (`in-hand-as`), it places this face from that piece's hand (`+S@b3`)."
         }

@@ -240,6 +240,7 @@ pub enum ZoneRole {
     Promotion,
     Goal,
     Drops,
+    Gates,
     Exit,
     Flight,
     Flip,
@@ -253,6 +254,7 @@ impl ZoneRole {
             ZoneRole::Promotion => "promotion",
             ZoneRole::Goal => "goal",
             ZoneRole::Drops => "drops",
+            ZoneRole::Gates => "gates",
             ZoneRole::Exit => "exit",
             ZoneRole::Flight => "flight",
             ZoneRole::Flip => "flip",
@@ -274,6 +276,9 @@ pub fn zone_roles(rules: &Rules) -> Vec<Vec<ZoneRole>> {
         if let crate::model::EndRule::Reached { zone, .. } = end {
             add(*zone, ZoneRole::Goal);
         }
+    }
+    if let Some(z) = rules.gating_zone {
+        add(z, ZoneRole::Gates);
     }
     for g in &rules.generators {
         let role = match g.source {

@@ -394,6 +394,8 @@ pub struct Kinds {
     pub special_check: bool,
     /// Captures explode (`captures-explode`: see `Blast`).
     pub explodes: bool,
+    /// Piece types placed on both colours (`both-colours`).
+    pub both_colours: u64,
     /// Piece types that promote somewhere.
     pub promoting: u64,
     /// Piece types whose generators may produce the same move twice.
@@ -433,8 +435,12 @@ pub struct Home {
     pub board: Vec<Code>,
     /// How many of each piece code the setup has.
     pub counts: Vec<u16>,
-    /// Castling rights lost when a move starts or ends on a cell.
+    /// Castling rights and gates lost when a move starts or ends on a cell.
     pub castle_mask: Vec<u32>,
+    /// Per side, the bits of its gates among the rights (`gating in ZONE`).
+    pub gates: [u32; 2],
+    /// Gates go when their player's hand is empty: no piece can come back to a hand.
+    pub gates_lapse: bool,
 }
 
 /// A piece whose tactical moves are not only captures (see `Landing::capture_reach`).
@@ -518,7 +524,9 @@ pub(super) fn build(rules: &Rules) -> Tables {
         hands: hands(&rules.pieces, &rules.no_mate_by_drop),
         ends: ends(rules),
         home: Home {
-            castle_mask: castle_mask(&rules.castlings, rules.cell_count()),
+            castle_mask: castle_mask(&rules.castlings, &rules.gates, rules.cell_count()),
+            gates: gate_bits(rules),
+            gates_lapse: rules.pieces.iter().all(|p| p.to_hand.is_none()),
             ..Home::default()
         },
         blast: blast(rules),
@@ -554,14 +562,26 @@ fn blast(rules: &Rules) -> Blast {
     }
 }
 
-/// Per cell: the castling rights a move starting or ending there loses.
-fn castle_mask(castlings: &[Castling], cells: usize) -> Vec<u32> {
+/// Per cell: the castling rights and gates a move starting or ending there loses.
+fn castle_mask(castlings: &[Castling], gates: &[(Side, Cell)], cells: usize) -> Vec<u32> {
     let mut mask = vec![0; cells];
     for (i, c) in castlings.iter().enumerate() {
         mask[c.king_from] |= 1 << i;
         mask[c.rook_from] |= 1 << i;
     }
+    for (j, &(_, cell)) in gates.iter().enumerate() {
+        mask[cell] |= 1 << (castlings.len() + j);
+    }
     mask
+}
+
+/// Per side, the bits of its gates: they follow the castlings' bits.
+fn gate_bits(rules: &Rules) -> [u32; 2] {
+    let mut bits = [0; 2];
+    for (j, &(side, _)) in rules.gates.iter().enumerate() {
+        bits[side] |= 1 << (rules.castlings.len() + j);
+    }
+    bits
 }
 
 /// One [`GenInfo`] per generator, with the conditions and effects they point to.
@@ -751,6 +771,9 @@ fn kinds(rules: &Rules) -> Kinds {
     }
     t.special_check = rules.duple_check || rules.explosions.is_some();
     t.explodes = rules.explosions.is_some();
+    t.both_colours = (rules.pieces.iter().enumerate())
+        .filter(|(_, p)| p.both_colours)
+        .fold(0, |m, (k, _)| m | 1 << k);
     t
 }
 
@@ -1375,7 +1398,7 @@ fn zobrist(rules: &Rules) -> Zobrist {
         piece,
         terrain: keys(rules.terrains.len() * n),
         side: keys(1)[0],
-        castling: keys(rules.castlings.len()),
+        castling: keys(rules.castlings.len() + rules.gates.len()),
         ep: keys(n),
         height: keys(n * 256),
         swapped: keys(1)[0],

@@ -184,7 +184,7 @@ impl Tt {
     }
 }
 
-const KINDS: [MoveKind; 9] = [
+const KINDS: [MoveKind; 12] = [
     MoveKind::Normal,
     MoveKind::DoubleStep,
     MoveKind::EnPassant,
@@ -194,6 +194,9 @@ const KINDS: [MoveKind; 9] = [
     MoveKind::Drop,
     MoveKind::Exit,
     MoveKind::Rifle,
+    MoveKind::Gate,
+    MoveKind::CastleGate,
+    MoveKind::CastleGatePartner,
 ];
 
 /// The move word: from, to, generator, promotion, and kind (0: no move).

@@ -208,6 +208,21 @@ fn label(pos: &Position, shape: MoveShape) -> String {
             with_article(&rules.pieces[piece].name)
         ),
         MoveShape::Rifle { .. } => "capture without moving".into(),
+        MoveShape::Gate {
+            piece,
+            castling,
+            at,
+            ..
+        } => format!(
+            "{}bring {} from the hand onto {}",
+            if castling.is_some() {
+                "castle and "
+            } else {
+                ""
+            },
+            name(piece),
+            rules.geometry.name(at)
+        ),
         MoveShape::Step {
             becomes: Some(face),
             ..

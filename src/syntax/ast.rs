@@ -42,6 +42,9 @@ pub enum Decl {
     Flight(FlightDecl),
     Flip(FlipDecl),
     Drop(DropDecl),
+    /// `gating in ZONE`: a piece leaving a gate of the zone may bring a piece from the
+    /// hand onto the square it left.
+    Gating(DropDecl),
     /// `counter NAME [= START]`: a per-player count and its value at the start (0
     /// unless given).
     Counter(Name, Option<Count>),
@@ -58,6 +61,15 @@ pub enum Decl {
     CapturesToHand(Span),
     /// `must-capture`: when a capture is legal, only captures are.
     MustCapture(Span),
+    /// `must-drop`: while a player holds pieces, placing one is their only move.
+    MustDrop(Span),
+    /// `castling-by-drop KING with PARTNER`: a placement that completes a castling's
+    /// pair gives its right.
+    CastlingByDrop {
+        king: Name,
+        partner: Name,
+        span: Span,
+    },
     /// `duple-check`: a player is in check only when all its royal pieces are
     /// attacked at once.
     DupleCheck(Span),
@@ -277,6 +289,8 @@ pub enum PieceProp {
     },
     /// Captured, it goes to the capturer's hand.
     CapturedToHand,
+    /// `both-colours`: a player's pieces of this kind are placed on both colours.
+    BothColours,
     /// Captured, it goes to the capturer's hand as this piece.
     InHandAs(Name),
     /// Where and when it may be placed from the hand.

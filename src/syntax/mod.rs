@@ -216,11 +216,14 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::flight_decl
         | Rule::flip_decl
         | Rule::drop_decl
+        | Rule::gating_decl
         | Rule::counter_decl
         | Rule::pass_decl
         | Rule::forbid_decl
         | Rule::captures_decl
         | Rule::must_capture_decl
+        | Rule::must_drop_decl
+        | Rule::castling_drop_decl
         | Rule::duple_check_decl
         | Rule::explode_decl
         | Rule::on_decl => words("a declaration", "decl"),
@@ -260,6 +263,7 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::flips_prop
         | Rule::exits_prop
         | Rule::to_hand_prop
+        | Rule::both_colours_prop
         | Rule::hand_as_prop
         | Rule::drops_prop
         | Rule::clones_prop
@@ -378,6 +382,12 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::forbid_decl => Decl::Forbid(forbid(inner.next().unwrap())),
         Rule::captures_decl => Decl::CapturesToHand(span),
         Rule::must_capture_decl => Decl::MustCapture(span),
+        Rule::must_drop_decl => Decl::MustDrop(span),
+        Rule::castling_drop_decl => Decl::CastlingByDrop {
+            king: name(inner.next().unwrap()),
+            partner: name(inner.next().unwrap()),
+            span,
+        },
         Rule::duple_check_decl => Decl::DupleCheck(span),
         Rule::explode_decl => Decl::CapturesExplode {
             spared: inner
@@ -389,6 +399,10 @@ fn decl(pair: Pair<Rule>) -> Decl {
         Rule::on_decl => on_decl(inner, span),
         Rule::counter_decl => Decl::Counter(name(inner.next().unwrap()), inner.next().map(count)),
         Rule::drop_decl => Decl::Drop(DropDecl {
+            zone: name(inner.next().unwrap()),
+            span,
+        }),
+        Rule::gating_decl => Decl::Gating(DropDecl {
             zone: name(inner.next().unwrap()),
             span,
         }),
@@ -759,6 +773,7 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
             }
         }
         Rule::to_hand_prop => PieceProp::CapturedToHand,
+        Rule::both_colours_prop => PieceProp::BothColours,
         Rule::hand_as_prop => PieceProp::InHandAs(name(inner.next().unwrap())),
         Rule::drops_prop => {
             let (mut zone, mut conditions, mut effects) = (None, Vec::new(), Vec::new());
