@@ -145,6 +145,14 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         zones,
         counters: decls.counters,
         params: params.clone(),
+        terrains: file
+            .decls
+            .iter()
+            .filter_map(|d| match d {
+                Decl::Terrain(t) => Some(t.name.node.clone()),
+                _ => None,
+            })
+            .collect(),
     };
     let (mut pieces, letters) = pieces::pieces(&mut ck, &scope);
     let terrains = ck.defining_setup(|ck| terrain::terrains(ck, file, &scope, &letters));
@@ -188,6 +196,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         duple_check: movement.duple_check,
         explosions: movement.explosions,
         on_check: movement.on_check,
+        on_move: movement.on_move,
         passes: movement.passes,
         setup: setup.map(|s| s.node.clone()).unwrap_or_default(),
     };

@@ -243,6 +243,8 @@ pub(crate) struct Scope<'a> {
     pub counters: Vec<String>,
     /// The parameters, with the command line's values: what a count may name.
     pub params: IndexMap<String, Param>,
+    /// The terrains' names, in the order of their declarations (their indices).
+    pub terrains: Vec<String>,
 }
 
 impl Scope<'_> {
@@ -310,6 +312,27 @@ impl Scope<'_> {
             );
         }
         found.map(ZoneId::new)
+    }
+
+    /// A terrain by name: its index.
+    pub fn resolve_terrain(&self, ck: &mut Checker, t: &Name) -> Option<usize> {
+        let found = self.terrains.iter().position(|x| *x == t.node);
+        if found.is_none() {
+            ck.report(
+                Problem::new(
+                    ProblemCode::UnknownTerrain,
+                    t.span,
+                    format!("no terrain is named `{}`", t.node),
+                )
+                .label("unknown terrain")
+                .help(did_you_mean(
+                    &t.node,
+                    self.terrains.iter().map(String::as_str),
+                    "terrain",
+                )),
+            );
+        }
+        found
     }
 
     pub fn resolve_counter(&self, ck: &mut Checker, c: &Name) -> Option<CounterId> {

@@ -31,13 +31,16 @@ pub enum MoveKind {
     Rifle,
 }
 
-/// A move: 8 bytes, copied freely.
+/// A move: 10 bytes, copied freely.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     /// The square it starts from; [`NO_CELL`] for drops, passes and swaps.
     pub from: Cell,
     /// The square it ends on; [`NO_CELL`] for exits, passes and swaps.
     pub to: Cell,
+    /// The square of its second part (terrain put there: an arrow, the duck), or
+    /// [`NO_CELL`] for a move without one.
+    pub second: Cell,
     pub kind: MoveKind,
     /// The piece it turns into (a promotion or a flip), or [`EMPTY`].
     pub promo: Code,
@@ -51,6 +54,7 @@ impl Move {
         Self {
             from,
             to,
+            second: NO_CELL,
             kind: MoveKind::Normal,
             promo: EMPTY,
             generator,
@@ -61,8 +65,8 @@ impl Move {
     /// effects (two generators may produce one move).
     #[inline]
     pub fn same_play(&self, other: &Move, rules: &Rules) -> bool {
-        if (self.from, self.to, self.kind, self.promo)
-            != (other.from, other.to, other.kind, other.promo)
+        if (self.from, self.to, self.kind, self.promo, self.second)
+            != (other.from, other.to, other.kind, other.promo, other.second)
         {
             return false;
         }
@@ -123,6 +127,11 @@ impl Move {
     /// Is it the pie rule's swap?
     pub fn is_swap(self) -> bool {
         self.kind == MoveKind::Swap
+    }
+
+    /// The square its second part puts terrain on, if it has one.
+    pub fn second_part(self) -> Option<Cell> {
+        (self.second != NO_CELL).then_some(self.second)
     }
 
     /// Does it move nothing on the board (a pass or a swap)?
@@ -228,6 +237,8 @@ pub(crate) struct Undo {
     /// The pieces the capture's explosion removed: the last this many of
     /// `Position::blasted`.
     pub blasted: u8,
+    /// Where the terrain the second part moved stood ([`NO_CELL`]: none).
+    pub lifted: Cell,
 }
 
 /// A piece an explosion removed, for unmake.
@@ -441,6 +452,11 @@ impl Position {
                 }
             }
         }
+        if m.second != NO_CELL {
+            let (dh, lifted) = self.make_second(m);
+            h ^= dh;
+            undo.lifted = lifted;
+        }
         if self.rules.tables.gens[m.generator].counts {
             h ^= self.apply_counters(m, 1);
             undo.counted = true;
@@ -490,6 +506,7 @@ impl Position {
         let m = Move {
             from: NO_CELL,
             to: NO_CELL,
+            second: NO_CELL,
             kind: MoveKind::Pass,
             promo: EMPTY,
             generator: GenId::default(),
@@ -543,6 +560,7 @@ impl Position {
             checked: false,
             to_hand: false,
             blasted: 0,
+            lifted: NO_CELL,
         }
     }
 
@@ -686,7 +704,8 @@ impl Position {
                             self.royals.add(us, m.from);
                         }
                     }
-                    Effect::Stay | Effect::Counter(..) => {}
+                    // The second part is made once the move is ([`Position::make`]).
+                    Effect::Stay | Effect::Counter(..) | Effect::Place(_) => {}
                 }
             }
         }
@@ -882,6 +901,9 @@ impl Position {
         }
         self.side = self.side.opponent();
         self.fullmove = u.fullmove;
+        if m.second != NO_CELL {
+            self.unmake_second(m, u.lifted);
+        }
         match m.kind {
             MoveKind::Castle => self.unmake_castle(&u),
             MoveKind::Drop => {

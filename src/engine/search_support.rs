@@ -9,7 +9,8 @@ use crate::rules::{Code, EMPTY, Rules, kind_of};
 
 /// Is leaving no royal piece attacked the whole of legality under these rules? Not
 /// with a `facing` rule, forbidden checks, drops that may not mate, an illegal
-/// stalemate or forced captures: those need [`Position::legal_moves_into`].
+/// stalemate, forced captures or moves with a second part: those need
+/// [`Position::legal_moves_into`].
 pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
     rules.tables.ends.facing.is_none()
         && !rules.forbid_check
@@ -17,6 +18,7 @@ pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
         && rules.tables.hands.no_mate_by_drop == 0
         && !rules.stalemate_illegal
         && !rules.tables.kinds.explodes
+        && !rules.tables.kinds.two_part
 }
 
 impl Position {

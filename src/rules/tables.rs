@@ -8,7 +8,8 @@
 use super::{GenId, Rules, Source};
 use crate::ids::Side;
 use crate::model::{
-    Castling, Cell, Code, Cond, Effect, EndRule, Geometry, NO_CELL, Piece, PieceKind, ZoneId, code,
+    Castling, Cell, Code, Cond, Effect, EndRule, Geometry, NO_CELL, Piece, PieceKind, Placement,
+    ZoneId, code,
 };
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
@@ -35,6 +36,9 @@ pub struct GenInfo {
     pub conds: (u16, u16),
     /// Its effects: 0 for none, else 1 + an index into `Gens::effects`.
     pub effects: u16,
+    /// Its moves' second part: 0 for none, else 1 + an index into
+    /// `Gens::placements`.
+    pub place: u8,
     /// The piece type whose move it is (a drop places one of these).
     pub piece: u8,
     /// For a drop, the piece type in hand it takes: `piece`, or for a face placed
@@ -145,6 +149,8 @@ pub struct Gens {
     /// Per generator, what a move text adds to tell its moves from another
     /// generator's with the same squares (see [`move_tags`]); empty for most.
     pub tags: Vec<String>,
+    /// The second parts of moves (see `GenInfo::place`).
+    pub placements: Vec<Placement>,
 }
 
 impl std::ops::Index<GenId> for Gens {
@@ -377,6 +383,9 @@ pub struct Kinds {
     pub special_check: bool,
     /// Captures explode (`captures-explode`: see `Blast`).
     pub explodes: bool,
+    /// Some moves have a second part (`place`, `move`): the legal moves are expanded
+    /// into one per square it may use.
+    pub two_part: bool,
     /// Piece types that promote somewhere.
     pub promoting: u64,
     /// Piece types whose generators may produce the same move twice.
@@ -484,7 +493,10 @@ pub(super) fn build(rules: &Rules) -> Tables {
     let kinds = kinds(rules);
     let steps = steps(rules, &gens);
     let attacks = attacks(rules);
-    let legality = legality(&gens, &steps, rules.explosions.is_some());
+    // A second part changes the board besides the move (terrain may shield or unshield
+    // a royal piece): moves are always played out.
+    let two_part = gens.info.iter().any(|g| g.place != 0);
+    let legality = legality(&gens, &steps, rules.explosions.is_some() || two_part);
     let landing = landing(rules, &gens, &kinds, &steps);
     let targets = targets(rules, &landing);
     let files = files(&rules.geometry);
@@ -565,6 +577,17 @@ fn gens(rules: &Rules) -> Gens {
             t.effects.len() as u16
         };
         let piece = g.piece.map(|k| &rules.pieces[k]);
+        let place = second_part(rules, g).map_or(0, |p| {
+            let i = t
+                .placements
+                .iter()
+                .position(|&q| q == p)
+                .unwrap_or_else(|| {
+                    t.placements.push(p);
+                    t.placements.len() - 1
+                });
+            (i + 1) as u8
+        });
         let mut info = GenInfo {
             source: g.source,
             can_move: false,
@@ -578,6 +601,7 @@ fn gens(rules: &Rules) -> Gens {
             plain: false,
             conds,
             effects,
+            place,
             piece: g.piece.unwrap_or(0) as u8,
             hand: g.piece.map_or(0, |k| rules.hand_of(k)) as u8,
         };
@@ -601,6 +625,17 @@ fn gens(rules: &Rules) -> Gens {
     }
     t.tags = move_tags(rules);
     t
+}
+
+/// The second part of a generator's moves: its own (`then place ...`), or the one
+/// every move has (`on move`), but for passes and the pie rule's swap.
+fn second_part(rules: &Rules, g: &crate::rules::Generator) -> Option<Placement> {
+    let own = g.effects.iter().find_map(|e| match *e {
+        Effect::Place(p) => Some(p),
+        _ => None,
+    });
+    own.or(rules.on_move)
+        .filter(|_| !matches!(g.source, Source::Pass | Source::Swap))
 }
 
 /// Do two Betza components make some move alike: a step in common, made the same way
@@ -654,7 +689,8 @@ fn effects_tag(rules: &Rules, effects: &[Effect]) -> String {
             Effect::Leave(k) => Some(rules.code_symbol(code(k.index(), Side::First))),
             Effect::Height(n) => Some(format!("h{n:+}")),
             Effect::Counter(c, n) => Some(format!("{}{n:+}", rules.counters[c.index()])),
-            Effect::Stay => None,
+            // A second part's square is written after the move (`d1d4,d4g7`).
+            Effect::Stay | Effect::Place(_) => None,
         })
         .collect();
     parts.sort();
@@ -720,6 +756,11 @@ fn kinds(rules: &Rules) -> Kinds {
     }
     t.special_check = rules.duple_check || rules.explosions.is_some();
     t.explodes = rules.explosions.is_some();
+    t.two_part = rules.on_move.is_some()
+        || rules
+            .generators
+            .iter()
+            .any(|g| g.effects.iter().any(|e| matches!(e, Effect::Place(_))));
     t
 }
 

@@ -300,7 +300,10 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::leave_effect
         | Rule::height_effect
         | Rule::stay_effect
-        | Rule::counter_effect => words("an effect", "effect"),
+        | Rule::counter_effect
+        | Rule::place_effect
+        | Rule::place_verb
+        | Rule::along => words("an effect", "effect"),
         Rule::compare => words("a comparison", "compare"),
         Rule::owner => words("one of", "owner"),
         _ => return None,
@@ -420,8 +423,13 @@ fn forbid(item: Pair<Rule>) -> Spanned<Forbid> {
 
 fn on_decl(mut inner: Children, span: Span) -> Decl {
     let event = inner.next().unwrap();
+    let kind = if event.as_str() == "move" {
+        Event::Move
+    } else {
+        Event::Check
+    };
     Decl::On {
-        event: Spanned::new(Event::Check, span_of(&event)),
+        event: Spanned::new(kind, span_of(&event)),
         effects: inner.next().unwrap().into_inner().map(effect).collect(),
         span,
     }
@@ -864,6 +872,16 @@ fn effect(pair: Pair<Rule>) -> Spanned<Effect> {
         Rule::counter_effect => {
             let counter = name(inner.next().unwrap());
             Effect::Counter(counter, count(inner.next().unwrap()))
+        }
+        Rule::place_effect => {
+            let lift = inner.next().unwrap().as_str() == "move";
+            let terrain = name(inner.next().unwrap());
+            let along = inner.next().map(|a| string(a.into_inner().next().unwrap()));
+            Effect::Place {
+                terrain,
+                lift,
+                along,
+            }
         }
         _ => unreachable!("effect {rule:?}"),
     };
