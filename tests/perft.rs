@@ -148,6 +148,8 @@ perft_suites! {
     spartan: spartan_quick, spartan_deep;
     atomic: atomic_quick, atomic_deep;
     dobutsu: dobutsu_quick, dobutsu_deep;
+    amazons: amazons_quick, amazons_deep;
+    duck: duck_quick, duck_deep;
 }
 
 /// Three-check: its file name is not a Rust name, so its suite is written out.

@@ -872,3 +872,13 @@ fn uci_plays_kyoto_shogi_legally() {
 fn uci_plays_tori_shogi_legally() {
     uci_self_play("variants/torishogi.var", "tori_shogi", "go depth 2", 16);
 }
+
+#[test]
+fn uci_plays_amazons_legally() {
+    uci_self_play("variants/amazons.var", "amazons", "go depth 1", 8);
+}
+
+#[test]
+fn uci_plays_duck_chess_legally() {
+    uci_self_play("variants/duck.var", "duck_chess", "go depth 2", 12);
+}

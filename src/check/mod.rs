@@ -164,6 +164,9 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
     let ends = ends::end_rules(&mut ck, file, &scope, &pieces);
     let counter_starts = names::counter_starts(&mut ck, file, &scope);
     let setup = setup::setup_decl(&mut ck, &decls.setups);
+    if let Some(s) = setup {
+        setup::moved_terrain_once(&mut ck, s, &terrains, &pieces, movement.on_move);
+    }
     usage::warnings(&mut ck, file, source);
     let Scope {
         geometry,

@@ -197,7 +197,7 @@ fn on_move(
             ck.report(
                 Problem::new(ProblemCode::EventEffect, e.span, "`on move` gives every move a second part, and only that")
                     .label("not a `place` or `move` effect")
-                    .help("write `on move then move NEUTRAL` or `on move then place TERRAIN`; other effects go on a piece's `moves`"),
+                    .help("write `on move then move TERRAIN` or `on move then place TERRAIN`; other effects go on a piece's `moves`"),
             );
             continue;
         }
