@@ -294,6 +294,17 @@ fn a_browser_chooses_a_promotion_and_places_a_piece_from_the_hand() {
 }
 
 #[test]
+fn a_browser_plays_a_two_part_move_by_clicks() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    let server = Server::start("variants/amazons.var", "two-part");
+    let out = run_script("two_part.py", &[&server.url]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+#[test]
 fn a_browser_shows_pictures_tooltips_cards_and_readable_target_dots() {
     if !common::tools::available(Tool::Browser) {
         return;
