@@ -282,19 +282,8 @@ fn moves(
     conditions: &[Spanned<Condition>],
     effects: &[Spanned<Effect>],
 ) {
-    let moves = match betza::parse(&s.node) {
-        Ok(moves) => moves,
-        Err(e) => {
-            ck.report(Problem::inside(
-                ProblemCode::Betza,
-                s.span,
-                e.offset,
-                e.len,
-                format!("bad Betza: {}", e.message),
-                e.help,
-            ));
-            return;
-        }
+    let Some(moves) = parse_betza(ck, s) else {
+        return;
     };
     if !piece.betza.is_empty() {
         piece.betza.push(' ');
@@ -598,6 +587,22 @@ pub(super) fn resolve_effect(
     })
 }
 
+/// A Betza string read, or reported at the offending character.
+fn parse_betza(ck: &mut Checker, s: &Spanned<String>) -> Option<Vec<betza::BetzaMove>> {
+    betza::parse(&s.node)
+        .map_err(|e| {
+            ck.report(Problem::inside(
+                ProblemCode::Betza,
+                s.span,
+                e.offset,
+                e.len,
+                format!("bad Betza: {}", e.message),
+                e.help,
+            ));
+        })
+        .ok()
+}
+
 /// A move has one second part at most: a second `place` or `move` on the line is
 /// reported.
 pub(super) fn one_second_part(ck: &mut Checker, effects: &[Spanned<Effect>]) {
@@ -621,20 +626,7 @@ pub(super) fn one_second_part(ck: &mut Checker, effects: &[Spanned<Effect>]) {
 /// The Betza move of a second part's `along`: plain leaps and rides (no `m`, `c`,
 /// hops, lame or first-move modifiers), riders all with the same limit.
 fn resolve_along(ck: &mut Checker, s: &Spanned<String>) -> Option<Along> {
-    let moves = match betza::parse(&s.node) {
-        Ok(moves) => moves,
-        Err(e) => {
-            ck.report(Problem::inside(
-                ProblemCode::Betza,
-                s.span,
-                e.offset,
-                e.len,
-                format!("bad Betza: {}", e.message),
-                e.help,
-            ));
-            return None;
-        }
-    };
+    let moves = parse_betza(ck, s)?;
     let mut along = Along::default();
     let mut limit = None;
     for m in &moves {

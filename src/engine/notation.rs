@@ -312,6 +312,17 @@ impl MoveText {
                 (from, to, rifle) == (f, t, r)
                     && promo.map(|c| c.to_ascii_lowercase()) == p.map(|c| c.to_ascii_lowercase())
             }
+            (MoveText::Then { .. }, MoveText::Then { .. }) => {
+                self.then_names(m, MoveText::names_untagged)
+            }
+            _ => false,
+        }
+    }
+
+    /// Two moves with second parts: the same second part, and first parts that
+    /// `first_names` matches.
+    fn then_names(&self, m: &MoveText, first_names: fn(&MoveText, &MoveText) -> bool) -> bool {
+        match (self, m) {
             (
                 MoveText::Then { first, from, to },
                 MoveText::Then {
@@ -319,7 +330,7 @@ impl MoveText {
                     from: x,
                     to: y,
                 },
-            ) => (from, to) == (x, y) && first.names_untagged(f),
+            ) => (from, to) == (x, y) && first_names(first, f),
             _ => false,
         }
     }
@@ -347,14 +358,7 @@ impl MoveText {
             (MoveText::Swap, MoveText::Swap)
             | (MoveText::Pass, MoveText::Pass | MoveText::PassAt(_)) => true,
             (MoveText::PassAt(x), MoveText::PassAt(y)) => x == y,
-            (
-                MoveText::Then { first, from, to },
-                MoveText::Then {
-                    first: f,
-                    from: x,
-                    to: y,
-                },
-            ) => (from, to) == (x, y) && first.names(f),
+            (MoveText::Then { .. }, MoveText::Then { .. }) => self.then_names(m, MoveText::names),
             _ => false,
         }
     }
