@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::engine::explain::{describe_condition, op_words};
 use crate::ids::Side;
-use crate::model::Convert;
+use crate::model::{Along, Convert, Placement};
 use crate::rules::{Effect, EndRule, GenId, Outcome, Rules, Source};
 use crate::syntax::betza::{BetzaMove, Hop};
 
@@ -165,6 +165,9 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
             Effect::Convert(Convert::Adjacent) => {
                 line += "; turns to the mover's side the enemy pieces on the squares around the one it ends on";
             }
+            Effect::Place(p) => {
+                let _ = write!(line, "; {}", placement_words(rules, &p));
+            }
             Effect::Counter(i, d) => {
                 let name = &rules.counters[i];
                 let _ = if d < 0 {
@@ -176,6 +179,59 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
         }
     }
     line
+}
+
+/// A move's second part in words: "then the player puts a new arrow on an empty
+/// square along orthogonal and diagonal lines from where the piece landed".
+pub fn placement_words(rules: &Rules, p: &Placement) -> String {
+    let name = &rules.terrains[usize::from(p.terrain)].name;
+    let what = if p.lift {
+        format!("moves the {name} (from wherever it stands) to another")
+    } else {
+        format!("puts a new {name} on an")
+    };
+    let square = match p.along {
+        None => "empty square of the board".to_string(),
+        Some(a) => format!(
+            "empty square {} from where the piece landed",
+            along_words(&a)
+        ),
+    };
+    format!("then the player {what} {square}")
+}
+
+/// The lines or leaps of an `along`: "along orthogonal and diagonal lines, up to 3
+/// squares", "a step or leap away".
+fn along_words(a: &Along) -> String {
+    let kinds = |set: u64| {
+        let (mut orth, mut diag, mut other) = (false, false, false);
+        for (dx, dy) in Along::steps(set) {
+            match (dx.abs(), dy.abs()) {
+                (0, 1) | (1, 0) => orth = true,
+                (1, 1) => diag = true,
+                _ => other = true,
+            }
+        }
+        (orth, diag, other)
+    };
+    let mut parts = Vec::new();
+    if a.rides != 0 {
+        let (orth, diag, other) = kinds(a.rides);
+        let lines: Vec<&str> = [(orth, "orthogonal"), (diag, "diagonal"), (other, "leaping")]
+            .iter()
+            .filter(|x| x.0)
+            .map(|x| x.1)
+            .collect();
+        let range = match a.range {
+            0 => String::new(),
+            n => format!(", up to {n} squares"),
+        };
+        parts.push(format!("along {} lines{range}", lines.join(" and ")));
+    }
+    if a.leaps != 0 {
+        parts.push("a step or leap away".to_string());
+    }
+    parts.join(" or ")
 }
 
 /// The result of a rule that ends the game without a move, for the player to move.
@@ -430,6 +486,13 @@ fn game_moves_section(s: &mut String, rules: &Rules) {
         for line in lines {
             let _ = writeln!(s, "  {line}");
         }
+    }
+    if let Some(p) = &rules.on_move {
+        let _ = writeln!(
+            s,
+            "\nEvery move has a second part, written after a comma: {}.",
+            placement_words(rules, p)
+        );
     }
 }
 

@@ -151,6 +151,14 @@ pub enum ProblemCode {
     ExplosionToHand,
     #[error("varsand::event-effect")]
     EventEffect,
+    #[error("varsand::unknown-terrain")]
+    UnknownTerrain,
+    #[error("varsand::place-along")]
+    PlaceAlong,
+    #[error("varsand::place-twice")]
+    PlaceTwice,
+    #[error("varsand::moved-terrain-count")]
+    MovedTerrainCount,
     #[error("varsand::check-condition")]
     CheckCondition,
     #[error("varsand::never-exits")]
@@ -285,6 +293,10 @@ impl ProblemCode {
         ProblemCode::ConvertsWithoutConvert,
         ProblemCode::ConvertOneSided,
         ProblemCode::EventEffect,
+        ProblemCode::UnknownTerrain,
+        ProblemCode::PlaceAlong,
+        ProblemCode::PlaceTwice,
+        ProblemCode::MovedTerrainCount,
         ProblemCode::CheckCondition,
         ProblemCode::NeverExits,
         ProblemCode::NoBoard,

@@ -229,6 +229,45 @@ pub enum Effect {
     Counter(CounterId, i64),
     /// Enemy pieces turn to the mover's side.
     Convert(Convert),
+    /// The move's second part: the mover puts terrain on an empty square.
+    Place(Placement),
+}
+
+/// A move's second part: a terrain put on a square that is empty once the piece has
+/// moved (no piece, no terrain).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Placement {
+    /// The terrain's index.
+    pub terrain: u8,
+    /// The terrain on the board (one at most) is lifted and put elsewhere (the duck):
+    /// not back on its own square. Without it, a new one is placed (an arrow).
+    pub lift: bool,
+    /// Only on the squares these steps reach from where the piece landed; any square
+    /// of the main board without.
+    pub along: Option<Along>,
+}
+
+/// The leaps and rides of a plain Betza move, as sets of steps: bit `(dy + 3) * 7 +
+/// (dx + 3)` for the step (dx, dy), forward being the first player's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Along {
+    pub leaps: u64,
+    pub rides: u64,
+    /// The most steps a ride takes (0: no limit).
+    pub range: u8,
+}
+
+impl Along {
+    /// The bit of the step (dx, dy) (each within ±3).
+    pub fn bit(dx: i8, dy: i8) -> u64 {
+        1 << ((i32::from(dy) + 3) * 7 + i32::from(dx) + 3)
+    }
+    /// The steps of a set, as (dx, dy) for the first player.
+    pub fn steps(set: u64) -> impl Iterator<Item = (i8, i8)> {
+        (0..49)
+            .filter(move |b| set >> b & 1 != 0)
+            .map(|b| ((b % 7) as i8 - 3, (b / 7) as i8 - 3))
+    }
 }
 
 /// One promotion rule of a piece: the moves it applies to (by their squares and a
@@ -489,6 +528,8 @@ pub struct Game {
     /// The counter changes a move makes for its player when it gives check (`on check
     /// then counter NAME N`).
     pub on_check: Vec<(CounterId, i64)>,
+    /// The second part every move has (`on move then place ...`), if one.
+    pub on_move: Option<Placement>,
     /// Each `pass` declaration's conditions: the side to move may pass instead of
     /// moving when all the conditions of one of them hold.
     pub passes: Vec<Vec<Cond>>,

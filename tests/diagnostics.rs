@@ -156,6 +156,13 @@ catalogue! {
     converts_without_convert: 1,
     convert_one_sided: 1,
     on_check_effect: 1,
+
+    // ---- two-part moves ---------------------------------------------------------------
+    place_unknown_terrain: 1,
+    place_along_capturing: 1,
+    place_twice: 1,
+    on_move_effect: 1,
+    moved_terrain_count: 1,
     pieces_left_negative: 1,
     in_check_on_capture: 1,
     side_board_square_names: 1,

@@ -359,3 +359,86 @@ fn rules_summary_names_flights_by_the_files_zones_and_boards() {
         "no zone lowering made: {zones:?}"
     );
 }
+
+// ---- two-part moves (amazons, duck chess) ---------------------------------------------
+
+#[test]
+fn an_amazon_shoots_an_arrow_from_where_it_landed() {
+    let rules = common::variant("amazons");
+    // One amazon in a corner, walled in by arrows but for its file.
+    let mut pos = Position::from_fen(rules, "9q/10/10/10/10/10/10/1*8/Q*8/**8 w - - 0 1").unwrap();
+    let moves = common::legal_texts(&mut pos);
+    assert!(
+        moves
+            .iter()
+            .all(|m| m.starts_with("a2a") && m.contains(','))
+    );
+    // The square just left counts as empty: the arrow may go back to a2.
+    assert!(moves.contains(&"a2a10,a10a2".to_string()), "{moves:?}");
+    // Arrows block: none goes beyond the amazon's own line where an arrow stands.
+    assert!(!moves.iter().any(|m| m.ends_with("a1")));
+    pos.play("a2a10,a10a2").unwrap();
+    assert_eq!(
+        pos.terrain_at(pos.rules().geometry.parse_square("a2").unwrap()),
+        Some(0)
+    );
+    // A move typed without its arrow is explained.
+    pos.play("j10j9,j9j10").unwrap();
+    let why = pos.why_illegal("a10a9");
+    assert!(why.contains("second part"), "{why}");
+    let why = pos.why_illegal("a10a9,a9a10");
+    assert!(why.contains("may not be put on a10"), "{why}");
+}
+
+#[test]
+fn the_duck_moves_to_another_empty_square() {
+    let rules = common::variant("duck");
+    let mut pos = Position::start(rules);
+    // No duck yet: placed on any of the 32 empty squares but the pawn's landing, the
+    // square it left included.
+    assert_eq!(common::legal_texts_starting(&mut pos, "e2e4,").len(), 32);
+    pos.play("e2e4,e4e5").unwrap();
+    let duck =
+        |pos: &Position, sq: &str| pos.terrain_at(pos.rules().geometry.parse_square(sq).unwrap());
+    assert_eq!(duck(&pos, "e5"), Some(0));
+    // The duck blocks the pawn, and must move: never back onto e5.
+    let replies = common::legal_texts(&mut pos);
+    assert!(
+        !replies
+            .iter()
+            .any(|m| m.starts_with("e7e5") || m.ends_with("e5"))
+    );
+    pos.play("d7d5,d5e6").unwrap();
+    assert_eq!(duck(&pos, "e5"), None);
+    assert_eq!(duck(&pos, "e6"), Some(0));
+    // No check: the king may step where it is attacked, and taking it wins.
+    let mut pos =
+        Position::from_fen(common::variant("duck"), "4k3/8/8/8/8/8/3q4/4K3 w - - 0 1").unwrap();
+    assert!(
+        common::legal_texts(&mut pos)
+            .iter()
+            .any(|m| m.starts_with("e1f2"))
+    );
+    pos.play("e1d1,d1h8").unwrap();
+    pos.play("d2d1,d1a8").unwrap();
+    assert!(pos.outcome().is_some());
+}
+
+#[test]
+fn a_two_part_move_is_undone_whole() {
+    for (game, moves) in [
+        ("amazons", ["d1d4,d4g7", "a7a5,a5a6"]),
+        ("duck", ["e2e4,e4e5", "d7d5,d5h3"]),
+    ] {
+        let mut pos = Position::start(common::variant(game));
+        let start = (pos.fen(), pos.hash());
+        for m in moves {
+            pos.play(m).unwrap();
+            assert_eq!(pos.hash(), pos.compute_hash());
+            assert_eq!(pos.last_move_text().as_deref(), Some(m));
+        }
+        pos.unmake();
+        pos.unmake();
+        assert_eq!((pos.fen(), pos.hash()), start, "{game}");
+    }
+}

@@ -4,7 +4,9 @@
 //! move texts (moves with the same squares that differ only by what they leave behind,
 //! overlapping move lines with different effects: each move needs a text of its own).
 //!
-//! At every ply of a random game, for every legal move: after `make` the mover is not
+//! At every ply of a random game, for every legal move (a random sample of
+//! [`MAX_PLAYED_THROUGH`] with the move played, where a position has more: games whose
+//! moves have a second part have thousands): after `make` the mover is not
 //! in check (unless the move won at once), the incremental hash equals the hash computed from scratch,
 //! and the position string reads back (`Position::from_fen`) to a position with the
 //! same position string and hash; after `unmake` the position is exactly the one
@@ -313,7 +315,8 @@ fn check_ply(
     let pristine = pos.clone();
     // Under a `facing` rule, a pass is legal in check while the pieces face.
     let facing = pos.facing_now().is_some();
-    for (&m, text) in moves.iter().zip(&texts) {
+    for i in played_through(moves.len(), played, rng) {
+        let (m, text) = (moves[i], &texts[i]);
         let fail = |what: String| Err((Some(text.clone()), what));
         pos.make(m);
         // A move that wins at once (blowing up the enemy king) may leave one's own
@@ -395,6 +398,27 @@ fn check_ply(
         ));
     }
     Ok(())
+}
+
+/// The most moves of one position played through in full (make, the checks, unmake):
+/// where moves have a second part (an arrow, the duck) a position has thousands, each
+/// first part with every square of its second, and playing all of them out would take
+/// the run's whole time for those games alone.
+const MAX_PLAYED_THROUGH: usize = 256;
+
+/// The indices of the moves played through: all of them, or beyond
+/// [`MAX_PLAYED_THROUGH`] a random sample of that many with the move played.
+fn played_through(len: usize, played: usize, rng: &mut Rng) -> Vec<usize> {
+    if len <= MAX_PLAYED_THROUGH {
+        return (0..len).collect();
+    }
+    let mut picked: Vec<usize> = (0..MAX_PLAYED_THROUGH - 1)
+        .map(|_| rng.below(len))
+        .chain(std::iter::once(played))
+        .collect();
+    picked.sort_unstable();
+    picked.dedup();
+    picked
 }
 
 /// Plays one random game, checking every ply. Returns its plies and checked moves, and

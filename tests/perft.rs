@@ -152,6 +152,8 @@ perft_suites! {
     ataxx: ataxx_quick, ataxx_deep;
     seirawan: seirawan_quick, seirawan_deep;
     placement: placement_quick, placement_deep;
+    amazons: amazons_quick, amazons_deep;
+    duck: duck_quick, duck_deep;
 }
 
 /// Three-check: its file name is not a Rust name, so its suite is written out.

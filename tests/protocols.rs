@@ -897,3 +897,13 @@ fn uci_plays_flipello_legally() {
 fn uci_plays_ataxx_legally() {
     uci_self_play("variants/ataxx.var", "ataxx", "go depth 2", 40);
 }
+
+#[test]
+fn uci_plays_amazons_legally() {
+    uci_self_play("variants/amazons.var", "amazons", "go depth 1", 8);
+}
+
+#[test]
+fn uci_plays_duck_chess_legally() {
+    uci_self_play("variants/duck.var", "duck_chess", "go depth 2", 12);
+}

@@ -346,6 +346,17 @@ fn a_browser_brings_a_piece_in_through_a_gate() {
 }
 
 #[test]
+fn a_browser_plays_a_two_part_move_by_clicks() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    let server = Server::start("variants/amazons.var", "two-part");
+    let out = run_script("two_part.py", &[&server.url]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+#[test]
 fn a_browser_shows_pictures_tooltips_cards_and_readable_target_dots() {
     if !common::tools::available(Tool::Browser) {
         return;

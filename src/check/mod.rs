@@ -145,6 +145,14 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         zones,
         counters: decls.counters,
         params: params.clone(),
+        terrains: file
+            .decls
+            .iter()
+            .filter_map(|d| match d {
+                Decl::Terrain(t) => Some(t.name.node.clone()),
+                _ => None,
+            })
+            .collect(),
     };
     let (mut pieces, letters) = pieces::pieces(&mut ck, &scope);
     let terrains = ck.defining_setup(|ck| terrain::terrains(ck, file, &scope, &letters));
@@ -157,6 +165,9 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
     let ends = ends::end_rules(&mut ck, file, &scope, &pieces);
     let counter_starts = names::counter_starts(&mut ck, file, &scope);
     let setup = setup::setup_decl(&mut ck, &decls.setups);
+    if let Some(s) = setup {
+        setup::moved_terrain_once(&mut ck, s, &terrains, &pieces, movement.on_move);
+    }
     usage::warnings(&mut ck, file, source);
     let Scope {
         geometry,
@@ -193,6 +204,7 @@ pub fn check(file: &File, source: &str, overrides: &Overrides) -> Resolved {
         duple_check: movement.duple_check,
         explosions: movement.explosions,
         on_check: movement.on_check,
+        on_move: movement.on_move,
         passes: movement.passes,
         pass_when_stuck: movement.pass_when_stuck,
         setup: setup.map(|s| s.node.clone()).unwrap_or_default(),

@@ -7,10 +7,12 @@ use super::{Checker, Scope};
 use crate::diagnostic::{Problem, ProblemCode};
 use crate::ids::{Cell, Side};
 use crate::model::{
-    Castling, Cond, CounterId, Effect as RulesEffect, Flight, FlipRule, Piece, PieceKind, ZoneId,
+    Castling, Cond, CounterId, Effect as RulesEffect, Flight, FlipRule, Piece, PieceKind,
+    Placement, ZoneId,
 };
 use crate::syntax::ast::{
-    CastleDecl, Condition, Decl, Effect, File, FlipDecl, Forbid, Name, PieceProp, Span, Spanned,
+    CastleDecl, Condition, Decl, Effect, Event, File, FlipDecl, Forbid, Name, PieceProp, Span,
+    Spanned,
 };
 
 /// The most flight rules a game may declare (each becomes two zones).
@@ -59,6 +61,8 @@ pub(crate) struct Movement {
     pub explosions: Option<Vec<PieceKind>>,
     /// `on check then counter NAME N`, each counter change.
     pub on_check: Vec<(CounterId, i64)>,
+    /// The second part every move has (`on move`).
+    pub on_move: Option<Placement>,
 }
 
 pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[Piece]) -> Movement {
@@ -78,6 +82,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
         duple_check: false,
         explosions: None,
         on_check: Vec::new(),
+        on_move: None,
     };
     let params = scope.param_values();
     for d in &file.decls {
@@ -176,6 +181,25 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
             Decl::CapturesExplode { spared, span } => {
                 out.explosions = Some(explosions(ck, scope, file, spared, *span, pieces));
             }
+            Decl::On {
+                event,
+                effects,
+                span,
+            } if event.node == Event::Move => {
+                if let Some(p) = on_move(ck, scope, effects, pieces) {
+                    if out.on_move.is_some() {
+                        ck.report(
+                            Problem::new(
+                                ProblemCode::PlaceTwice,
+                                *span,
+                                "a move has one second part: `on move` is given twice",
+                            )
+                            .help("keep one `on move then ...` declaration"),
+                        );
+                    }
+                    out.on_move = Some(p);
+                }
+            }
             Decl::On { effects, span, .. } => {
                 out.on_check
                     .extend(on_check(ck, scope, effects, *span, pieces));
@@ -223,6 +247,51 @@ fn must_capture(ck: &mut Checker, span: Span, pieces: &[Piece]) {
             .help("every move is move-only (`m`): let a piece capture, or remove `must-capture`"),
         );
     }
+}
+
+/// `on move then EFFECT`: the second part every move has. Only a `place` or `move`
+/// effect, one, and no piece's line may have its own.
+fn on_move(
+    ck: &mut Checker,
+    scope: &Scope,
+    effects: &[Spanned<Effect>],
+    pieces: &[Piece],
+) -> Option<Placement> {
+    let mut out = None;
+    for e in effects {
+        if !matches!(e.node, Effect::Place { .. }) {
+            ck.report(
+                Problem::new(ProblemCode::EventEffect, e.span, "`on move` gives every move a second part, and only that")
+                    .label("not a `place` or `move` effect")
+                    .help("write `on move then move TERRAIN` or `on move then place TERRAIN`; other effects go on a piece's `moves`"),
+            );
+            continue;
+        }
+        if let Some(RulesEffect::Place(p)) = resolve_effect(ck, scope, e, None) {
+            out = Some(p);
+        }
+    }
+    super::pieces::one_second_part(ck, effects);
+    let own = pieces.iter().find(|p| {
+        p.components
+            .iter()
+            .any(|c| c.effects.iter().any(|e| matches!(e, RulesEffect::Place(_))))
+    });
+    if let (Some(piece), Some(e)) = (own, effects.first()) {
+        ck.report(
+            Problem::new(
+                ProblemCode::PlaceTwice,
+                e.span,
+                format!(
+                    "a move has one second part: `{}` has its own on a move line",
+                    piece.name
+                ),
+            )
+            .label("every move's second part")
+            .help("give the second part either to every move (`on move`) or to the move lines"),
+        );
+    }
+    out
 }
 
 /// `on check then EFFECTS`: the counter changes a check makes. Only counters can

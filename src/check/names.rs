@@ -243,6 +243,8 @@ pub(crate) struct Scope<'a> {
     pub counters: Vec<String>,
     /// The parameters, with the command line's values: what a count may name.
     pub params: IndexMap<String, Param>,
+    /// The terrains' names, in the order of their declarations (their indices).
+    pub terrains: Vec<String>,
 }
 
 impl Scope<'_> {
@@ -293,23 +295,14 @@ impl Scope<'_> {
     }
 
     pub fn resolve_zone(&self, ck: &mut Checker, z: &Name) -> Option<ZoneId> {
-        let found = self.zones.iter().position(|x| x.name == z.node);
-        if found.is_none() {
-            ck.report(
-                Problem::new(
-                    ProblemCode::UnknownZone,
-                    z.span,
-                    format!("no zone is named `{}`", z.node),
-                )
-                .label("unknown zone")
-                .help(did_you_mean(
-                    &z.node,
-                    self.zones.iter().map(|x| x.name.as_str()),
-                    "zone",
-                )),
-            );
-        }
-        found.map(ZoneId::new)
+        let names = self.zones.iter().map(|x| x.name.as_str());
+        resolve_named(ck, z, names, ProblemCode::UnknownZone, "zone").map(ZoneId::new)
+    }
+
+    /// A terrain by name: its index.
+    pub fn resolve_terrain(&self, ck: &mut Checker, t: &Name) -> Option<usize> {
+        let names = self.terrains.iter().map(String::as_str);
+        resolve_named(ck, t, names, ProblemCode::UnknownTerrain, "terrain")
     }
 
     pub fn resolve_counter(&self, ck: &mut Checker, c: &Name) -> Option<CounterId> {
@@ -460,6 +453,26 @@ impl Params<'_> {
 }
 
 /// The index of the player named `n`, or a reported problem.
+/// The index of `n` among `names` (zones, terrains), or a `code` problem with the
+/// closest name.
+fn resolve_named<'a>(
+    ck: &mut Checker,
+    n: &Name,
+    names: impl Iterator<Item = &'a str> + Clone,
+    code: ProblemCode,
+    what: &str,
+) -> Option<usize> {
+    let found = names.clone().position(|x| x == n.node);
+    if found.is_none() {
+        ck.report(
+            Problem::new(code, n.span, format!("no {what} is named `{}`", n.node))
+                .label(format!("unknown {what}"))
+                .help(did_you_mean(&n.node, names, what)),
+        );
+    }
+    found
+}
+
 pub(crate) fn resolve_player(ck: &mut Checker, players: &[Player; 2], n: &Name) -> Option<usize> {
     let found = players.iter().position(|p| p.name == n.node);
     if found.is_none() {

@@ -8,7 +8,8 @@ use crate::diagnostic::{Problem, ProblemCode};
 use crate::ids::Side;
 use crate::model::Effect as RulesEffect;
 use crate::model::{
-    Component, Cond, DropRule, MAX_COUNTER, Mark, Piece, PieceKind, Promotion, Symbol, ZoneId,
+    Along, Component, Cond, DropRule, MAX_COUNTER, Mark, Piece, PieceKind, Placement, Promotion,
+    Symbol, ZoneId,
 };
 use crate::syntax::ast::{
     Condition, Decl, Effect, File, Name, PieceDecl, PieceProp, Span, Spanned,
@@ -364,19 +365,8 @@ fn moves(
     conditions: &[Spanned<Condition>],
     effects: &[Spanned<Effect>],
 ) {
-    let moves = match betza::parse(&s.node) {
-        Ok(moves) => moves,
-        Err(e) => {
-            ck.report(Problem::inside(
-                ProblemCode::Betza,
-                s.span,
-                e.offset,
-                e.len,
-                format!("bad Betza: {}", e.message),
-                e.help,
-            ));
-            return;
-        }
+    let Some(moves) = parse_betza(ck, s) else {
+        return;
     };
     if !piece.betza.is_empty() {
         piece.betza.push(' ');
@@ -396,6 +386,7 @@ fn moves(
         .iter()
         .filter_map(|e| resolve_effect(ck, scope, e, piece.owner))
         .collect();
+    one_second_part(ck, effects);
     piece
         .components
         .extend(moves.into_iter().map(|b| Component {
@@ -648,6 +639,22 @@ pub(super) fn resolve_effect(
         }
         Effect::Leave(p) => RulesEffect::Leave(scope.resolve_piece(ck, p)?),
         Effect::Convert(what) => RulesEffect::Convert(*what),
+        Effect::Place {
+            terrain,
+            lift,
+            along,
+        } => {
+            let terrain = scope.resolve_terrain(ck, terrain);
+            let along = match along {
+                Some(a) => Some(resolve_along(ck, a)?),
+                None => None,
+            };
+            RulesEffect::Place(Placement {
+                terrain: u8::try_from(terrain?).ok()?,
+                lift: *lift,
+                along,
+            })
+        }
         Effect::Height(d) => {
             let d = scope.resolve_count(ck, d, side, &HEIGHT)?;
             if d.abs() > 255 {
@@ -664,6 +671,87 @@ pub(super) fn resolve_effect(
             RulesEffect::Height(d)
         }
     })
+}
+
+/// A Betza string read, or reported at the offending character.
+fn parse_betza(ck: &mut Checker, s: &Spanned<String>) -> Option<Vec<betza::BetzaMove>> {
+    betza::parse(&s.node)
+        .map_err(|e| {
+            ck.report(Problem::inside(
+                ProblemCode::Betza,
+                s.span,
+                e.offset,
+                e.len,
+                format!("bad Betza: {}", e.message),
+                e.help,
+            ));
+        })
+        .ok()
+}
+
+/// A move has one second part at most: a second `place` or `move` on the line is
+/// reported.
+pub(super) fn one_second_part(ck: &mut Checker, effects: &[Spanned<Effect>]) {
+    let mut places = effects
+        .iter()
+        .filter(|e| matches!(e.node, Effect::Place { .. }));
+    if let (Some(first), Some(second)) = (places.next(), places.next()) {
+        ck.report(
+            Problem::new(
+                ProblemCode::PlaceTwice,
+                second.span,
+                "a move has one second part: this line puts terrain twice",
+            )
+            .label("a second placement")
+            .also(first.span, "the first")
+            .help("keep one `place` or `move` effect on the line"),
+        );
+    }
+}
+
+/// The Betza move of a second part's `along`: plain leaps and rides (no `m`, `c`,
+/// hops, lame or first-move modifiers), riders all with the same limit.
+fn resolve_along(ck: &mut Checker, s: &Spanned<String>) -> Option<Along> {
+    let moves = parse_betza(ck, s)?;
+    let mut along = Along::default();
+    let mut limit = None;
+    for m in &moves {
+        let plain = m.can_move
+            && m.can_capture
+            && m.hop == betza::Hop::None
+            && !m.lame
+            && !m.initial
+            && m.vectors.iter().all(|&(x, y)| x.abs() <= 3 && y.abs() <= 3);
+        let same_limit = !m.rider || limit.is_none_or(|l| l == m.max_steps);
+        if !plain || !same_limit {
+            let why = if plain {
+                "its rides have different limits"
+            } else {
+                "a second part is put on a square, so it neither captures nor hops"
+            };
+            ck.report(Problem::inside(
+                ProblemCode::PlaceAlong,
+                s.span,
+                m.at.0,
+                m.at.1,
+                format!("`along` takes plain leaps and rides: {why}"),
+                "write the lines the terrain is put along without modifiers, such as `along \"Q\"` or `along \"K\"`".into(),
+            ));
+            return None;
+        }
+        for &(dx, dy) in &m.vectors {
+            if m.rider {
+                along.rides |= Along::bit(dx, dy);
+            } else {
+                along.leaps |= Along::bit(dx, dy);
+            }
+        }
+        if m.rider {
+            limit = Some(m.max_steps);
+            along.range = m.max_steps;
+        }
+    }
+    Some(along)
 }
 
 /// A piece's `value`, which must lie within ±[`MAX_PIECE_VALUE`] pawns; out of range

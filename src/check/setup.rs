@@ -141,3 +141,45 @@ pub(crate) fn setup_decl<'a>(
         }
     }
 }
+
+/// A terrain that a second part moves (`move duck`) stands on one square at most:
+/// the setup may not give it more (the move lifts the one there).
+pub(crate) fn moved_terrain_once(
+    ck: &mut Checker,
+    setup: &Spanned<String>,
+    terrains: &[crate::model::Terrain],
+    pieces: &[crate::model::Piece],
+    on_move: Option<crate::model::Placement>,
+) {
+    let own = pieces
+        .iter()
+        .flat_map(|p| &p.components)
+        .flat_map(|c| &c.effects)
+        .filter_map(|e| match e {
+            crate::model::Effect::Place(p) => Some(*p),
+            _ => None,
+        });
+    let board = setup.node.split_whitespace().next().unwrap_or("");
+    let mut reported = Vec::new();
+    for p in own.chain(on_move).filter(|p| p.lift) {
+        let Some(t) = terrains.get(usize::from(p.terrain)) else {
+            continue;
+        };
+        let count = board.chars().filter(|&c| c == t.letter).count();
+        if count > 1 && !reported.contains(&p.terrain) {
+            reported.push(p.terrain);
+            ck.report(
+                Problem::new(
+                    ProblemCode::MovedTerrainCount,
+                    setup.span,
+                    format!(
+                        "the setup has {count} `{}` ({}), which a move's second part moves: there may be one at most",
+                        t.letter, t.name
+                    ),
+                )
+                .label("more than one")
+                .help("a `move` effect lifts the one on the board and puts it elsewhere: give the setup one, or none (then the first move places it)"),
+            );
+        }
+    }
+}

@@ -15,7 +15,12 @@ impl Position {
             return why;
         }
         let rules = self.rules.clone();
-        match read_move_text(&rules, text) {
+        let typed = read_move_text(&rules, text);
+        if let Some(why) = typed.as_ref().and_then(|t| self.why_second_part(t)) {
+            return why;
+        }
+        match typed {
+            Some(MoveText::Then { first, .. }) => self.why_illegal(&first.text(&rules)),
             Some(MoveText::Swap) => {
                 if !rules.pie_rule() {
                     "this game has no pie rule, so there is no `swap`".into()

@@ -64,6 +64,9 @@ impl Position {
         };
         let known = lone_royal.map(|royal| (royal, self.royal_attacked(royal, us)));
         self.pseudo_moves_knowing(known, out);
+        if self.rules.tables.kinds.two_part {
+            self.add_second_parts(out, 0);
+        }
         self.keep_safe_moves(out, known.map(|(_, attacked)| attacked));
         if self.rules.must_drop || self.rules.tables.kinds.both_colours != 0 {
             self.placement_rules(out);
@@ -596,6 +599,14 @@ impl Position {
     pub fn has_legal_moves(&mut self) -> bool {
         if self.decided().is_some() {
             return false;
+        }
+        // A first part may leave its second none: the moves are counted whole.
+        if self.rules.tables.kinds.two_part {
+            let mut list = self.scratch.lend();
+            self.legal_moves_into(&mut list);
+            let any = !list.is_empty();
+            self.scratch.give_back(list);
+            return any;
         }
         let mut list = self.scratch.lend();
         let mut reply = self.scratch.lend();

@@ -14,6 +14,7 @@ mod notation;
 mod outcome;
 mod position;
 pub(crate) mod search_support;
+mod second;
 mod squares;
 
 pub use fen::FenError;

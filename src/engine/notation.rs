@@ -19,6 +19,20 @@ impl Position {
 
     /// The parts of a move, as [`read_move_text`] reads its text.
     pub fn move_parts(&self, m: Move) -> MoveText {
+        let first = self.first_part(m);
+        match m.second_part() {
+            // Written from where the piece landed, as Fairy-Stockfish writes it.
+            Some(to) => MoveText::Then {
+                first: Box::new(first),
+                from: m.target().or(m.origin()).unwrap_or(to),
+                to,
+            },
+            None => first,
+        }
+    }
+
+    /// The parts of a move but for its second part.
+    pub(super) fn first_part(&self, m: Move) -> MoveText {
         let rules = &*self.rules;
         let geo = &rules.geometry;
         match m.kind {
@@ -253,6 +267,13 @@ pub enum MoveText {
     /// A pass written as the null move of the side's royal piece on this square
     /// (`e2e2`), in a game that passes; typed also as `pass`.
     PassAt(Cell),
+    /// A move with a second part, `d1d4,d4g7`: the first part, then the square it is
+    /// written from (where the piece landed) and the square terrain is put on.
+    Then {
+        first: Box<MoveText>,
+        from: Cell,
+        to: Cell,
+    },
 }
 
 impl MoveText {
@@ -268,6 +289,10 @@ impl MoveText {
             }
             MoveText::Drop { letter, square, .. } => format!("{letter}@{square}"),
             MoveText::Exit { square, .. } => format!("{square}off"),
+            MoveText::Then { first, from, to } => {
+                let geo = &rules.geometry;
+                format!("{},{}{}", first.text(rules), geo.name(*from), geo.name(*to))
+            }
             MoveText::Squares {
                 from,
                 to,
@@ -313,13 +338,32 @@ impl MoveText {
                 (from, to, rifle) == (f, t, r)
                     && promo.map(|c| c.to_ascii_lowercase()) == p.map(|c| c.to_ascii_lowercase())
             }
+            (MoveText::Then { .. }, MoveText::Then { .. }) => {
+                self.then_names(m, MoveText::names_untagged)
+            }
+            _ => false,
+        }
+    }
+
+    /// Two moves with second parts: the same second part, and first parts that
+    /// `first_names` matches.
+    fn then_names(&self, m: &MoveText, first_names: fn(&MoveText, &MoveText) -> bool) -> bool {
+        match (self, m) {
+            (
+                MoveText::Then { first, from, to },
+                MoveText::Then {
+                    first: f,
+                    from: x,
+                    to: y,
+                },
+            ) => (from, to) == (x, y) && first_names(first, f),
             _ => false,
         }
     }
 
     /// Does the text a user typed (this reading) name the move with the parts `m`?
     /// Letters match in either case, as users type them.
-    fn names(&self, m: &MoveText) -> bool {
+    pub(super) fn names(&self, m: &MoveText) -> bool {
         match (self, m) {
             (
                 MoveText::Drop {
@@ -340,6 +384,7 @@ impl MoveText {
             (MoveText::Swap, MoveText::Swap)
             | (MoveText::Pass, MoveText::Pass | MoveText::PassAt(_)) => true,
             (MoveText::PassAt(x), MoveText::PassAt(y)) => x == y,
+            (MoveText::Then { .. }, MoveText::Then { .. }) => self.then_names(m, MoveText::names),
             _ => false,
         }
     }
@@ -354,6 +399,23 @@ pub fn read_move_text(rules: &Rules, text: &str) -> Option<MoveText> {
     }
     let t = normalise(text);
     let geo = &rules.geometry;
+    if let Some((first, second)) = t.split_once(',') {
+        let MoveText::Squares {
+            from,
+            to,
+            promo: None,
+            rifle: false,
+            ..
+        } = read_squares(rules, second)?
+        else {
+            return None;
+        };
+        return Some(MoveText::Then {
+            first: Box::new(read_move_text(rules, first)?),
+            from,
+            to,
+        });
+    }
     match t.as_str() {
         "swap" => return Some(MoveText::Swap),
         "pass" => return Some(MoveText::Pass),

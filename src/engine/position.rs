@@ -61,13 +61,16 @@ impl MoveKind {
     }
 }
 
-/// A move: 8 bytes, copied freely.
+/// A move: 10 bytes, copied freely.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub struct Move {
     /// The square it starts from; [`NO_CELL`] for drops, passes and swaps.
     pub from: Cell,
     /// The square it ends on; [`NO_CELL`] for exits, passes and swaps.
     pub to: Cell,
+    /// The square of its second part (terrain put there: an arrow, the duck), or
+    /// [`NO_CELL`] for a move without one.
+    pub second: Cell,
     pub kind: MoveKind,
     /// The piece it turns into (a promotion or a flip), or [`EMPTY`].
     pub promo: Code,
@@ -81,6 +84,7 @@ impl Move {
         Self {
             from,
             to,
+            second: NO_CELL,
             kind: MoveKind::Normal,
             promo: EMPTY,
             generator,
@@ -91,8 +95,8 @@ impl Move {
     /// effects (two generators may produce one move).
     #[inline]
     pub fn same_play(&self, other: &Move, rules: &Rules) -> bool {
-        if (self.from, self.to, self.kind, self.promo)
-            != (other.from, other.to, other.kind, other.promo)
+        if (self.from, self.to, self.kind, self.promo, self.second)
+            != (other.from, other.to, other.kind, other.promo, other.second)
         {
             return false;
         }
@@ -181,6 +185,11 @@ impl Move {
     /// Is it the pie rule's swap?
     pub fn is_swap(self) -> bool {
         self.kind == MoveKind::Swap
+    }
+
+    /// The square its second part puts terrain on, if it has one.
+    pub fn second_part(self) -> Option<Cell> {
+        (self.second != NO_CELL).then_some(self.second)
     }
 
     /// Does it move nothing on the board (a pass or a swap)?
@@ -298,8 +307,10 @@ pub(crate) struct Undo {
     pub blasted: u8,
     /// The pieces the move converted: the last this many of `Position::converted`
     /// ([`MANY_CONVERTED`]: the count is the last entry there, after the cells). A
-    /// byte, so that the record stays 56 bytes long.
+    /// byte, to keep the record short.
     pub converted: u8,
+    /// Where the terrain the second part moved stood ([`NO_CELL`]: none).
+    pub lifted: Cell,
 }
 
 /// `Undo::converted` when a move turned 255 pieces or more: the count follows the
@@ -531,6 +542,11 @@ impl Position {
                 }
             }
         }
+        if m.second != NO_CELL {
+            let (dh, lifted) = self.make_second(m);
+            h ^= dh;
+            undo.lifted = lifted;
+        }
         if self.rules.tables.gens[m.generator].counts {
             h ^= self.apply_counters(m, 1);
             undo.counted = true;
@@ -585,6 +601,7 @@ impl Position {
         let m = Move {
             from: NO_CELL,
             to: NO_CELL,
+            second: NO_CELL,
             kind: MoveKind::Pass,
             promo: EMPTY,
             generator: GenId::default(),
@@ -639,6 +656,7 @@ impl Position {
             to_hand: false,
             blasted: 0,
             converted: 0,
+            lifted: NO_CELL,
         }
     }
 
@@ -863,7 +881,8 @@ impl Position {
                         }
                     }
                     Effect::Convert(_) => converts = true,
-                    Effect::Stay | Effect::Counter(..) => {}
+                    // The second part is made once the move is ([`Position::make`]).
+                    Effect::Stay | Effect::Counter(..) | Effect::Place(_) => {}
                 }
             }
         }
@@ -1080,6 +1099,9 @@ impl Position {
         }
         self.side = self.side.opponent();
         self.fullmove = u.fullmove;
+        if m.second != NO_CELL {
+            self.unmake_second(m, u.lifted);
+        }
         match m.kind {
             MoveKind::Castle => self.unmake_castle(&u),
             MoveKind::CastleGate | MoveKind::CastleGatePartner => {

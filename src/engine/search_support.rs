@@ -9,7 +9,8 @@ use crate::rules::{Cell, Code, EMPTY, Rules, kind_of};
 
 /// Is leaving no royal piece attacked the whole of legality under these rules? Not
 /// with a `facing` rule, forbidden checks, drops that may not mate, an illegal
-/// stalemate, forced captures or a pass made only when stuck: those need
+/// stalemate, forced captures, a pass made only when stuck or moves with a second
+/// part: those need
 /// [`Position::legal_moves_into`].
 pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
     rules.tables.ends.facing.is_none()
@@ -21,6 +22,7 @@ pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
         && !rules.tables.kinds.explodes
         && !rules.must_drop
         && rules.tables.kinds.both_colours == 0
+        && !rules.tables.kinds.two_part
 }
 
 impl Position {

@@ -322,9 +322,14 @@ impl<'a> Scene<'a> {
         let (sx, sy) = self.square_at(cell, origin);
         let dark = geo.cells[cell].dark;
         let fill = palette::square(dark, self.tint(cell));
+        // The terrain standing there, by name (an arrow, the duck: placed by moves).
+        let terrain = match self.pos.terrain_at(cell) {
+            Some(t) => format!(" data-terrain=\"{}\"", esc(&self.rules.terrains[t].name)),
+            None => String::new(),
+        };
         let _ = writeln!(
             self.out,
-            "<rect data-square=\"{}\" x=\"{}\" y=\"{}\" width=\"{SQUARE}\" height=\"{SQUARE}\" fill=\"{}\"/>",
+            "<rect data-square=\"{}\"{terrain} x=\"{}\" y=\"{}\" width=\"{SQUARE}\" height=\"{SQUARE}\" fill=\"{}\"/>",
             esc(geo.name(cell)),
             num(sx),
             num(sy),

@@ -9,7 +9,7 @@ use super::{GenId, Rules, Source};
 use crate::ids::Side;
 use crate::model::{
     Castling, Cell, Code, Cond, Convert, Effect, EndRule, Geometry, NO_CELL, Piece, PieceKind,
-    ZoneId, code,
+    Placement, ZoneId, code,
 };
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
@@ -36,6 +36,9 @@ pub struct GenInfo {
     pub conds: (u16, u16),
     /// Its effects: 0 for none, else 1 + an index into `Gens::effects`.
     pub effects: u16,
+    /// Its moves' second part: 0 for none, else 1 + an index into
+    /// `Gens::placements`.
+    pub place: u8,
     /// The piece type whose move it is (a drop places one of these).
     pub piece: u8,
     /// For a drop, the piece type in hand it takes: `piece`, or for a face placed
@@ -158,6 +161,8 @@ pub struct Gens {
     /// Per generator, what a move text adds to tell its moves from another
     /// generator's with the same squares (see [`move_tags`]); empty for most.
     pub tags: Vec<String>,
+    /// The second parts of moves (see `GenInfo::place`).
+    pub placements: Vec<Placement>,
 }
 
 impl std::ops::Index<GenId> for Gens {
@@ -396,6 +401,9 @@ pub struct Kinds {
     pub explodes: bool,
     /// Piece types placed on both colours (`both-colours`).
     pub both_colours: u64,
+    /// Some moves have a second part (`place`, `move`): the legal moves are expanded
+    /// into one per square it may use.
+    pub two_part: bool,
     /// Piece types that promote somewhere.
     pub promoting: u64,
     /// Piece types whose generators may produce the same move twice.
@@ -507,7 +515,10 @@ pub(super) fn build(rules: &Rules) -> Tables {
     let kinds = kinds(rules);
     let steps = steps(rules, &gens);
     let attacks = attacks(rules);
-    let legality = legality(&gens, &steps, rules.explosions.is_some());
+    // A second part changes the board besides the move (terrain may shield or unshield
+    // a royal piece): moves are always played out.
+    let two_part = gens.info.iter().any(|g| g.place != 0);
+    let legality = legality(&gens, &steps, rules.explosions.is_some() || two_part);
     let landing = landing(rules, &gens, &kinds, &steps);
     let targets = targets(rules, &landing);
     let files = files(&rules.geometry);
@@ -609,6 +620,17 @@ fn gens(rules: &Rules) -> Gens {
             t.effects.len() as u16
         };
         let piece = g.piece.map(|k| &rules.pieces[k]);
+        let place = second_part(rules, g).map_or(0, |p| {
+            let i = t
+                .placements
+                .iter()
+                .position(|&q| q == p)
+                .unwrap_or_else(|| {
+                    t.placements.push(p);
+                    t.placements.len() - 1
+                });
+            (i + 1) as u8
+        });
         let mut info = GenInfo {
             source: g.source,
             can_move: false,
@@ -622,6 +644,7 @@ fn gens(rules: &Rules) -> Gens {
             plain: false,
             conds,
             effects,
+            place,
             piece: g.piece.unwrap_or(0) as u8,
             hand: g.piece.map_or(0, |k| rules.hand_of(k)) as u8,
         };
@@ -645,6 +668,17 @@ fn gens(rules: &Rules) -> Gens {
     }
     t.tags = move_tags(rules);
     t
+}
+
+/// The second part of a generator's moves: its own (`then place ...`), or the one
+/// every move has (`on move`), but for passes and the pie rule's swap.
+fn second_part(rules: &Rules, g: &crate::rules::Generator) -> Option<Placement> {
+    let own = g.effects.iter().find_map(|e| match *e {
+        Effect::Place(p) => Some(p),
+        _ => None,
+    });
+    own.or(rules.on_move)
+        .filter(|_| !matches!(g.source, Source::Pass | Source::Swap))
 }
 
 /// Do two Betza components make some move alike: a step in common, made the same way
@@ -700,7 +734,8 @@ fn effects_tag(rules: &Rules, effects: &[Effect]) -> String {
             Effect::Counter(c, n) => Some(format!("{}{n:+}", rules.counters[c.index()])),
             Effect::Convert(Convert::Enclosed) => Some("ce".into()),
             Effect::Convert(Convert::Adjacent) => Some("ca".into()),
-            Effect::Stay => None,
+            // A second part's square is written after the move (`d1d4,d4g7`).
+            Effect::Stay | Effect::Place(_) => None,
         })
         .collect();
     parts.sort();
@@ -774,6 +809,11 @@ fn kinds(rules: &Rules) -> Kinds {
     t.both_colours = (rules.pieces.iter().enumerate())
         .filter(|(_, p)| p.both_colours)
         .fold(0, |m, (k, _)| m | 1 << k);
+    t.two_part = rules.on_move.is_some()
+        || rules
+            .generators
+            .iter()
+            .any(|g| g.effects.iter().any(|e| matches!(e, Effect::Place(_))));
     t
 }
 

@@ -1413,7 +1413,8 @@ impl Searcher {
         let mut moves = std::mem::take(&mut self.lists[ply]);
         // With end rules this module does not know, only the legal moves (none once
         // the game is decided) tell whether the game goes on.
-        let legal = self.ends.other;
+        let two_part = pos.rules().tables.kinds.two_part;
+        let legal = self.ends.other || two_part;
         if legal {
             pos.legal_moves_into(&mut moves);
             if moves.is_empty() {
@@ -1448,6 +1449,15 @@ impl Searcher {
         } else if legal {
             self.mobility[ply] = moves.len() as i32;
             moves.retain(|&m| pos.is_tactical(m));
+            if two_part {
+                // Where the second part goes is a quiet choice: one per capture.
+                moves.dedup_by(|a, b| {
+                    Move {
+                        second: b.second,
+                        ..*a
+                    } == *b
+                });
+            }
         } else {
             // Only the tactical moves are generated: the side's count of two plies
             // up stands in for its mobility here.

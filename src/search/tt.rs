@@ -199,24 +199,52 @@ const KINDS: [MoveKind; 12] = [
     MoveKind::CastleGatePartner,
 ];
 
-/// The move word: from, to, generator, promotion, and kind (0: no move).
+/// A square in 12 bits: [`CELL_NONE`] for none. Boards of 4095 squares or more have
+/// squares that do not fit: a move naming one is not stored (a stored move is only a
+/// hint).
+const CELL_BITS: u32 = 12;
+const CELL_NONE: u64 = (1 << CELL_BITS) - 1;
+
+fn pack_cell(c: Cell) -> Option<u64> {
+    if c == Cell::NONE {
+        Some(CELL_NONE)
+    } else {
+        Some(u64::from(c.raw())).filter(|&r| r < CELL_NONE)
+    }
+}
+
+fn unpack_cell(w: u64) -> Cell {
+    match w & CELL_NONE {
+        CELL_NONE => Cell::NONE,
+        r => Cell::from_raw(r as u16),
+    }
+}
+
+/// The move word: from, to and second square (12 bits each), generator (16),
+/// promotion (8) and kind (4; 0: no move).
 fn pack_move(m: Option<Move>) -> u64 {
     let Some(m) = m else { return 0 };
     let kind = KINDS.iter().position(|&k| k == m.kind).unwrap_or(0) as u64 + 1;
-    u64::from(m.from.raw())
-        | u64::from(m.to.raw()) << 16
-        | u64::from(m.generator.raw()) << 32
-        | u64::from(m.promo) << 48
-        | kind << 56
+    let (Some(from), Some(to), Some(second)) =
+        (pack_cell(m.from), pack_cell(m.to), pack_cell(m.second))
+    else {
+        return 0;
+    };
+    from | to << 12
+        | second << 24
+        | u64::from(m.generator.raw()) << 36
+        | u64::from(m.promo) << 52
+        | kind << 60
 }
 
 fn unpack_move(w: u64) -> Option<Move> {
-    let kind = (w >> 56) as usize;
+    let kind = (w >> 60) as usize;
     (kind != 0).then(|| Move {
-        from: Cell::from_raw(w as u16),
-        to: Cell::from_raw((w >> 16) as u16),
-        generator: GenId::from_raw((w >> 32) as u16),
-        promo: (w >> 48) as u8,
+        from: unpack_cell(w),
+        to: unpack_cell(w >> 12),
+        second: unpack_cell(w >> 24),
+        generator: GenId::from_raw((w >> 36) as u16),
+        promo: (w >> 52) as u8,
         kind: KINDS[(kind - 1).min(KINDS.len() - 1)],
     })
 }
@@ -269,6 +297,7 @@ mod tests {
         let m = Move {
             from: Cell::new(12),
             to: Cell::new(300),
+            second: Cell::new(99),
             kind: MoveKind::Drop,
             promo: 7,
             generator: GenId::new(513),

@@ -60,6 +60,9 @@ pub struct MoveView {
     pub to: Option<String>,
     /// For a drop, the symbol of the piece taken from the hand.
     pub drop: Option<String>,
+    /// The square its second part puts terrain on (an arrow, the duck), if it has one:
+    /// the page asks for it after the first part's squares.
+    pub then: Option<String>,
     /// What it does, in words, for a choice between moves with the same squares.
     pub label: String,
 }
@@ -190,6 +193,7 @@ fn view(pos: &Position, m: Move) -> MoveView {
         from: square(m.origin()),
         to: square(m.target()),
         drop: dropped.map(|kind| rules.code_symbol(code(kind, pos.side_to_move()))),
+        then: square(m.second_part()),
         label: label(pos, shape),
     }
 }

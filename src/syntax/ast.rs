@@ -92,6 +92,8 @@ pub enum Decl {
 pub enum Event {
     /// The move leaves a royal piece of the opponent attacked.
     Check,
+    /// Any move (its effects are a second part every move has).
+    Move,
 }
 
 /// What a `forbid` declaration forbids.
@@ -485,6 +487,14 @@ pub enum Effect {
     Counter(Name, Count),
     /// Enemy pieces turn to the mover's side (see [`Convert`]).
     Convert(Convert),
+    /// A second part: the mover puts the terrain on an empty square; `lift`: the one
+    /// on the board moves there (`move duck`), else a new one (`place arrow`);
+    /// `along`: a Betza move from where the piece landed that reaches the square.
+    Place {
+        terrain: Name,
+        lift: bool,
+        along: Option<Spanned<String>>,
+    },
 }
 
 /// Which enemy pieces a `convert` effect turns to the mover's side.

@@ -308,7 +308,10 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::height_effect
         | Rule::stay_effect
         | Rule::counter_effect
-        | Rule::convert_effect => words("an effect", "effect"),
+        | Rule::convert_effect
+        | Rule::place_effect
+        | Rule::place_verb
+        | Rule::along => words("an effect", "effect"),
         Rule::convert_what => words("one of", "convert_what"),
         Rule::when_stuck => "`when-stuck`".into(),
         Rule::compare => words("a comparison", "compare"),
@@ -440,8 +443,13 @@ fn forbid(item: Pair<Rule>) -> Spanned<Forbid> {
 
 fn on_decl(mut inner: Children, span: Span) -> Decl {
     let event = inner.next().unwrap();
+    let kind = if event.as_str() == "move" {
+        Event::Move
+    } else {
+        Event::Check
+    };
     Decl::On {
-        event: Spanned::new(Event::Check, span_of(&event)),
+        event: Spanned::new(kind, span_of(&event)),
         effects: inner.next().unwrap().into_inner().map(effect).collect(),
         span,
     }
@@ -918,6 +926,16 @@ fn effect(pair: Pair<Rule>) -> Spanned<Effect> {
         Rule::counter_effect => {
             let counter = name(inner.next().unwrap());
             Effect::Counter(counter, count(inner.next().unwrap()))
+        }
+        Rule::place_effect => {
+            let lift = inner.next().unwrap().as_str() == "move";
+            let terrain = name(inner.next().unwrap());
+            let along = inner.next().map(|a| string(a.into_inner().next().unwrap()));
+            Effect::Place {
+                terrain,
+                lift,
+                along,
+            }
         }
         _ => unreachable!("effect {rule:?}"),
     };

@@ -8,7 +8,9 @@ const POLL_MS = 500;
 const SVG_NS = "http://www.w3.org/2000/svg";
 
 let state = null; // the last state received
-let selected = null; // {square: NAME} or {drop: SYMBOL, el: ELEMENT}
+// {square: NAME} or {drop: SYMBOL, el: ELEMENT}; with `landed: NAME` once the first part
+// of a two-part move is chosen, while its second part's square is asked for.
+let selected = null;
 let busy = false; // a request is under way: polls wait
 let flipped = false; // the board seen from the second player's side
 
@@ -245,20 +247,25 @@ function drawMarks() {
   svg.append(layer);
   const from = selected.el || squareElement(selected.square);
   if (from) mark(layer, svg, from, "vs-selected");
+  const landed = selected.landed && squareElement(selected.landed);
+  if (landed) mark(layer, svg, landed, "vs-selected");
   for (const m of selectedMoves()) {
-    const el = squareElement(m.to);
-    if (el) mark(layer, svg, el, pieceOn(m.to) ? "vs-capture" : "vs-target");
+    const square = selected.landed ? m.then : m.to;
+    const el = squareElement(square);
+    if (el) mark(layer, svg, el, pieceOn(square) ? "vs-capture" : "vs-target");
   }
 }
 
 // ---- clicks -----------------------------------------------------------------------
 
 // The legal moves of the selection that go to a square.
+// Once the first part of a two-part move is chosen, those of its moves.
 function selectedMoves() {
   if (!selected || !state) return [];
-  return state.moves.filter((m) =>
+  const moves = state.moves.filter((m) =>
     selected.drop ? m.drop === selected.drop : m.from === selected.square && m.to && m.to !== m.from,
   );
+  return selected.landed ? moves.filter((m) => m.to === selected.landed && m.then) : moves;
 }
 
 const movesFrom = (square) => state.moves.filter((m) => m.from === square && m.to && m.to !== m.from);
@@ -322,9 +329,26 @@ function clickHand(el) {
   select({ drop: symbol, el });
 }
 
+// The second part of a two-part move: the square its terrain goes to.
+function clickSecondSquare(name) {
+  const moves = selectedMoves();
+  const options = moves.filter((m) => m.then === name);
+  if (options.length === 1) return play(options[0].text);
+  if (options.length > 1) return choose(options);
+  // Not a square it may use: the server says why.
+  const text = `${moves[0].text.split(",")[0]},${selected.landed}${name}`;
+  select(null);
+  return play(text);
+}
+
 function clickSquare(name) {
+  if (selected && selected.landed) return clickSecondSquare(name);
   if (selected) {
     const options = selectedMoves().filter((m) => m.to === name);
+    if (options.length > 0 && options.every((m) => m.then)) {
+      show("message", "now the square of the move's second part");
+      return select({ ...selected, landed: name });
+    }
     if (options.length === 1) return play(options[0].text);
     if (options.length > 1) return choose(options);
     if (selected.square === name) return select(null);
