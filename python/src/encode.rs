@@ -5,7 +5,9 @@
 //! the hand, or none (a pass or a swap); the target a square or none (an exit, a
 //! pass); the form what else tells two moves between the same places apart: plain, the
 //! piece kind a promotion or flip turns into, a capture without moving, a castling, a
-//! swap. Decision: the numbering is read from the rules alone (squares, piece kinds,
+//! swap. In games whose moves have a second part (an arrow, the duck), each of those
+//! also has its second square (or none): the numbering is that many times larger.
+//! Decision: the numbering is read from the rules alone (squares, piece kinds,
 //! castlings), not from moves met in play, so that it is the same on every machine and
 //! at every position, as a learning agent's output layer needs.
 
@@ -18,6 +20,8 @@ pub struct Encoding {
     cells: usize,
     kinds: usize,
     castlings: usize,
+    /// Second squares: the squares and none, where moves have a second part; else one.
+    seconds: usize,
     /// Whether the observation has hand planes (the game has drops).
     hands: bool,
     counters: usize,
@@ -41,6 +45,11 @@ impl Encoding {
             cells: geo.cells.len(),
             kinds: rules.pieces.len(),
             castlings: rules.castlings().len(),
+            seconds: if rules.has_two_part_moves() {
+                geo.cells.len() + 1
+            } else {
+                1
+            },
             hands: rules.has_drops(),
             counters: rules.counters().len(),
             rows,
@@ -71,7 +80,7 @@ impl Encoding {
 
     /// The number of actions.
     pub fn size(&self) -> usize {
-        self.sources() * self.targets() * self.forms()
+        self.sources() * self.targets() * self.forms() * self.seconds
     }
 
     /// The action number of a legal move of `pos`.
@@ -109,7 +118,13 @@ impl Encoding {
             MoveShape::Pass => (none_source, none_target, 0),
             MoveShape::Swap => (none_source, none_target, self.forms() - 1),
         };
-        (source * self.targets() + target) * self.forms() + form
+        let second = if self.seconds > 1 {
+            m.second_part()
+                .map_or(self.cells, varsand::rules::Cell::index)
+        } else {
+            0
+        };
+        ((source * self.targets() + target) * self.forms() + form) * self.seconds + second
     }
 
     /// The observation's shape: (planes, rows, columns).

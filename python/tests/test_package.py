@@ -70,6 +70,18 @@ def test_actions_are_unique_among_the_legal_moves_and_play_the_move():
     assert pos.push_action(moves[3].action) == moves[3].text
 
 
+def test_moves_with_a_second_part_have_actions_of_their_own():
+    # Amazons: every move is a queen's move and an arrow; 2,176 at the start, many
+    # sharing their first part.
+    game = varsand.load(str(REPO / "variants" / "amazons.var"))
+    pos = game.start()
+    moves = pos.moves()
+    actions = [m.action for m in moves]
+    assert len(set(actions)) == len(actions) == 2176
+    assert all(0 <= a < game.action_count for a in actions)
+    assert pos.push_action(moves[5].action) == moves[5].text
+
+
 def test_a_given_position_and_its_outcome():
     game = chess()
     mated = game.position("rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3")

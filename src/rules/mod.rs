@@ -318,6 +318,11 @@ impl Rules {
         self.generators.iter().any(|g| g.source == Source::Drop)
     }
 
+    /// Do moves of this game have a second part (`place`, `move`: an arrow, the duck)?
+    pub fn has_two_part_moves(&self) -> bool {
+        self.tables.kinds.two_part
+    }
+
     /// The zone a piece type may leave the board from, if one.
     pub fn exit_zone(&self, kind: PieceKind) -> Option<ZoneId> {
         self.moves_where(kind, |s| *s == Source::Exit)
