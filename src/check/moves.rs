@@ -133,17 +133,7 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
                 Forbid::Check => out.forbid_check = true,
             },
             Decl::MustDrop(span) => {
-                if !ever_dropped(file, pieces) {
-                    ck.report(
-                        Problem::new(
-                            ProblemCode::MustDropNeverDropped,
-                            *span,
-                            "no piece is ever placed from the hand",
-                        )
-                        .label("this rule")
-                        .help("pieces are placed from the hand by `drop in ZONE`, or a piece's `drops` rule"),
-                    );
-                }
+                must_drop(ck, file, *span, pieces);
                 out.must_drop = true;
             }
             Decl::CastlingByDrop {
@@ -151,23 +141,8 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
                 partner,
                 span,
             } => {
-                if !file.decls.iter().any(|d| matches!(d, Decl::Castle(_))) {
-                    ck.report(
-                        Problem::new(
-                            ProblemCode::CastlingByDropWithoutCastling,
-                            *span,
-                            "the game declares no castling whose right a placement could give",
-                        )
-                        .label("this rule")
-                        .help("declare the castlings: `castle white K e1-g1 with h1-f1`"),
-                    );
-                }
-                let (k, p) = (
-                    scope.resolve_piece(ck, king),
-                    scope.resolve_piece(ck, partner),
-                );
-                if let (Some(k), Some(p)) = (k, p) {
-                    out.castling_by_drop = Some((k, p));
+                if let Some(pair) = castling_by_drop(ck, scope, file, (king, partner), *span) {
+                    out.castling_by_drop = Some(pair);
                 }
             }
             Decl::MustCapture(span) => {
@@ -209,6 +184,54 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
     }
     never_dropped(ck, file, scope, &out, pieces);
     face_never_held(ck, scope, pieces);
+    no_flip_rule(ck, scope, &out, pieces);
+    out
+}
+
+/// `must-drop` where no piece is ever placed from the hand: the rule could never apply.
+fn must_drop(ck: &mut Checker, file: &File, span: Span, pieces: &[Piece]) {
+    if !ever_dropped(file, pieces) {
+        ck.report(
+            Problem::new(
+                ProblemCode::MustDropNeverDropped,
+                span,
+                "no piece is ever placed from the hand",
+            )
+            .label("this rule")
+            .help("pieces are placed from the hand by `drop in ZONE`, or a piece's `drops` rule"),
+        );
+    }
+}
+
+/// `castling-by-drop KING with PARTNER`: the two kinds, resolved; a game without
+/// castlings is told that no right could be given.
+fn castling_by_drop(
+    ck: &mut Checker,
+    scope: &Scope,
+    file: &File,
+    (king, partner): (&Name, &Name),
+    span: Span,
+) -> Option<(PieceKind, PieceKind)> {
+    if !file.decls.iter().any(|d| matches!(d, Decl::Castle(_))) {
+        ck.report(
+            Problem::new(
+                ProblemCode::CastlingByDropWithoutCastling,
+                span,
+                "the game declares no castling whose right a placement could give",
+            )
+            .label("this rule")
+            .help("declare the castlings: `castle white K e1-g1 with h1-f1`"),
+        );
+    }
+    let (k, p) = (
+        scope.resolve_piece(ck, king),
+        scope.resolve_piece(ck, partner),
+    );
+    Some((k?, p?))
+}
+
+/// Pieces with two faces in a game where no player may flip them.
+fn no_flip_rule(ck: &mut Checker, scope: &Scope, out: &Movement, pieces: &[Piece]) {
     if pieces.iter().any(|p| p.flips_to.is_some()) && out.flip_rules.iter().all(Option::is_none) {
         let span = scope
             .pieces
@@ -227,7 +250,6 @@ pub(crate) fn movement(ck: &mut Checker, file: &File, scope: &Scope, pieces: &[P
             .help("add `flip PLAYER in ZONE` (optionally `if own PIECE in ZONE`)"),
         );
     }
-    out
 }
 
 /// `must-capture` where no piece has a move that captures: the rule could never

@@ -1362,6 +1362,31 @@ impl Searcher {
         r - self.quiet_score(pos.side_to_move().opponent(), m, ply) / 6_000
     }
 
+    /// The table's answer for a quiescence node: a stored result of any depth bounds
+    /// it (`Err`: the score that decides the node), else its hash move, if any.
+    fn quiet_probe(
+        &self,
+        key: u64,
+        alpha: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Result<Option<Move>, i32> {
+        let Some(e) = self.tt.probe(key) else {
+            return Ok(None);
+        };
+        let s = from_tt(e.score, ply);
+        let cut = match e.bound {
+            Bound::Exact => true,
+            Bound::Lower => s >= beta,
+            Bound::Upper => s <= alpha,
+        };
+        if cut && e.depth >= 0 {
+            Err(s)
+        } else {
+            Ok(e.mv)
+        }
+    }
+
     /// Quiescence: captures and promotions until the position is quiet (every legal
     /// move while in check, for a few plies), standing pat on the evaluation. Outside
     /// check it stands pat before generating anything and then reads the pseudo-legal
@@ -1391,22 +1416,10 @@ impl Searcher {
         {
             return Self::outcome_score(o, ply);
         }
-        // A stored result of any depth bounds a quiescence search.
         let key = pos.hash();
-        let hash_move = match self.tt.probe(key) {
-            Some(e) => {
-                let s = from_tt(e.score, ply);
-                let cut = match e.bound {
-                    Bound::Exact => true,
-                    Bound::Lower => s >= beta,
-                    Bound::Upper => s <= alpha,
-                };
-                if cut && e.depth >= 0 {
-                    return s;
-                }
-                e.mv
-            }
-            None => None,
+        let hash_move = match self.quiet_probe(key, alpha, beta, ply) {
+            Ok(mv) => mv,
+            Err(score) => return score,
         };
         let alpha0 = alpha;
         let us = pos.side_to_move();
