@@ -877,7 +877,7 @@ impl Searcher {
     /// no move generation).
     #[inline]
     fn static_eval(&self, pos: &Position, ply: usize) -> i32 {
-        let mut s = self.eval.evaluate(pos) + self.threats.score(pos);
+        let mut s = self.evaluate(pos);
         if ply >= 2 {
             s += self.eval.mobility * (self.mobility[ply - 2] - self.mobility[ply - 1]);
         }
