@@ -65,6 +65,13 @@ pub const MAX_DEPTH: u32 = 64;
 pub const MAX_THREADS: usize = 256;
 /// Quiescence follows every evasion while in check for at most this many plies.
 const QUIET_EVASIONS: usize = 4;
+/// Futility pruning of quiet moves: the margin over the static evaluation is this
+/// plus [`FUTILITY_STEP`] per ply of the move's reduced depth.
+const FUTILITY_BASE: i32 = 120;
+const FUTILITY_STEP: i32 = 90;
+/// History pruning: a quiet move near the leaves whose history is below this times
+/// the depth is not searched (histories reach ±3 × 16,384 with the continuations).
+const HISTORY_PRUNE: i32 = -4_000;
 
 /// A small, seedable random number generator (xorshift64*), so games replay exactly.
 #[derive(Debug, Clone)]
@@ -1143,13 +1150,20 @@ impl Searcher {
             }
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
             // Checks are kept, as mating attacks are made of them.
-            if prunable
-                && quiet
-                && !gives_check
-                && (hangs || futile(depth, improving, quiets_tried.len(), eval, alpha))
-            {
-                pos.unmake();
-                continue;
+            if prunable && quiet && !gives_check {
+                let test = QuietTest {
+                    depth,
+                    searched,
+                    improving,
+                    tried: quiets_tried.len(),
+                    eval,
+                    alpha,
+                    ply,
+                };
+                if hangs || self.prunes_quiet(pos, m, &test) {
+                    pos.unmake();
+                    continue;
+                }
             }
             self.path[ply] = Some(m);
             let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
@@ -1294,6 +1308,29 @@ impl Searcher {
             score = -self.negamax(pos, d, -beta, -alpha, ply + 1, gives_check);
         }
         score
+    }
+
+    /// Late-move, futility and history pruning of a quiet move just made (`pos` is
+    /// after it): enough quiet moves tried at a shallow depth; or, at the depth the
+    /// move would be searched to after its late-move reduction, a static evaluation too
+    /// far below alpha for a quiet move to close the gap, or a history that says such
+    /// moves fail here. Reading the reduced depth prunes late moves more than early ones,
+    /// as their reductions would leave them little depth anyway.
+    fn prunes_quiet(&self, pos: &Position, m: Move, q: &QuietTest) -> bool {
+        let d = q.depth;
+        let enough = (3 + d * d) / (2 - i32::from(q.improving));
+        if d <= 8 && q.tried as i32 >= enough {
+            return true;
+        }
+        let lmr_depth = d - 1 - self.reductions.get(d, q.searched);
+        if lmr_depth <= 6
+            && q.eval
+                .is_some_and(|ev| ev + FUTILITY_BASE + FUTILITY_STEP * lmr_depth.max(0) <= q.alpha)
+        {
+            return true;
+        }
+        let mover = pos.side_to_move().opponent();
+        lmr_depth < 3 && self.quiet_score(mover, m, q.ply) < HISTORY_PRUNE * d
     }
 
     /// A capture that loses material by the exchange estimate, near the leaves (its
@@ -1654,12 +1691,18 @@ fn tt_cut(e: Entry, depth: i32, alpha: i32, beta: i32, ply: usize, pv_node: bool
     cut.then_some(s)
 }
 
-/// Late-move pruning (enough quiet moves tried at a shallow depth) and futility (a
-/// quiet move that cannot bring the score up to alpha).
-fn futile(depth: i32, improving: bool, quiets_tried: usize, eval: Option<i32>, alpha: i32) -> bool {
-    let enough = (3 + depth * depth) / (2 - i32::from(improving));
-    (depth <= 8 && quiets_tried as i32 >= enough)
-        || (depth <= 6 && eval.is_some_and(|ev| ev + 100 + 100 * depth <= alpha))
+/// What [`Searcher::prunes_quiet`] reads of the node and the move.
+struct QuietTest {
+    depth: i32,
+    /// Legal moves searched before this one.
+    searched: usize,
+    improving: bool,
+    /// Quiet moves tried before this one.
+    tried: usize,
+    /// The node's static evaluation (none in check).
+    eval: Option<i32>,
+    alpha: i32,
+    ply: usize,
 }
 
 /// The bound a node's best score is: above the window, inside it, or below.
