@@ -741,6 +741,23 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
             with_article(&rules.piece(kind).name)
         ),
         Cond::Converts => "to convert at least one enemy piece".into(),
+        Cond::CountOnBoard { enemy, kind, limit } => format!(
+            "{} {} {} on the board",
+            match limit {
+                1 => "no".to_string(),
+                n => format!("fewer than {n}"),
+            },
+            if enemy { "enemy" } else { "own" },
+            rules.piece(kind).name
+        ),
+        Cond::Checking { yes: true } => "to give check".into(),
+        Cond::Checking { yes: false } => "not to give check".into(),
+        Cond::Attacking { yes: true } => {
+            "to attack an enemy piece from where it lands".into()
+        }
+        Cond::Attacking { yes: false } => {
+            "to attack no enemy piece from where it lands".into()
+        }
         Cond::InCheck { yes: true } => "to be in check".into(),
         Cond::InCheck { yes: false } => "not to be in check".into(),
         Cond::Over { kind, yes } => format!(
