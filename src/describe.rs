@@ -155,7 +155,11 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
                 let _ = write!(line, "; leaves a {} behind", rules.piece(k).name);
             }
             Effect::Becomes(k) => {
-                let _ = write!(line, "; turns into {}", crate::engine::explain::with_article(&rules.piece(k).name));
+                let _ = write!(
+                    line,
+                    "; turns into {}",
+                    crate::engine::explain::with_article(&rules.piece(k).name)
+                );
             }
             Effect::Height(d) => {
                 let _ = write!(line, "; its height changes by {d:+}");

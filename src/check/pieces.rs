@@ -417,9 +417,7 @@ fn in_place(
     conditions: &[Spanned<Condition>],
     effects: &[Spanned<Effect>],
 ) {
-    let becomes = effects
-        .iter()
-        .any(|e| matches!(e.node, Effect::Becomes(_)));
+    let becomes = effects.iter().any(|e| matches!(e.node, Effect::Becomes(_)));
     let not_here = effects.iter().find(|e| {
         matches!(
             e.node,

@@ -752,12 +752,8 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
         ),
         Cond::Checking { yes: true } => "to give check".into(),
         Cond::Checking { yes: false } => "not to give check".into(),
-        Cond::Attacking { yes: true } => {
-            "to attack an enemy piece from where it lands".into()
-        }
-        Cond::Attacking { yes: false } => {
-            "to attack no enemy piece from where it lands".into()
-        }
+        Cond::Attacking { yes: true } => "to attack an enemy piece from where it lands".into(),
+        Cond::Attacking { yes: false } => "to attack no enemy piece from where it lands".into(),
         Cond::InCheck { yes: true } => "to be in check".into(),
         Cond::InCheck { yes: false } => "not to be in check".into(),
         Cond::Over { kind, yes } => format!(
