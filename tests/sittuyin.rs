@@ -145,3 +145,15 @@ fn a_promotion_in_place_is_read_and_taken_back() {
     pos.play("d5d6").unwrap();
     assert_eq!(pos.fen(), "3k4/8/3P4/8/8/8/3R4/4K3[] b - - 0 1");
 }
+
+#[test]
+fn a_refused_promotion_says_which_condition_it_breaks() {
+    let mut pos = at("4k3/8/2r5/3P4/8/8/P7/4K3 w - - 0 1");
+    let why = pos.why_illegal("d5d5f");
+    assert_eq!(
+        why,
+        "the move needs to attack no enemy piece from where it lands"
+    );
+    let mut pos = at("3k4/8/8/3P4/8/8/3R4/4K3 w - - 0 1");
+    assert_eq!(pos.why_illegal("d5c4f"), "the move needs not to give check");
+}

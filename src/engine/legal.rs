@@ -106,11 +106,17 @@ impl Position {
         rules.generators[m.generator]
             .conditions
             .iter()
-            .all(|c| match *c {
-                Cond::Checking { yes } => self.gives_check(m) == yes,
-                Cond::Attacking { yes } => self.attacks_after(m) == yes,
-                _ => true,
-            })
+            .all(|c| self.after_condition_holds(m, c))
+    }
+
+    /// Does `cond`, if it is read on the position `m` makes, hold for `m`? (Other
+    /// conditions are read while generating: true here.)
+    pub(crate) fn after_condition_holds(&mut self, m: Move, cond: &Cond) -> bool {
+        match *cond {
+            Cond::Checking { yes } => self.gives_check(m) == yes,
+            Cond::Attacking { yes } => self.attacks_after(m) == yes,
+            _ => true,
+        }
     }
 
     /// Once `m` is made, does the piece where it landed attack a piece of the
