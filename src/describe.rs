@@ -123,6 +123,7 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
         },
         Source::Clone => "may be copied, from an endless supply, onto an empty square next to one of its player's own (written as a placement from the hand)".to_string(),
         Source::Exit => "may leave the board".to_string(),
+        Source::InPlace => "stays on its square".to_string(),
         Source::Flip { face } => format!(
             "may turn into its other face, the {}, and move as it",
             rules.piece(*face).name
@@ -152,6 +153,13 @@ pub fn describe_generator(rules: &Rules, id: GenId) -> String {
         match *e {
             Effect::Leave(k) => {
                 let _ = write!(line, "; leaves a {} behind", rules.piece(k).name);
+            }
+            Effect::Becomes(k) => {
+                let _ = write!(
+                    line,
+                    "; turns into {}",
+                    crate::engine::explain::with_article(&rules.piece(k).name)
+                );
             }
             Effect::Height(d) => {
                 let _ = write!(line, "; its height changes by {d:+}");

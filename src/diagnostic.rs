@@ -145,6 +145,8 @@ pub enum ProblemCode {
     CapturingWithoutCapture,
     #[error("varsand::converts-without-convert")]
     ConvertsWithoutConvert,
+    #[error("varsand::in-place-without-becomes")]
+    InPlaceWithoutBecomes,
     #[error("varsand::convert-one-sided")]
     ConvertOneSided,
     #[error("varsand::explosion-to-hand")]
@@ -291,6 +293,7 @@ impl ProblemCode {
         ProblemCode::UnattackedWithReply,
         ProblemCode::CapturingWithoutCapture,
         ProblemCode::ConvertsWithoutConvert,
+        ProblemCode::InPlaceWithoutBecomes,
         ProblemCode::ConvertOneSided,
         ProblemCode::EventEffect,
         ProblemCode::UnknownTerrain,

@@ -214,6 +214,30 @@ pub enum Cond {
     /// The move turns at least one enemy piece by a [`Effect::Convert`] of its own
     /// generator.
     Converts,
+    /// Fewer than `limit` pieces of `kind`, the enemy's or one's own, stand on the
+    /// board (none, for a limit of 1).
+    CountOnBoard {
+        enemy: bool,
+        kind: PieceKind,
+        limit: u8,
+    },
+    /// Read once the move is made (by the legal-move filter): it leaves a royal piece
+    /// of the opponent attacked (`yes`), or does not.
+    Checking {
+        yes: bool,
+    },
+    /// Read once the move is made: the piece, where it landed, attacks a piece of the
+    /// opponent (`yes`), or attacks none.
+    Attacking {
+        yes: bool,
+    },
+}
+
+impl Cond {
+    /// Is it read on the position the move makes, rather than while generating?
+    pub fn is_after(&self) -> bool {
+        matches!(self, Cond::Checking { .. } | Cond::Attacking { .. })
+    }
 }
 
 /// An effect of a move, resolved.
@@ -231,6 +255,8 @@ pub enum Effect {
     Convert(Convert),
     /// The move's second part: the mover puts terrain on an empty square.
     Place(Placement),
+    /// The piece turns into this kind where it lands (a promotion by the line's moves).
+    Becomes(PieceKind),
 }
 
 /// A move's second part: a terrain put on a square that is empty once the piece has
@@ -320,6 +346,9 @@ pub struct Piece {
     pub value: Option<i64>,
     pub betza: String,
     pub components: Vec<Component>,
+    /// `moves in-place`: moves that leave the piece on its square (turned into
+    /// another by their `becomes` effect), each with its conditions and effects.
+    pub in_place: Vec<DropRule>,
     pub promotions: Vec<Promotion>,
     /// Captured, it goes to the capturer's hand as this piece.
     pub to_hand: Option<PieceKind>,

@@ -154,6 +154,7 @@ catalogue! {
     reached_unattacked_with_reply: 1,
     capturing_without_capture: 1,
     converts_without_convert: 1,
+    in_place_without_becomes: 1,
     convert_one_sided: 1,
     on_check_effect: 1,
 

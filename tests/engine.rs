@@ -442,3 +442,95 @@ fn a_two_part_move_is_undone_whole() {
         assert_eq!((pos.fen(), pos.hash()), start, "{game}");
     }
 }
+
+/// A toy game for `becomes`, `moves in-place`, counts on the board, `checking` and
+/// `attacking`: a squire turns into a knight by capturing, or into a rook where it
+/// stands while its player has fewer than two rooks, unless the rook would attack.
+const SQUIRES: &str = r#"
+game "Squires"
+board 5 x 5
+players white black
+piece King K { moves "K" royal }
+piece Rook R { moves "R" }
+piece Knight N { moves "N" }
+piece Squire Q {
+  moves "mW"
+  moves "cF" then becomes Knight
+  moves in-place if fewer-than 2 own Rook unless attacking then becomes Rook
+  moves "mK" if no enemy Knight unless checking then becomes Knight
+}
+end { checkmate loss stalemate draw }
+setup "k4/5/5/5/Q3K w - - 0 1"
+"#;
+
+#[test]
+fn becomes_turns_the_piece_into_another_where_it_lands() {
+    // The capture turns the squire into a knight: written with the knight's letter.
+    let moves = sorted_moves(SQUIRES, "k4/5/1r3/Q4/4K w - - 0 1");
+    assert!(moves.contains(&"a2b3n".to_string()), "{moves:?}");
+    assert!(!moves.contains(&"a2b3".to_string()), "{moves:?}");
+}
+
+#[test]
+fn a_move_in_place_turns_the_piece_and_is_undone() {
+    let rules = load_rules(SQUIRES).unwrap();
+    let fen = "1k3/5/5/5/Q3K w - - 0 1";
+    let mut pos = Position::from_fen(rules, fen).unwrap();
+    let before = pos.fen();
+    pos.play("a1a1r").unwrap();
+    assert_eq!(pos.fen(), "1k3/5/5/5/R3K b - - 1 1");
+    pos.unmake();
+    assert_eq!(pos.fen(), before);
+}
+
+#[test]
+fn counts_on_the_board_allow_a_move_below_the_limit() {
+    // One rook: fewer than two, the squire may still become one.
+    // (The black king stands off the a-file, where the new rook would attack it.)
+    let one = sorted_moves(SQUIRES, "1k3/5/5/3R1/Q3K w - - 0 1");
+    assert!(one.contains(&"a1a1r".to_string()), "{one:?}");
+    let two = sorted_moves(SQUIRES, "1k3/5/4R/3R1/Q3K w - - 0 1");
+    assert!(!two.contains(&"a1a1r".to_string()), "{two:?}");
+    // An enemy knight on the board forbids the knight's promotion step.
+    let knight = sorted_moves(SQUIRES, "k3n/5/5/5/Q3K w - - 0 1");
+    assert!(knight.iter().all(|m| !m.ends_with('n')), "{knight:?}");
+}
+
+#[test]
+fn unless_attacking_refuses_a_piece_that_would_attack_where_it_stands() {
+    // A rook on a1 would attack the enemy rook on a4.
+    let moves = sorted_moves(SQUIRES, "k4/r4/5/5/Q3K w - - 0 1");
+    assert!(!moves.contains(&"a1a1r".to_string()), "{moves:?}");
+    assert!(moves.contains(&"a1a2".to_string()), "{moves:?}");
+}
+
+#[test]
+fn unless_checking_refuses_a_check_by_discovery() {
+    // The squire on b3 shields the king on e3 from the rook on a3: as a knight it may
+    // step only along rank 3 (to c3), though its plain steps off the rank stay legal.
+    let moves = sorted_moves(SQUIRES, "5/5/RQ2k/5/4K w - - 0 1");
+    let promotions: Vec<&String> = moves.iter().filter(|m| m.ends_with('n')).collect();
+    assert!(
+        promotions.iter().all(|m| m.ends_with("3n")),
+        "off rank 3 the rook checks: {moves:?}"
+    );
+    assert!(!promotions.is_empty(), "{moves:?}");
+    assert!(moves.contains(&"b3b4".to_string()), "{moves:?}");
+}
+
+#[test]
+fn rules_summary_says_what_in_place_moves_and_becomes_do() {
+    let rules = load_rules(SQUIRES).unwrap();
+    let text = varsand::describe::describe(&rules);
+    assert!(text.contains("stays on its square"), "{text}");
+    assert!(text.contains("turns into a Rook"), "{text}");
+    assert!(
+        text.contains("fewer than 2 own Rook on the board"),
+        "{text}"
+    );
+    assert!(text.contains("not to give check"), "{text}");
+    assert!(
+        text.contains("to attack no enemy piece from where it lands"),
+        "{text}"
+    );
+}

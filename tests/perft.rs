@@ -154,6 +154,7 @@ perft_suites! {
     placement: placement_quick, placement_deep;
     amazons: amazons_quick, amazons_deep;
     duck: duck_quick, duck_deep;
+    sittuyin: sittuyin_quick, sittuyin_deep;
 }
 
 /// Three-check: its file name is not a Rust name, so its suite is written out.

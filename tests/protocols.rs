@@ -563,6 +563,75 @@ fn drops_passes_and_declined_promotions_read_as_varsand_writes_them() {
     assert_eq!(board.read_move(rules, "b4b5+"), "b4b5+");
 }
 
+/// Fairy-Stockfish's XBoard mode (checked against its binary built with all=yes,
+/// `variant duck` and `variant amazons`): a move with a second part is written with
+/// the first part's letter last (`b7b8,b8b3q`; UCI writes `b7b8q,b8b3`), on ten ranks
+/// numbered from 0, and sent in two lines (`move b7b8,` then `move b8b3q`). Gating
+/// moves are written as UCI writes them (`b1c3h`).
+#[test]
+fn two_part_moves_are_written_and_read_as_fairy_stockfishs_xboard_mode_does() {
+    let pos = Position::from_fen(
+        rules("variants/duck.var"),
+        "4k3/1P6/8/8/8/8/8/4K3 w - - 0 1",
+    )
+    .unwrap();
+    let board = WinBoard::new(&pos);
+    let rules = pos.rules();
+    let m = pos.clone().parse_move("b7b8q,b8b3").unwrap();
+    assert_eq!(board.move_text(&pos, m), "b7b8,b8b3q");
+    assert_eq!(board.read_move(rules, "b7b8,b8b3q"), "b7b8q,b8b3");
+    assert_eq!(board.read_move(rules, "b7b8q,b8b3"), "b7b8q,b8b3");
+    assert_eq!(board.read_move(rules, "e1e2,e2e3"), "e1e2,e2e3");
+    assert_eq!(
+        varsand::protocol::winboard::move_lines("b7b8,b8b3q"),
+        ["move b7b8,", "move b8b3q"]
+    );
+    assert_eq!(
+        varsand::protocol::winboard::move_lines("e2e4"),
+        ["move e2e4"]
+    );
+    // Amazons: ten ranks, numbered from 0 in both parts.
+    let pos = start("amazons");
+    let board = WinBoard::new(&pos);
+    let m = pos.clone().parse_move("d1d5,d5d9").unwrap();
+    assert_eq!(board.move_text(&pos, m), "d0d4,d4d8");
+    assert_eq!(board.read_move(pos.rules(), "d0d4,d4d8"), "d1d5,d5d9");
+    // S-Chess: a piece brought onto a gate.
+    let pos = start("seirawan");
+    let m = pos.clone().parse_move("b1c3h").unwrap();
+    assert_eq!(WinBoard::new(&pos).move_text(&pos, m), "b1c3h");
+}
+
+#[test]
+fn xboard_sends_a_two_part_move_in_two_lines_and_reads_it_whole() {
+    let mut e = Engine::start("xboard", "variants/duck.var");
+    e.send("protover 2");
+    e.until("feature done=1");
+    e.send("new");
+    e.send("force");
+    e.send("setboard 4k3/1P6/8/8/8/8/8/4K3 w - - 0 1");
+    e.send("usermove b7b8,b8b3q");
+    e.send("usermove e8d7,d7d6");
+    e.send("sd 1");
+    e.send("go");
+    let lines = e.until("move ");
+    let first = lines.last().unwrap().clone();
+    assert!(
+        first.starts_with("move ") && first.ends_with(','),
+        "{lines:#?}"
+    );
+    let second = e.until("move ");
+    let second = second.last().unwrap();
+    assert!(!second.contains(','), "{second}");
+    e.send("ping 2");
+    let after = e.until("pong 2");
+    assert!(
+        after.iter().all(|l| !l.starts_with("Illegal")),
+        "{after:#?}"
+    );
+    e.quit();
+}
+
 #[test]
 fn hand_pieces_come_first_and_promoted_forms_sit_on_their_partners() {
     let pos = start("shogi");

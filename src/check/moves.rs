@@ -501,7 +501,7 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
     let mut out = Vec::new();
     for c in conditions {
         let what = match &c.node {
-            Condition::Counter(..) | Condition::InCheck { .. } => {
+            Condition::Counter(..) | Condition::InCheck { .. } | Condition::CountOnBoard { .. } => {
                 out.extend(resolve_condition(ck, scope, c, None));
                 continue;
             }
@@ -513,6 +513,8 @@ fn pass(ck: &mut Checker, scope: &Scope, conditions: &[Spanned<Condition>]) -> V
             Condition::Captures { .. } => "`captures`",
             Condition::Over { .. } => "`over`",
             Condition::Converts => "`converts`",
+            Condition::Checking { .. } => "`checking`",
+            Condition::Attacking { .. } => "`attacking`",
         };
         ck.report(
             Problem::new(

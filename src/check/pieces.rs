@@ -147,6 +147,7 @@ fn identity<'a>(
         value: None,
         betza: String::new(),
         components: Vec::new(),
+        in_place: Vec::new(),
         promotions: Vec::new(),
         to_hand: None,
         drops: None,
@@ -171,8 +172,15 @@ fn property(
     match &prop.node {
         PieceProp::Moves {
             betza: s,
+            in_place: true,
             conditions,
             effects,
+        } => in_place(ck, scope, piece, s, conditions, effects),
+        PieceProp::Moves {
+            betza: s,
+            conditions,
+            effects,
+            ..
         } => moves(ck, scope, piece, s, conditions, effects),
         PieceProp::Royal => piece.royal = true,
         PieceProp::EnPassant => piece.en_passant = true,
@@ -396,6 +404,54 @@ fn moves(
         }));
 }
 
+/// `moves in-place [if CONDITIONS] then becomes PIECE`: the piece stays on its square
+/// and turns into PIECE. Without a `becomes` effect the move would change nothing
+/// (`varsand::in-place-without-becomes`); it captures nothing and jumps nothing, so
+/// `captures` and `over` are reported as on any move that does neither, and it has no
+/// second part (`place` and `move` are reported the same way).
+fn in_place(
+    ck: &mut Checker,
+    scope: &Scope,
+    piece: &mut Piece,
+    s: &Spanned<String>,
+    conditions: &[Spanned<Condition>],
+    effects: &[Spanned<Effect>],
+) {
+    let becomes = effects.iter().any(|e| matches!(e.node, Effect::Becomes(_)));
+    let not_here = effects.iter().find(|e| {
+        matches!(
+            e.node,
+            Effect::Stay | Effect::Leave(_) | Effect::Place { .. } | Effect::Convert(_)
+        )
+    });
+    if !becomes || not_here.is_some() {
+        let (span, message) = match not_here {
+            Some(e) if becomes => (e.span, "an in-place move leaves its square to nothing"),
+            _ => (s.span, "a move in place that changes nothing"),
+        };
+        ck.report(
+            Problem::new(ProblemCode::InPlaceWithoutBecomes, span, message)
+                .label("the piece stays where it is")
+                .help("`moves in-place` turns the piece into another where it stands: `moves in-place if CONDITIONS then becomes PIECE` (and no `stay`, `leave`, `convert`, `place` or `move`)"),
+        );
+        return;
+    }
+    piece_conditions_apply(ck, &[], conditions);
+    let conditions = conditions
+        .iter()
+        .filter_map(|c| resolve_condition(ck, scope, c, piece.owner))
+        .collect();
+    let effects = effects
+        .iter()
+        .filter_map(|e| resolve_effect(ck, scope, e, piece.owner))
+        .collect();
+    piece.in_place.push(DropRule {
+        zone: None,
+        conditions,
+        effects,
+    });
+}
+
 /// The piece kinds a promotion names by letter.
 fn promotion_kinds(ck: &mut Checker, scope: &Scope, to: &[Spanned<Symbol>]) -> Vec<PieceKind> {
     let decls = &scope.pieces.decls;
@@ -512,23 +568,7 @@ pub(crate) fn resolve_condition(
                 None => Some(1),
             };
             let kind = scope.resolve_piece(ck, piece)?;
-            let limit = limit?;
-            let Ok(limit @ 1..=255) = u8::try_from(limit) else {
-                ck.report(
-                    Problem::new(
-                        ProblemCode::FileLimit,
-                        c.span,
-                        format!("`fewer-than` counts from 1 to 255 pieces, not {limit}"),
-                    )
-                    .label(if limit < 1 {
-                        "never holds"
-                    } else {
-                        "more than a file can hold"
-                    })
-                    .help("`fewer-than 1` is `no`: no such piece on the file; `fewer-than 2` allows one"),
-                );
-                return None;
-            };
+            let limit = piece_limit(ck, c.span, limit?, true)?;
             Cond::NoneOnFile {
                 enemy: *enemy,
                 kind,
@@ -545,7 +585,53 @@ pub(crate) fn resolve_condition(
         },
         Condition::InCheck { negated } => Cond::InCheck { yes: !negated },
         Condition::Converts => Cond::Converts,
+        Condition::Checking { negated } => Cond::Checking { yes: !negated },
+        Condition::Attacking { negated } => Cond::Attacking { yes: !negated },
+        Condition::CountOnBoard {
+            fewer,
+            enemy,
+            piece,
+        } => {
+            const LIMIT: Valid = Valid::new(1..=255, "a number of pieces on the board");
+            let limit = match fewer {
+                Some(n) => scope.resolve_count(ck, n, side, &LIMIT),
+                None => Some(1),
+            };
+            let kind = scope.resolve_piece(ck, piece)?;
+            let limit = piece_limit(ck, c.span, limit?, false)?;
+            Cond::CountOnBoard {
+                enemy: *enemy,
+                kind,
+                limit,
+            }
+        }
     })
+}
+
+/// The N of `fewer-than N` (on a file or on the board): from 1 to 255, else reported
+/// (`varsand::file-limit`).
+fn piece_limit(ck: &mut Checker, span: Span, limit: i64, on_file: bool) -> Option<u8> {
+    if let Ok(limit @ 1..=255) = u8::try_from(limit) {
+        return Some(limit);
+    }
+    ck.report(
+        Problem::new(
+            ProblemCode::FileLimit,
+            span,
+            format!("`fewer-than` counts from 1 to 255 pieces, not {limit}"),
+        )
+        .label(match (limit < 1, on_file) {
+            (true, _) => "never holds",
+            (false, true) => "more than a file can hold",
+            (false, false) => "more than the count goes to",
+        })
+        .help(if on_file {
+            "`fewer-than 1` is `no`: no such piece on the file; `fewer-than 2` allows one"
+        } else {
+            "`fewer-than 1` is `no`: no such piece on the board; `fewer-than 2` allows one"
+        }),
+    );
+    None
 }
 
 /// `captures PIECE` needs moves that capture, and `over PIECE` moves that hop: else
@@ -638,6 +724,7 @@ pub(super) fn resolve_effect(
             RulesEffect::Counter(counter, d)
         }
         Effect::Leave(p) => RulesEffect::Leave(scope.resolve_piece(ck, p)?),
+        Effect::Becomes(p) => RulesEffect::Becomes(scope.resolve_piece(ck, p)?),
         Effect::Convert(what) => RulesEffect::Convert(*what),
         Effect::Place {
             terrain,

@@ -170,6 +170,7 @@ fn overlapping_moves(ck: &mut Checker, p: &PieceDecl, source: &str) {
     for prop in &p.props {
         let PieceProp::Moves {
             betza: b,
+            in_place: false,
             conditions,
             effects,
         } = &prop.node

@@ -109,7 +109,7 @@ fn has_any_of(pos: &Position, kinds: u64, by: Side) -> bool {
 
 /// Could the piece on `from`, moving as `face`, capture on `target`? Walks its moves
 /// forward; used where the reverse tables do not apply.
-fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell, victim: u8) -> bool {
+pub(crate) fn captures_on(pos: &Position, from: Cell, face: u8, target: Cell, victim: u8) -> bool {
     let rules = &*pos.rules;
     let t = &rules.tables;
     let n = pos.board.len();

@@ -222,6 +222,9 @@ impl Position {
             return "it would give check, and a move that gives check is illegal in this game"
                 .into();
         }
+        if let Some(why) = self.why_not_after(&legal) {
+            return why;
+        }
         if rules.must_capture && self.victim(legal[0]).is_none() {
             let captures: Vec<String> = (self.legal_moves().into_iter())
                 .filter(|&m| self.victim(m).is_some())
@@ -239,6 +242,24 @@ impl Position {
             return why;
         }
         self.stalemate_reason()
+    }
+
+    /// A condition read on the position the move makes (`unless checking`, `unless
+    /// attacking`) that no move with these squares meets: the first that fails.
+    fn why_not_after(&mut self, legal: &[Move]) -> Option<String> {
+        let rules = self.rules.clone();
+        if !rules.tables.kinds.after || legal.iter().any(|&m| self.after_conditions_hold(m)) {
+            return None;
+        }
+        let m = legal[0];
+        let failed = rules.generators[m.generator]
+            .conditions
+            .iter()
+            .find(|c| c.is_after() && !self.after_condition_holds(m, c))?;
+        Some(format!(
+            "the move needs {}",
+            describe_condition(&rules, failed)
+        ))
     }
 
     /// `must-drop`: why a move on the board is refused while placing is forced.
@@ -741,6 +762,19 @@ pub fn describe_condition(rules: &Rules, cond: &Cond) -> String {
             with_article(&rules.piece(kind).name)
         ),
         Cond::Converts => "to convert at least one enemy piece".into(),
+        Cond::CountOnBoard { enemy, kind, limit } => format!(
+            "{} {} {} on the board",
+            match limit {
+                1 => "no".to_string(),
+                n => format!("fewer than {n}"),
+            },
+            if enemy { "enemy" } else { "own" },
+            rules.piece(kind).name
+        ),
+        Cond::Checking { yes: true } => "to give check".into(),
+        Cond::Checking { yes: false } => "not to give check".into(),
+        Cond::Attacking { yes: true } => "to attack an enemy piece from where it lands".into(),
+        Cond::Attacking { yes: false } => "to attack no enemy piece from where it lands".into(),
         Cond::InCheck { yes: true } => "to be in check".into(),
         Cond::InCheck { yes: false } => "not to be in check".into(),
         Cond::Over { kind, yes } => format!(

@@ -10,9 +10,12 @@
 //! - a plain step of a lone royal piece is legal when its target is not attacked
 //!   with the piece moved there on the board alone (no hash, no history).
 
+use std::sync::Arc;
+
 use super::squares::own_squares_in_word;
 use super::{Move, MoveKind, Position};
 use crate::ids::Side;
+use crate::model::Cond;
 use crate::rules::{Cell, Code, EMPTY, LeapAttack, NO_CELL, RayAttack, code, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
@@ -74,6 +77,9 @@ impl Position {
         if self.rules.forbid_check {
             out.retain(|&m| !self.gives_check(m));
         }
+        if self.rules.tables.kinds.after {
+            out.retain(|&m| self.after_conditions_hold(m));
+        }
         if self.rules.tables.hands.no_mate_by_drop != 0 {
             self.forbid_mating_drops(out);
         }
@@ -88,6 +94,50 @@ impl Position {
         {
             out.push(pass);
         }
+    }
+
+    /// Do the conditions of `m`'s generator that are read on the position it makes
+    /// (`checking`, `attacking`) hold?
+    pub(crate) fn after_conditions_hold(&mut self, m: Move) -> bool {
+        if !self.rules.tables.gens[m.generator].after {
+            return true;
+        }
+        let rules = Arc::clone(&self.rules);
+        rules.generators[m.generator]
+            .conditions
+            .iter()
+            .all(|c| self.after_condition_holds(m, c))
+    }
+
+    /// Does `cond`, if it is read on the position `m` makes, hold for `m`? (Other
+    /// conditions are read while generating: true here.)
+    pub(crate) fn after_condition_holds(&mut self, m: Move, cond: &Cond) -> bool {
+        match *cond {
+            Cond::Checking { yes } => self.gives_check(m) == yes,
+            Cond::Attacking { yes } => self.attacks_after(m) == yes,
+            _ => true,
+        }
+    }
+
+    /// Once `m` is made, does the piece where it landed attack a piece of the
+    /// opponent (as it could capture it)?
+    fn attacks_after(&mut self, m: Move) -> bool {
+        let Some(to) = m.target() else {
+            return false;
+        };
+        let us = self.side;
+        self.make(m);
+        let piece = self.board[to];
+        let attacks = piece != EMPTY
+            && side_of(piece) == us
+            && (0..self.board.len()).any(|cell| {
+                let c = self.board[cell];
+                c != EMPTY
+                    && side_of(c) != us
+                    && super::attack::captures_on(self, to, piece, Cell::new(cell), 0)
+            });
+        self.unmake();
+        attacks
     }
 
     /// `pass when-stuck`: the pass of a side to move with no other legal move, if
@@ -600,8 +650,9 @@ impl Position {
         if self.decided().is_some() {
             return false;
         }
-        // A first part may leave its second none: the moves are counted whole.
-        if self.rules.tables.kinds.two_part {
+        // A first part may leave its second none, and conditions read after the move
+        // may refuse it: the moves are counted whole.
+        if self.rules.tables.kinds.two_part || self.rules.tables.kinds.after {
             let mut list = self.scratch.lend();
             self.legal_moves_into(&mut list);
             let any = !list.is_empty();

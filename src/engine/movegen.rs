@@ -371,6 +371,17 @@ impl Position {
                         out.push(m);
                     }
                 }
+                // A move in place turns the piece into another where it stands
+                // (`from` and `to` the same square).
+                Source::InPlace if becomes == EMPTY && info.becomes != 0 => {
+                    let m = Move {
+                        promo: code(usize::from(info.becomes - 1), self.side),
+                        ..Move::new(from, from, id)
+                    };
+                    if self.conditions_hold(g, info, m) {
+                        out.push(m);
+                    }
+                }
                 Source::Flip { face }
                     if becomes == EMPTY
                         && self.conditions_hold(g, info, Move::new(from, NO_CELL, id)) =>
@@ -725,6 +736,11 @@ impl Position {
         if !self.conditions_hold(g, comp, m) {
             return;
         }
+        // `then becomes PIECE`: the line's own promotion, in place of the piece's rules.
+        let mut m = m;
+        if comp.becomes != 0 && m.promo == EMPTY {
+            m.promo = code(usize::from(comp.becomes - 1), self.side);
+        }
         if m.promo == EMPTY
             && m.kind != MoveKind::Rifle
             && t.kinds.promoting >> kind & 1 != 0
@@ -876,6 +892,12 @@ impl Position {
                 (s != EMPTY && kind_of(s) == kind.index()) == yes
             }
             Cond::InCheck { yes } => self.in_check(side) == yes,
+            Cond::CountOnBoard { enemy, kind, limit } => {
+                let wanted = code(kind.index(), if enemy { side.opponent() } else { side });
+                self.counts[wanted as usize] < u16::from(limit)
+            }
+            // Read on the position the move makes, by the legal-move filter.
+            Cond::Checking { .. } | Cond::Attacking { .. } => true,
             Cond::Converts => {
                 let info = &g.rules.tables.gens[m.generator];
                 g.rules

@@ -842,7 +842,13 @@ impl Position {
         } else {
             to
         };
-        let (mut h, mut progress) = (self.take(cap_cell, undo), undo.captured != EMPTY);
+        // A move in place (`from` is `to`) takes nothing: the piece there is the mover.
+        let taken = if m.from == m.to {
+            0
+        } else {
+            self.take(cap_cell, undo)
+        };
+        let (mut h, mut progress) = (taken, undo.captured != EMPTY);
         if m.kind == MoveKind::Rifle {
             return (h, progress);
         }
@@ -882,7 +888,8 @@ impl Position {
                     }
                     Effect::Convert(_) => converts = true,
                     // The second part is made once the move is ([`Position::make`]).
-                    Effect::Stay | Effect::Counter(..) | Effect::Place(_) => {}
+                    // The move carries the new piece (`Move::promo`).
+                    Effect::Stay | Effect::Counter(..) | Effect::Place(_) | Effect::Becomes(_) => {}
                 }
             }
         }
@@ -1205,7 +1212,8 @@ impl Position {
                 self.counts[placed as usize] -= 1;
                 self.counts[u.mover as usize] += 1;
             }
-            let left = self.board[from];
+            // A move in place left nothing behind: `from` holds the piece itself.
+            let left = if from == to { EMPTY } else { self.board[from] };
             if left != EMPTY {
                 self.counts[left as usize] -= 1;
                 if self.is_royal(left) {

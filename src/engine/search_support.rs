@@ -9,8 +9,8 @@ use crate::rules::{Cell, Code, EMPTY, Rules, kind_of};
 
 /// Is leaving no royal piece attacked the whole of legality under these rules? Not
 /// with a `facing` rule, forbidden checks, drops that may not mate, an illegal
-/// stalemate, forced captures, a pass made only when stuck or moves with a second
-/// part: those need
+/// stalemate, forced captures, a pass made only when stuck, moves with a second
+/// part or conditions read after the move: those need
 /// [`Position::legal_moves_into`].
 pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
     rules.tables.ends.facing.is_none()
@@ -23,6 +23,7 @@ pub(crate) fn legality_is_royal_safety(rules: &Rules) -> bool {
         && !rules.must_drop
         && rules.tables.kinds.both_colours == 0
         && !rules.tables.kinds.two_part
+        && !rules.tables.kinds.after
 }
 
 impl Position {

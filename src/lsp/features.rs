@@ -259,6 +259,18 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
         "moves" => {
             "`moves \"BETZA\" [if CONDITIONS] [then EFFECTS]`: how the piece moves, in Betza notation."
         }
+        "in-place" => {
+            "`moves in-place [if CONDITIONS] then becomes PIECE`: the piece stays on its square and turns into PIECE (written `d5d5f`)."
+        }
+        "becomes" => {
+            "`then becomes PIECE`: the piece turns into PIECE where the move ends (written with its letter, `d5e6f`)."
+        }
+        "checking" => {
+            "`if checking` / `unless checking`: read once the move is made: it leaves a royal piece of the opponent attacked (by discovery too)."
+        }
+        "attacking" => {
+            "`if attacking` / `unless attacking`: read once the move is made: the piece, where it landed, could capture a piece of the opponent."
+        }
         "royal" => "`royal`: may not be left attacked (check).",
         "glyph" => {
             "`glyph \"TEXT\"` or `glyph { PLAYER: \"TEXT\" ... }`: the symbol or short text (at most 3 characters) pictures draw on the piece."
@@ -325,7 +337,7 @@ fn keyword_meaning(word: &str) -> Option<&'static str> {
             "`no own|enemy PIECE on-file`: no such piece stands on the file the move ends on (for drops: no second one of a kind on a file)."
         }
         "fewer-than" => {
-            "`fewer-than N own|enemy PIECE on-file`: fewer than N such pieces stand on the file the move ends on (a drop that may not make a third on a file: `fewer-than 2`)."
+            "`fewer-than N own|enemy PIECE [on-file]`: fewer than N such pieces stand on the file the move ends on (a drop that may not make a third on a file: `fewer-than 2`), or without `on-file` on the board (`fewer-than 2 own Pawn`: the last pawn)."
         }
         "in-check" => {
             "`if in-check` / `unless in-check`: the mover is in check before the move (moves that never capture)."

@@ -163,10 +163,35 @@ impl WinBoard {
             .cell_at(0, i32::from(file), i32::try_from(rank).ok()?)
     }
 
-    /// A move as WinBoard writes it.
+    /// A move as WinBoard writes it. A move with a second part is written as
+    /// Fairy-Stockfish's XBoard mode writes it: the first part's squares, a comma, the
+    /// second part's squares, then the first part's letter (`b7b8,b8a1q`, where UCI
+    /// and varsand write `b7b8q,b8a1`); [`move_lines`] sends it in two lines.
     pub fn move_text(&self, pos: &Position, m: Move) -> String {
-        let rules = pos.rules();
-        match pos.move_parts(m) {
+        self.parts_text(pos.rules(), &pos.move_parts(m))
+    }
+
+    fn parts_text(&self, rules: &Rules, parts: &MoveText) -> String {
+        match parts {
+            MoveText::Then { first, from, to } => {
+                let second = format!(",{}{}", self.square(rules, *from), self.square(rules, *to));
+                let whole = self.parts_text(rules, first);
+                match first.as_ref() {
+                    MoveText::Squares { from, to, .. } => {
+                        let head = self.square(rules, *from) + &self.square(rules, *to);
+                        let letter = whole.get(head.len()..).unwrap_or_default();
+                        format!("{head}{second}{letter}")
+                    }
+                    _ => whole + &second,
+                }
+            }
+            _ => self.simple_text(rules, parts.clone()),
+        }
+    }
+
+    /// A move without a second part as WinBoard writes it.
+    fn simple_text(&self, rules: &Rules, parts: MoveText) -> String {
+        match parts {
             MoveText::Squares {
                 from,
                 to,
@@ -195,8 +220,29 @@ impl WinBoard {
     }
 
     /// A move WinBoard wrote, as varsand writes it (for [`Position::parse_move`]); a
-    /// text that is not in WinBoard's forms comes back as it is.
+    /// text that is not in WinBoard's forms comes back as it is. A move with a second
+    /// part is read in Fairy-Stockfish's XBoard form (`b7b8,b8a1q`) and in varsand's
+    /// (`b7b8q,b8a1`).
     pub fn read_move(&self, rules: &Rules, text: &str) -> String {
+        let Some((first, second)) = text.split_once(',') else {
+            return self.read_simple_move(rules, text);
+        };
+        let name = |cell: Cell| rules.geometry().name(cell).to_string();
+        let squares = split_square(second).and_then(|(from, rest)| {
+            let (to, letter) = split_square(rest)?;
+            let (from, to) = (self.square_cell(rules, from)?, self.square_cell(rules, to)?);
+            Some((name(from) + &name(to), letter))
+        });
+        match squares {
+            Some((squares, letter)) => {
+                let first = self.read_simple_move(rules, &format!("{first}{letter}"));
+                format!("{first},{squares}")
+            }
+            None => text.to_string(),
+        }
+    }
+
+    fn read_simple_move(&self, rules: &Rules, text: &str) -> String {
         // `=`: a promotion declined (the move without one).
         let t = text.strip_suffix('=').unwrap_or(text);
         if t == "@@@@" {
@@ -330,6 +376,16 @@ impl WinBoard {
 }
 
 /// `a10rest` → (`a10`, `rest`): a file letter and the digits after it.
+/// The lines that send a move to the interface: one `move TEXT`, or, for a move with
+/// a second part, two (`move b7b8,` then `move b8a1q`), as Fairy-Stockfish's XBoard mode
+/// sends a move of two legs.
+pub fn move_lines(text: &str) -> Vec<String> {
+    match text.split_once(',') {
+        Some((first, second)) => vec![format!("move {first},"), format!("move {second}")],
+        None => vec![format!("move {text}")],
+    }
+}
+
 fn split_square(text: &str) -> Option<(&str, &str)> {
     let bytes = text.as_bytes();
     if !bytes.first()?.is_ascii_lowercase() {

@@ -578,7 +578,9 @@ impl Task {
             let text = self.board.move_text(&game.pos, m);
             game.pos.make(m);
             game.plies += 1;
-            self.out.line(&format!("move {text}"));
+            for line in super::winboard::move_lines(&text) {
+                self.out.line(&line);
+            }
             if let Some(end) = game.pos.outcome() {
                 return self.out.line(&result_line(game.pos.rules(), &end));
             }

@@ -166,6 +166,12 @@ fn piece_generators(
             out.push(gen_of(source, vec![Cond::From(from)]));
         }
     }
+    for rule in &piece.in_place {
+        out.push(Generator {
+            effects: rule.effects.clone(),
+            ..gen_of(Source::InPlace, rule.conditions.clone())
+        });
+    }
     if let Some(zone) = piece.exits_from {
         out.push(gen_of(Source::Exit, vec![Cond::From(zone)]));
     }

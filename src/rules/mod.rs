@@ -44,6 +44,9 @@ pub enum Source {
     Clone,
     /// Off the board.
     Exit,
+    /// The piece stays on its square, turned into another (`moves in-place then
+    /// becomes PIECE`).
+    InPlace,
     /// Turns into its other face `face` and makes one move as that face.
     Flip { face: PieceKind },
     /// Castling number `castling` of [`Rules::castlings`]: the king-like piece and its

@@ -44,6 +44,12 @@ pub struct GenInfo {
     /// For a drop, the piece type in hand it takes: `piece`, or for a face placed
     /// from the hand of the piece it is kept as (`in-hand-as`), that piece.
     pub hand: u8,
+    /// `then becomes PIECE`: 1 + the piece type its moves turn the piece into; 0 for
+    /// none.
+    pub becomes: u8,
+    /// It has conditions read on the position its moves make (`checking`,
+    /// `attacking`): the legal-move filter asks them.
+    pub after: bool,
 }
 
 impl GenInfo {
@@ -410,6 +416,11 @@ pub struct Kinds {
     pub overlapping: u64,
     /// Piece types that a `closer-to` condition looks for.
     pub located: u64,
+    /// Piece types that some move of theirs turns into another (`then becomes`).
+    pub becomes: u64,
+    /// Some moves have conditions read on the position they make (`checking`,
+    /// `attacking`): the legal-move filter asks them.
+    pub after: bool,
 }
 
 /// What captures into the hand and drops need (built by [`hands`]).
@@ -647,6 +658,15 @@ fn gens(rules: &Rules) -> Gens {
             place,
             piece: g.piece.unwrap_or(0) as u8,
             hand: g.piece.map_or(0, |k| rules.hand_of(k)) as u8,
+            becomes: g
+                .effects
+                .iter()
+                .find_map(|e| match *e {
+                    Effect::Becomes(k) => Some(k.index() as u8 + 1),
+                    _ => None,
+                })
+                .unwrap_or(0),
+            after: g.conditions.iter().any(Cond::is_after),
         };
         if let Source::Betza(b) = g.source {
             let b = rules.betza(b);
@@ -736,6 +756,8 @@ fn effects_tag(rules: &Rules, effects: &[Effect]) -> String {
             Effect::Convert(Convert::Adjacent) => Some("ca".into()),
             // A second part's square is written after the move (`d1d4,d4g7`).
             Effect::Stay | Effect::Place(_) => None,
+            // Written as a promotion, with the new piece's letter.
+            Effect::Becomes(_) => None,
         })
         .collect();
     parts.sort();
@@ -752,7 +774,7 @@ fn kinds(rules: &Rules) -> Kinds {
         let bit = 1u64 << kind;
         let mut seen = Vec::new();
         let mut extras = Vec::new();
-        let mut flights = 0;
+        let (mut flights, mut in_place) = (0, 0);
         for (id, g) in rules.moves_of(PieceKind::new(kind)) {
             match &g.source {
                 Source::Betza(b) => {
@@ -779,12 +801,24 @@ fn kinds(rules: &Rules) -> Kinds {
                     }
                     extras.push(id);
                 }
+                // Two in-place lines whose conditions both hold make one move.
+                Source::InPlace => {
+                    in_place += 1;
+                    if in_place > 1 {
+                        t.overlapping |= bit;
+                    }
+                    extras.push(id);
+                }
                 _ => extras.push(id),
             }
             for cond in &g.conditions {
                 if let Cond::CloserTo { kind: k, .. } = cond {
                     t.located |= 1 << k.index();
                 }
+                t.after |= cond.is_after();
+            }
+            if g.effects.iter().any(|e| matches!(e, Effect::Becomes(_))) {
+                t.becomes |= bit;
             }
         }
         if !extras.is_empty() {
@@ -1275,7 +1309,7 @@ fn capture_reach(
     let ncodes = 1 + 2 * rules.pieces.len();
     let mut reach = vec![ANY_REACH; ncodes * n];
     for kind in 0..rules.pieces.len() {
-        if kinds.with_extras >> kind & 1 != 0 {
+        if (kinds.with_extras | kinds.becomes) >> kind & 1 != 0 {
             continue;
         }
         for side in Side::BOTH {

@@ -272,7 +272,10 @@ pub enum PieceProp {
     /// A Betza string (its span covers the text inside the quotes), with the
     /// conditions under which its moves may be made and what they do besides.
     Moves {
+        /// The Betza string; for `moves in-place`, the keyword's text and span.
         betza: Spanned<String>,
+        /// `moves in-place`: the piece stays on its square.
+        in_place: bool,
         conditions: Vec<Spanned<Condition>>,
         effects: Vec<Spanned<Effect>>,
     },
@@ -473,6 +476,19 @@ pub enum Condition {
     InCheck { negated: bool },
     /// The move turns at least one enemy piece by a `convert` effect of its line.
     Converts,
+    /// Fewer than `fewer` (1 for `no`) pieces of this kind, the enemy's or one's own,
+    /// stand on the board (`no own PIECE`, `fewer-than N own PIECE`).
+    CountOnBoard {
+        fewer: Option<Count>,
+        enemy: bool,
+        piece: Name,
+    },
+    /// Once made, the move leaves a royal piece of the opponent attacked (`checking`),
+    /// or does not (`unless checking`).
+    Checking { negated: bool },
+    /// Once made, the piece attacks a piece of the opponent from where it landed
+    /// (`attacking`), or attacks none (`unless attacking`).
+    Attacking { negated: bool },
 }
 
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -495,6 +511,8 @@ pub enum Effect {
         lift: bool,
         along: Option<Spanned<String>>,
     },
+    /// The piece turns into this kind where it lands.
+    Becomes(Name),
 }
 
 /// Which enemy pieces a `convert` effect turns to the mover's side.

@@ -301,6 +301,9 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::not_cond
         | Rule::in_check_cond
         | Rule::converts_cond
+        | Rule::count_cond
+        | Rule::checking_cond
+        | Rule::attacking_cond
         | Rule::unless_clause => words("a condition", "condition"),
         Rule::effects
         | Rule::effect
@@ -311,6 +314,7 @@ fn rule_name(rule: Rule) -> Option<String> {
         | Rule::convert_effect
         | Rule::place_effect
         | Rule::place_verb
+        | Rule::becomes_effect
         | Rule::along => words("an effect", "effect"),
         Rule::convert_what => words("one of", "convert_what"),
         Rule::when_stuck => "`when-stuck`".into(),
@@ -731,7 +735,13 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
     let mut inner = pair.into_inner();
     let prop = match rule {
         Rule::moves_prop => {
-            let betza = string(inner.next().unwrap());
+            let first = inner.next().unwrap();
+            let in_place = first.as_rule() == Rule::in_place;
+            let betza = if in_place {
+                Spanned::new(first.as_str().to_string(), span_of(&first))
+            } else {
+                string(first)
+            };
             let (mut conditions, mut effects) = (Vec::new(), Vec::new());
             for part in inner {
                 match part.as_rule() {
@@ -741,6 +751,7 @@ fn piece_prop(pair: Pair<Rule>) -> Spanned<PieceProp> {
             }
             PieceProp::Moves {
                 betza,
+                in_place,
                 conditions,
                 effects,
             }
@@ -833,8 +844,11 @@ fn conditions(pair: Pair<Rule>) -> Vec<Spanned<Condition>> {
 fn piece_condition(c: Pair<Rule>, negated: bool) -> Spanned<Condition> {
     let span = span_of(&c);
     let rule = c.as_rule();
-    if rule == Rule::in_check_cond {
-        return Spanned::new(Condition::InCheck { negated }, span);
+    match rule {
+        Rule::in_check_cond => return Spanned::new(Condition::InCheck { negated }, span),
+        Rule::checking_cond => return Spanned::new(Condition::Checking { negated }, span),
+        Rule::attacking_cond => return Spanned::new(Condition::Attacking { negated }, span),
+        _ => {}
     }
     let piece = name(c.into_inner().next().unwrap());
     let cond = match rule {
@@ -849,7 +863,11 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
     let c = pair.into_inner().next().expect("a condition has one form");
     let rule = c.as_rule();
     match rule {
-        Rule::captures_cond | Rule::over_cond | Rule::in_check_cond => {
+        Rule::captures_cond
+        | Rule::over_cond
+        | Rule::in_check_cond
+        | Rule::checking_cond
+        | Rule::attacking_cond => {
             return Spanned::new(piece_condition(c, false).node, span);
         }
         Rule::not_cond => {
@@ -879,7 +897,7 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
             let op = compare(inner.next().unwrap().as_str());
             Condition::Counter(counter, op, count(inner.next().unwrap()))
         }
-        Rule::no_file_cond => {
+        Rule::no_file_cond | Rule::count_cond => {
             let mut next = inner.next().unwrap();
             let fewer = if next.as_rule() == Rule::fewer_than {
                 let n = count(next.into_inner().next().unwrap());
@@ -888,10 +906,19 @@ fn condition(pair: Pair<Rule>) -> Spanned<Condition> {
             } else {
                 None
             };
-            Condition::NoneOnFile {
-                fewer,
-                enemy: next.as_str() == "enemy",
-                piece: name(inner.next().unwrap()),
+            let (enemy, piece) = (next.as_str() == "enemy", name(inner.next().unwrap()));
+            if rule == Rule::count_cond {
+                Condition::CountOnBoard {
+                    fewer,
+                    enemy,
+                    piece,
+                }
+            } else {
+                Condition::NoneOnFile {
+                    fewer,
+                    enemy,
+                    piece,
+                }
             }
         }
         _ => unreachable!("condition {rule:?}"),
@@ -927,6 +954,7 @@ fn effect(pair: Pair<Rule>) -> Spanned<Effect> {
             let counter = name(inner.next().unwrap());
             Effect::Counter(counter, count(inner.next().unwrap()))
         }
+        Rule::becomes_effect => Effect::Becomes(name(inner.next().unwrap())),
         Rule::place_effect => {
             let lift = inner.next().unwrap().as_str() == "move";
             let terrain = name(inner.next().unwrap());

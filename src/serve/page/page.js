@@ -268,7 +268,11 @@ function selectedMoves() {
   return selected.landed ? moves.filter((m) => m.to === selected.landed && m.then) : moves;
 }
 
-const movesFrom = (square) => state.moves.filter((m) => m.from === square && m.to && m.to !== m.from);
+const movesFrom = (square) => state.moves.filter((m) => m.from === square && m.to);
+
+// Moves that leave the piece on its square, turned into another (`moves in-place`):
+// a second click on the selected piece offers them.
+const movesInPlace = (square) => state.moves.filter((m) => m.from === square && m.to === square);
 
 function select(sel) {
   selected = sel;
@@ -351,7 +355,10 @@ function clickSquare(name) {
     }
     if (options.length === 1) return play(options[0].text);
     if (options.length > 1) return choose(options);
-    if (selected.square === name) return select(null);
+    if (selected.square === name) {
+      const inPlace = movesInPlace(name);
+      return inPlace.length > 0 ? choose(inPlace) : select(null);
+    }
     if (movesFrom(name).length > 0) return select({ square: name });
     // Not a legal target: the server says why.
     const text = selected.drop ? `${selected.drop}@${name}` : `${selected.square}${name}`;
