@@ -357,6 +357,17 @@ fn a_browser_plays_a_two_part_move_by_clicks() {
 }
 
 #[test]
+fn a_browser_plays_a_move_in_place_by_a_second_click() {
+    if !common::tools::available(Tool::Browser) {
+        return;
+    }
+    let server = Server::start("tests/web/in_place.var", "in-place");
+    let out = run_script("in_place.py", &[&server.url]);
+    println!("{out}");
+    assert!(out.contains("browser test passed"), "{out}");
+}
+
+#[test]
 fn a_browser_shows_pictures_tooltips_cards_and_readable_target_dots() {
     if !common::tools::available(Tool::Browser) {
         return;
