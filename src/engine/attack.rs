@@ -16,11 +16,18 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: Side) -> bool {
 pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> bool {
     let t = &pos.rules.tables;
     let board = &pos.board;
+    // The piece a capture there would take, for the entries that ask it.
+    let taken = || match board[cell] {
+        0 => victim,
+        c => c,
+    };
     for a in t.attacks.leaps_to(by, cell) {
         let c = board[a.from];
         if c != 0 && side_of(c) == by && a.kinds >> kind_of(c) & 1 != 0 {
             let path = t.attacks.path(a);
-            if path.iter().all(|&p| pos.passable(p, kind_of(c))) {
+            if path.iter().all(|&p| pos.passable(p, kind_of(c)))
+                && (a.cond == 0 || t.attacks.conds[a.cond as usize].holds(0, 0, taken()))
+            {
                 return true;
             }
         }
@@ -28,7 +35,7 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> b
     for r in t.attacks.rays_to(by, cell) {
         let line = t.attacks.line(r);
         let mut kinds = r.kinds;
-        let mut screened = false;
+        let mut screen = 0;
         for (k, &sq) in line.iter().enumerate() {
             let c = board[sq];
             if c == 0 {
@@ -42,21 +49,29 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> b
                         }
                     }
                 }
-                if r.hop == Hop::Grasshopper && !screened {
+                if r.hop == Hop::Grasshopper && screen == 0 {
                     break; // a grasshopper's screen stands right next to its landing square
                 }
                 continue;
             }
             match r.hop {
                 Hop::None => {
-                    if (k as u16) < r.max && side_of(c) == by && kinds >> kind_of(c) & 1 != 0 {
+                    if (k as u16) < r.max
+                        && side_of(c) == by
+                        && kinds >> kind_of(c) & 1 != 0
+                        && (r.cond == 0 || t.attacks.conds[r.cond as usize].holds(k, 0, taken()))
+                    {
                         return true;
                     }
                     break;
                 }
-                _ if !screened => screened = true,
+                _ if screen == 0 => screen = c,
                 _ => {
-                    if side_of(c) == by && kinds >> kind_of(c) & 1 != 0 {
+                    if side_of(c) == by
+                        && kinds >> kind_of(c) & 1 != 0
+                        && (r.cond == 0
+                            || t.attacks.conds[r.cond as usize].holds(k, screen, taken()))
+                    {
                         return true;
                     }
                     break;
@@ -168,8 +183,9 @@ impl Position {
 
 /// The least valuable piece of `by` (by `value`) that attacks `cell` by the reverse
 /// tables, the cells in `gone` taken as empty (pieces already exchanged on `cell`),
-/// with its square. Captures under conditions and two-faced pieces are not followed:
-/// [`Position::exchange`] is not used under rules that have them.
+/// with its square. Captures under conditions (the tables' `conds` included) and
+/// two-faced pieces are not followed: [`Position::exchange`] is not used under rules
+/// that have them.
 pub(crate) fn least_attacker(
     pos: &Position,
     cell: Cell,
