@@ -5,7 +5,7 @@ use super::{Move, MoveKind, Position};
 use crate::ids::CounterId;
 use crate::ids::Side;
 use crate::rules::{
-    Cell, EMPTY, EndRule, NO_CELL, Outcome, PieceKind, Rules, ZoneId, code, kind_of, side_of,
+    Cell, Code, EMPTY, EndRule, NO_CELL, Outcome, PieceKind, Rules, ZoneId, code, kind_of, side_of,
 };
 
 /// Which end rule ended a game.
@@ -484,41 +484,41 @@ impl Position {
         if self.counts[first as usize] == 0 || self.counts[second as usize] == 0 {
             return false;
         }
-        // Royal pieces are listed; others are looked for on the board.
-        let cells = |c| -> Vec<Cell> {
-            if rules.tables.kinds.royal >> kind.index() & 1 != 0 {
+        let faces = |a: Cell, b: Cell| {
+            let (ca, cb) = (&geo.cells[a], &geo.cells[b]);
+            if ca.board != 0 || cb.board != 0 || (ca.file != cb.file && ca.rank != cb.rank) {
+                return false;
+            }
+            let dx = (cb.file as i32 - ca.file as i32).signum();
+            let dy = (cb.rank as i32 - ca.rank as i32).signum();
+            let mut cur = a;
+            loop {
+                match geo.offset(cur, dx, dy) {
+                    Some(next) if next == b => return true,
+                    Some(next) if self.board[next] == EMPTY => cur = next,
+                    _ => return false,
+                }
+            }
+        };
+        // Royal pieces are listed; others are looked for on the board. Asked for
+        // every move under the rule: nothing is collected.
+        if rules.tables.kinds.royal >> kind.index() & 1 != 0 {
+            let listed = |c: Code| {
                 self.royals
                     .of(side_of(c))
                     .iter()
                     .copied()
-                    .filter(|&s| self.board[s] == c)
-                    .collect()
-            } else {
+                    .filter(move |&s| self.board[s] == c)
+            };
+            listed(first).any(|a| listed(second).any(|b| faces(a, b)))
+        } else {
+            let on_board = |c: Code| {
                 (0..self.board.len())
-                    .filter(|&s| self.board[s] == c)
+                    .filter(move |&s| self.board[s] == c)
                     .map(Cell::new)
-                    .collect()
-            }
-        };
-        let theirs = cells(second);
-        cells(first).into_iter().any(|a| {
-            theirs.iter().any(|&b| {
-                let (ca, cb) = (&geo.cells[a], &geo.cells[b]);
-                if ca.board != 0 || cb.board != 0 || (ca.file != cb.file && ca.rank != cb.rank) {
-                    return false;
-                }
-                let dx = (cb.file as i32 - ca.file as i32).signum();
-                let dy = (cb.rank as i32 - ca.rank as i32).signum();
-                let mut cur = a;
-                loop {
-                    match geo.offset(cur, dx, dy) {
-                        Some(next) if next == b => return true,
-                        Some(next) if self.board[next] == EMPTY => cur = next,
-                        _ => return false,
-                    }
-                }
-            })
-        })
+            };
+            on_board(first).any(|a| on_board(second).any(|b| faces(a, b)))
+        }
     }
 
     /// Under a `facing` rule, the piece type whose pieces face each other now, if

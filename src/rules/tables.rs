@@ -311,6 +311,11 @@ pub struct Attacks {
     /// first asks nothing. More than one: [`Tables::attacks_tabled`] is false, as
     /// the exchange's least attacker does not read them.
     pub conds: Vec<AttackCond>,
+    /// On boards of up to 128 squares (else empty): per ray, the squares of its line,
+    /// and per leap, those of its lame path, as the bits of a `u128`. Legality asks
+    /// only the lines and paths through a move's squares.
+    pub ray_cells: Vec<u128>,
+    pub leap_cells: Vec<u128>,
 }
 
 impl Attacks {
@@ -351,6 +356,11 @@ pub struct Legality {
     pub between: Vec<u64>,
     /// Whether legality may skip make/unmake for moves off the lines to the royal.
     pub fast: bool,
+    /// Whether attacks and facing are read from the board alone (no captures under
+    /// conditions on the position's state, no two-faced pieces, no explosions, no
+    /// second parts): then an ordinary move without effects is tested by putting it
+    /// on the board only, without make and unmake.
+    pub on_board: bool,
 }
 
 /// Where pieces may land and what a landing asks (built by [`landing`]).
@@ -578,9 +588,13 @@ pub(super) fn build(rules: &Rules) -> Tables {
     // A second part changes the board besides the move (terrain may shield or unshield
     // a royal piece): moves are always played out.
     let two_part = gens.info.iter().any(|g| g.place != 0);
-    let legality = legality(&gens, &steps, rules.explosions.is_some() || two_part);
+    let mut legality = legality(&gens, &steps, rules.explosions.is_some() || two_part);
     let landing = landing(rules, &gens, &kinds, &steps);
     let targets = targets(rules, &landing);
+    legality.on_board = attacks.dynamic_kinds == 0
+        && targets.flip_cells.iter().all(Vec::is_empty)
+        && rules.explosions.is_none()
+        && !two_part;
     let files = files(&rules.geometry);
     Tables {
         gens,
@@ -1289,6 +1303,11 @@ impl Reverse {
                 t.ray_index[side].push((s, t.rays.len() as u32 - s));
             }
         }
+        if n <= 128 {
+            let bits = |cells: &[Cell]| cells.iter().fold(0u128, |m, c| m | 1 << c.index());
+            t.ray_cells = t.rays.iter().map(|r| bits(t.line(r))).collect();
+            t.leap_cells = t.leaps.iter().map(|a| bits(t.path(a))).collect();
+        }
     }
 }
 
@@ -1319,6 +1338,7 @@ fn legality(gens: &Gens, steps: &Steps, explosions: bool) -> Legality {
     Legality {
         between,
         fast: !hoppers && !flips && !explosions,
+        on_board: false,
     }
 }
 
@@ -1646,5 +1666,6 @@ setup "4k/5/5/5/A3K w - - 0 1"
         )
         .unwrap();
         assert_ne!(rules.tables.attacks.dynamic_kinds, 0);
+        assert!(!rules.tables.legality.on_board);
     }
 }
