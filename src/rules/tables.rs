@@ -30,7 +30,8 @@ pub struct GenInfo {
     pub stays: bool,
     /// It changes a counter (its moves keep counters within range).
     pub counts: bool,
-    /// No hop, no condition, no effect: the generator's short path.
+    /// No hop, no condition, no effect (the short path reads `Step::plain`, which
+    /// also takes conditions that hold for all of a step's moves).
     pub plain: bool,
     /// Its conditions, (start, len) in `Gens::conds`.
     pub conds: (u16, u16),
@@ -65,6 +66,11 @@ pub struct Step {
     /// Several leaps of one plain generator (only in `Steps::plain`): each
     /// target is a square of its own, none blocks another.
     pub leaps: bool,
+    /// The short path's step: no hop, no effect, and no condition, or only
+    /// conditions on the squares and the player that hold for every target of this
+    /// step (the general's `moves "W" if to palace` from inside its palace, towards
+    /// it): the move generator need not ask them.
+    pub plain: bool,
     /// Target cells (one for a leap, the whole line for a ray) in `Steps::cells`.
     pub first: u32,
     pub len: u16,
@@ -583,7 +589,7 @@ impl SplitMix {
 pub(super) fn build(rules: &Rules) -> Tables {
     let gens = gens(rules);
     let kinds = kinds(rules);
-    let steps = steps(rules, &gens);
+    let steps = steps(rules);
     let attacks = attacks(rules);
     // A second part changes the board besides the move (terrain may shield or unshield
     // a royal piece): moves are always played out.
@@ -937,9 +943,9 @@ fn intern(conds: &mut Vec<AttackCond>, cond: AttackCond) -> usize {
     })
 }
 
-/// The leaps and rays of every Betza generator of every piece, side and square (the
-/// generators tell which are plain, for the short path's merged leaps).
-fn steps(rules: &Rules, gens: &Gens) -> Steps {
+/// The leaps and rays of every Betza generator of every piece, side and square, each
+/// marked plain where the short path may take it (and plain leaps merged).
+fn steps(rules: &Rules) -> Steps {
     let n = rules.cell_count();
     let ncodes = 1 + 2 * rules.pieces.len();
     let mut t = Steps {
@@ -955,12 +961,19 @@ fn steps(rules: &Rules, gens: &Gens) -> Steps {
                 let start = t.list.len() as u32;
                 for (id, g) in rules.moves_of(PieceKind::new(kind)) {
                     if let Source::Betza(b) = &g.source {
+                        let first = t.list.len();
                         betza_steps(rules, &mut t, side, from, id, rules.betza(*b));
+                        let bare = b_is_bare(rules.betza(*b), g);
+                        for i in first..t.list.len() {
+                            let step = t.list[i];
+                            t.list[i].plain =
+                                bare && conditions_always_hold(rules, &t, &step, side, from, g);
+                        }
                     }
                 }
                 t.index[code * n + from.index()] = (start, t.list.len() as u32 - start);
                 let plain_start = t.plain.len() as u32;
-                merge_plain_leaps(&mut t, gens, start as usize);
+                merge_plain_leaps(&mut t, start as usize);
                 t.plain_index[code * n + from.index()] =
                     (plain_start, t.plain.len() as u32 - plain_start);
             }
@@ -969,18 +982,45 @@ fn steps(rules: &Rules, gens: &Gens) -> Steps {
     t
 }
 
+/// Has a Betza generator no hop and no effect (its conditions aside)?
+fn b_is_bare(b: &BetzaMove, g: &super::Generator) -> bool {
+    b.hop == Hop::None && g.effects.is_empty()
+}
+
+/// Do the conditions of `g` hold for every move of `step`, from `from` for `side`:
+/// all of them on the squares and the player ([`is_static`]), true here and on every
+/// target of the step?
+fn conditions_always_hold(
+    rules: &Rules,
+    t: &Steps,
+    step: &Step,
+    side: Side,
+    from: Cell,
+    g: &super::Generator,
+) -> bool {
+    g.conditions.iter().all(|c| match *c {
+        Cond::From(z) => rules.zone_contains(z, side, from),
+        Cond::Player(s) => s == side,
+        Cond::To(z) => t
+            .line(step)
+            .iter()
+            .all(|&to| rules.zone_contains(z, side, to)),
+        _ => false,
+    })
+}
+
 /// Copies the steps from `start` on to `Steps::plain`, merging each run of plain
 /// leaps (no path to cross) of one generator into one step: the short path then
 /// walks one step per generator, with the moves in the same order.
-fn merge_plain_leaps(t: &mut Steps, gens: &Gens, start: usize) {
+fn merge_plain_leaps(t: &mut Steps, start: usize) {
     let end = t.list.len();
     let mut i = start;
     while i < end {
         let id = t.list[i].generator;
         let run_end = (i..end).find(|&j| t.list[j].generator != id).unwrap_or(end);
         let run = &t.list[i..run_end];
-        let leaps_only = run.iter().all(|s| !s.rider && s.path_len == 0);
-        if gens[id].plain && leaps_only && run.len() > 1 {
+        let leaps_only = run.iter().all(|s| !s.rider && s.path_len == 0 && s.plain);
+        if leaps_only && run.len() > 1 {
             let first = t.cells.len() as u32;
             for j in i..run_end {
                 let target = t.cells[t.list[j].first as usize];
@@ -990,6 +1030,7 @@ fn merge_plain_leaps(t: &mut Steps, gens: &Gens, start: usize) {
                 generator: id,
                 rider: false,
                 leaps: true,
+                plain: true,
                 first,
                 len: (run_end - i) as u16,
                 path_first: first,
@@ -1059,6 +1100,7 @@ fn betza_steps(rules: &Rules, t: &mut Steps, side: Side, from: Cell, id: GenId, 
             generator: id,
             rider: b.rider,
             leaps: false,
+            plain: false,
             first,
             len: len as u16,
             path_first,
