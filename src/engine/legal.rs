@@ -522,8 +522,18 @@ impl Position {
         if self.rules.tables.kinds.explodes {
             return self.is_legal_exploding(m);
         }
-        if self.rules.tables.legality.on_board && self.is_board_move(m) {
-            return self.legal_on_board(m, facing);
+        if self.rules.tables.legality.on_board && self.is_board_step(m) {
+            if !self.is_royal_move(m) {
+                return self.legal_on_board(m, facing);
+            }
+            // A royal piece moving as itself, where no facing rule or special check
+            // reads the list of royal squares (which the board alone leaves behind).
+            if m.promo == EMPTY
+                && self.facing_kind().is_none()
+                && !self.rules.tables.kinds.special_check
+            {
+                return self.royal_on_board(m);
+            }
         }
         self.make(m);
         let ok = (self.royals.count(us) == 0 || !self.in_check(us))
@@ -537,10 +547,32 @@ impl Position {
     /// on the board alone.
     #[inline]
     fn is_board_move(&self, m: Move) -> bool {
+        self.is_board_step(m) && !self.is_royal_move(m)
+    }
+
+    /// Is `m` an ordinary move that changes nothing but the board (no effects, no
+    /// second part), of any piece?
+    #[inline]
+    pub(super) fn is_board_step(&self, m: Move) -> bool {
         matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
             && m.second == NO_CELL
             && self.rules.tables.gens[m.generator].effects == 0
-            && !self.is_royal_move(m)
+    }
+
+    /// [`Self::is_legal`] for a royal piece's [`Self::is_board_step`] without a
+    /// change of face, where attacks are read from the board alone and nothing reads
+    /// the list of royal squares: the move put on the board, each royal piece of
+    /// the mover asked where it stands after it.
+    fn royal_on_board(&mut self, m: Move) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let piece = std::mem::replace(&mut self.board[from], EMPTY);
+        let taken = std::mem::replace(&mut self.board[to], piece);
+        let (us, them) = (self.side, self.side.opponent());
+        let ok = (self.royals.of(us).iter())
+            .all(|&k| !self.attacked(if k == m.from { m.to } else { k }, them));
+        self.board[to] = taken;
+        self.board[from] = piece;
+        ok
     }
 
     /// [`Self::is_legal`] for a move that [`Self::is_board_move`], where attacks and

@@ -402,6 +402,23 @@ impl Position {
 
     /// Does `m` give check (leave a royal piece of the other side attacked)?
     pub(crate) fn gives_check(&mut self, m: Move) -> bool {
+        // Where attacks are read from the board alone, an ordinary move is put on
+        // the board only (not one taking a royal piece: the opponent's list of royal
+        // squares would be behind the board).
+        let t = &self.rules.tables;
+        if t.legality.on_board
+            && self.is_board_step(m)
+            && (self.board[m.to] == EMPTY || t.kinds.royal >> kind_of(self.board[m.to]) & 1 == 0)
+        {
+            let (from, to) = (m.from.index(), m.to.index());
+            let piece = std::mem::replace(&mut self.board[from], EMPTY);
+            let placed = if m.promo != EMPTY { m.promo } else { piece };
+            let taken = std::mem::replace(&mut self.board[to], placed);
+            let check = self.in_check(self.side.opponent());
+            self.board[to] = taken;
+            self.board[from] = piece;
+            return check;
+        }
         self.make(m);
         let check = self.in_check(self.side);
         self.unmake();
