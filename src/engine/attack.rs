@@ -4,7 +4,7 @@
 use super::lookup::Gen;
 use super::{Move, Position};
 use crate::ids::Side;
-use crate::rules::{Cell, kind_of, side_of};
+use crate::rules::{Cell, LeapAttack, RayAttack, kind_of, side_of};
 use crate::syntax::betza::Hop;
 
 pub(crate) fn attacked(pos: &Position, cell: Cell, by: Side) -> bool {
@@ -15,55 +15,23 @@ pub(crate) fn attacked(pos: &Position, cell: Cell, by: Side) -> bool {
 /// as it stands)? Captures under conditions on the piece taken ask it.
 pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> bool {
     let t = &pos.rules.tables;
+    // The piece a capture there would take, for the entries that ask it.
+    let taken = || match pos.board[cell] {
+        0 => victim,
+        c => c,
+    };
+    if t.attacks
+        .leaps_to(by, cell)
+        .iter()
+        .any(|a| leap_attacks(pos, a, by, taken))
+        || t.attacks
+            .rays_to(by, cell)
+            .iter()
+            .any(|r| ray_attacks(pos, r, by, taken))
+    {
+        return true;
+    }
     let board = &pos.board;
-    for a in t.attacks.leaps_to(by, cell) {
-        let c = board[a.from];
-        if c != 0 && side_of(c) == by && a.kinds >> kind_of(c) & 1 != 0 {
-            let path = t.attacks.path(a);
-            if path.iter().all(|&p| pos.passable(p, kind_of(c))) {
-                return true;
-            }
-        }
-    }
-    for r in t.attacks.rays_to(by, cell) {
-        let line = t.attacks.line(r);
-        let mut kinds = r.kinds;
-        let mut screened = false;
-        for (k, &sq) in line.iter().enumerate() {
-            let c = board[sq];
-            if c == 0 {
-                let terr = pos.terrain[sq];
-                if terr != 0 {
-                    let tr = &pos.rules.terrains[terr as usize - 1];
-                    if tr.blocks_passing {
-                        kinds &= tr.crossed_by;
-                        if kinds == 0 {
-                            break;
-                        }
-                    }
-                }
-                if r.hop == Hop::Grasshopper && !screened {
-                    break; // a grasshopper's screen stands right next to its landing square
-                }
-                continue;
-            }
-            match r.hop {
-                Hop::None => {
-                    if (k as u16) < r.max && side_of(c) == by && kinds >> kind_of(c) & 1 != 0 {
-                        return true;
-                    }
-                    break;
-                }
-                _ if !screened => screened = true,
-                _ => {
-                    if side_of(c) == by && kinds >> kind_of(c) & 1 != 0 {
-                        return true;
-                    }
-                    break;
-                }
-            }
-        }
-    }
     // Captures under conditions on the position's state, asked of the pieces (when
     // `by` has any of them on the board).
     if t.attacks.dynamic_kinds != 0 && has_any_of(pos, t.attacks.dynamic_kinds, by) {
@@ -89,6 +57,91 @@ pub(crate) fn attacked_as(pos: &Position, cell: Cell, by: Side, victim: u8) -> b
             && captures_on(pos, from, other, cell, victim)
         {
             return true;
+        }
+    }
+    false
+}
+
+/// Is the royal piece on `cell` attacked by `by` along a line or lame path of the
+/// reverse tables that crosses a square of `through` (bits of a `u128`)? With the
+/// side not in check before a move of a non-royal piece, only those can have opened,
+/// and the board is read as it stands. Only where the tables have the cells' bits
+/// (`Attacks::ray_cells`) and no piece is asked directly (`Legality::on_board`).
+pub(crate) fn attacked_through(pos: &Position, cell: Cell, by: Side, through: u128) -> bool {
+    let at = &pos.rules.tables.attacks;
+    let taken = || pos.board[cell];
+    let (start, len) = at.leap_index[by][cell];
+    let (start, end) = (start as usize, (start + len) as usize);
+    for (a, &path) in at.leaps[start..end].iter().zip(&at.leap_cells[start..end]) {
+        if path & through != 0 && leap_attacks(pos, a, by, taken) {
+            return true;
+        }
+    }
+    let (start, len) = at.ray_index[by][cell];
+    let (start, end) = (start as usize, (start + len) as usize);
+    for (r, &line) in at.rays[start..end].iter().zip(&at.ray_cells[start..end]) {
+        if line & through != 0 && ray_attacks(pos, r, by, taken) {
+            return true;
+        }
+    }
+    false
+}
+
+/// Does a piece of `by` capture by the leap `a` (onto the piece `taken` says)?
+#[inline(always)]
+fn leap_attacks(pos: &Position, a: &LeapAttack, by: Side, taken: impl Fn() -> u8) -> bool {
+    let t = &pos.rules.tables;
+    let c = pos.board[a.from];
+    c != 0
+        && side_of(c) == by
+        && a.kinds >> kind_of(c) & 1 != 0
+        && t.attacks
+            .path(a)
+            .iter()
+            .all(|&p| pos.passable(p, kind_of(c)))
+        && (a.cond == 0 || t.attacks.conds[a.cond as usize].holds(0, 0, taken()))
+}
+
+/// Does a piece of `by` capture along the ray `r` (onto the piece `taken` says)?
+/// Walks out from the target to the first piece (past the screen, for a hopper).
+#[inline(always)]
+fn ray_attacks(pos: &Position, r: &RayAttack, by: Side, taken: impl Fn() -> u8) -> bool {
+    let t = &pos.rules.tables;
+    let board = &pos.board;
+    let line = t.attacks.line(r);
+    let mut kinds = r.kinds;
+    let mut screen = 0;
+    for (k, &sq) in line.iter().enumerate() {
+        let c = board[sq];
+        if c == 0 {
+            let terr = pos.terrain[sq];
+            if terr != 0 {
+                let tr = &pos.rules.terrains[terr as usize - 1];
+                if tr.blocks_passing {
+                    kinds &= tr.crossed_by;
+                    if kinds == 0 {
+                        return false;
+                    }
+                }
+            }
+            if r.hop == Hop::Grasshopper && screen == 0 {
+                return false; // a grasshopper's screen stands right next to its landing square
+            }
+            continue;
+        }
+        match r.hop {
+            Hop::None => {
+                return (k as u16) < r.max
+                    && side_of(c) == by
+                    && kinds >> kind_of(c) & 1 != 0
+                    && (r.cond == 0 || t.attacks.conds[r.cond as usize].holds(k, 0, taken()));
+            }
+            _ if screen == 0 => screen = c,
+            _ => {
+                return side_of(c) == by
+                    && kinds >> kind_of(c) & 1 != 0
+                    && (r.cond == 0 || t.attacks.conds[r.cond as usize].holds(k, screen, taken()));
+            }
         }
     }
     false
@@ -168,8 +221,9 @@ impl Position {
 
 /// The least valuable piece of `by` (by `value`) that attacks `cell` by the reverse
 /// tables, the cells in `gone` taken as empty (pieces already exchanged on `cell`),
-/// with its square. Captures under conditions and two-faced pieces are not followed:
-/// [`Position::exchange`] is not used under rules that have them.
+/// with its square. Captures under conditions (the tables' `conds` included) and
+/// two-faced pieces are not followed: [`Position::exchange`] is not used under rules
+/// that have them.
 pub(crate) fn least_attacker(
     pos: &Position,
     cell: Cell,

@@ -16,7 +16,9 @@ use super::squares::own_squares_in_word;
 use super::{Move, MoveKind, Position};
 use crate::ids::Side;
 use crate::model::Cond;
-use crate::rules::{Cell, Code, EMPTY, LeapAttack, NO_CELL, RayAttack, code, kind_of, side_of};
+use crate::rules::{
+    Cell, Code, EMPTY, LeapAttack, NO_CELL, PieceKind, RayAttack, code, kind_of, side_of,
+};
 use crate::syntax::betza::Hop;
 
 /// More pins than this (with several royal pieces on a large board) and legality
@@ -250,10 +252,42 @@ impl Position {
     }
 
     /// With the side to move not in check and not facing: is `m` legal? Without
-    /// playing it when it keeps off every line to a royal piece.
+    /// playing it when it keeps off every line to a royal piece; on the board alone,
+    /// asking only the lines through its squares, when attacks are read from it.
     #[inline]
     fn is_legal_unchecked(&mut self, m: Move) -> bool {
-        self.off_royal_lines(m) || self.is_legal(m)
+        if self.off_royal_lines(m) {
+            return true;
+        }
+        let t = &self.rules.tables;
+        if t.legality.on_board
+            && !t.kinds.special_check
+            && !t.attacks.ray_cells.is_empty()
+            && self.is_board_move(m)
+        {
+            return self.legal_through(m);
+        }
+        self.is_legal(m)
+    }
+
+    /// [`Self::is_legal`] for a move that [`Self::is_board_move`], with the side to
+    /// move neither in check nor facing, where attacks are read from the board alone
+    /// (`Legality::on_board`): the attackers stay where they are and none attacks a
+    /// royal piece now, so an attack after the move runs along a line or lame path
+    /// through one of its two squares (lifting a shield, or placing or changing a
+    /// hopper's screen); only those are asked, with the move put on the board.
+    fn legal_through(&mut self, m: Move) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let piece = std::mem::replace(&mut self.board[from], EMPTY);
+        let placed = if m.promo != EMPTY { m.promo } else { piece };
+        let taken = std::mem::replace(&mut self.board[to], placed);
+        let (us, them) = (self.side, self.side.opponent());
+        let through = 1u128 << from | 1u128 << to;
+        let ok = (self.royals.of(us).iter())
+            .all(|&k| !super::attack::attacked_through(self, k, them, through));
+        self.board[to] = taken;
+        self.board[from] = piece;
+        ok
     }
 
     /// Is `m` a move or placement of a non-royal piece (staying non-royal) whose
@@ -538,10 +572,73 @@ impl Position {
         if self.rules.tables.kinds.explodes {
             return self.is_legal_exploding(m);
         }
+        if self.rules.tables.legality.on_board && self.is_board_step(m) {
+            if !self.is_royal_move(m) {
+                return self.legal_on_board(m, facing);
+            }
+            // A royal piece moving as itself, where no facing rule or special check
+            // reads the list of royal squares (which the board alone leaves behind).
+            if m.promo == EMPTY
+                && self.facing_kind().is_none()
+                && !self.rules.tables.kinds.special_check
+            {
+                return self.royal_on_board(m);
+            }
+        }
         self.make(m);
         let ok = (self.royals.count(us) == 0 || !self.in_check(us))
             && facing.is_none_or(|k| !self.facing(k));
         self.unmake();
+        ok
+    }
+
+    /// Is `m` an ordinary move of a non-royal piece that changes nothing but the board
+    /// (no effects, no second part)? Where `Legality::on_board`, such a move is tested
+    /// on the board alone.
+    #[inline]
+    fn is_board_move(&self, m: Move) -> bool {
+        self.is_board_step(m) && !self.is_royal_move(m)
+    }
+
+    /// Is `m` an ordinary move that changes nothing but the board (no effects, no
+    /// second part), of any piece?
+    #[inline]
+    pub(super) fn is_board_step(&self, m: Move) -> bool {
+        matches!(m.kind, MoveKind::Normal | MoveKind::DoubleStep)
+            && m.second == NO_CELL
+            && self.rules.tables.gens[m.generator].effects == 0
+    }
+
+    /// [`Self::is_legal`] for a royal piece's [`Self::is_board_step`] without a
+    /// change of face, where attacks are read from the board alone and nothing reads
+    /// the list of royal squares: the move put on the board, each royal piece of
+    /// the mover asked where it stands after it.
+    fn royal_on_board(&mut self, m: Move) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let piece = std::mem::replace(&mut self.board[from], EMPTY);
+        let taken = std::mem::replace(&mut self.board[to], piece);
+        let (us, them) = (self.side, self.side.opponent());
+        let ok = (self.royals.of(us).iter())
+            .all(|&k| !self.attacked(if k == m.from { m.to } else { k }, them));
+        self.board[to] = taken;
+        self.board[from] = piece;
+        ok
+    }
+
+    /// [`Self::is_legal`] for a move that [`Self::is_board_move`], where attacks and
+    /// facing are read from the board alone: the piece is lifted and put down (as
+    /// its new face), the royal pieces asked, the board put back. No hash, history or
+    /// counts to update, as make and unmake would.
+    fn legal_on_board(&mut self, m: Move, facing: Option<PieceKind>) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let piece = std::mem::replace(&mut self.board[from], EMPTY);
+        let placed = if m.promo != EMPTY { m.promo } else { piece };
+        let taken = std::mem::replace(&mut self.board[to], placed);
+        let us = self.side;
+        let ok = (self.royals.count(us) == 0 || !self.in_check(us))
+            && facing.is_none_or(|k| !self.facing(k));
+        self.board[to] = taken;
+        self.board[from] = piece;
         ok
     }
 

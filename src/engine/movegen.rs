@@ -473,7 +473,7 @@ impl Position {
             if comp.initial && !self.unmoved[f] {
                 continue;
             }
-            if simple_piece && comp.plain {
+            if simple_piece && step.plain {
                 self.plain_step::<TACTICAL>(g, step, from, kind, watch, out);
                 continue;
             }

@@ -5,7 +5,7 @@ use super::{Move, MoveKind, Position};
 use crate::ids::CounterId;
 use crate::ids::Side;
 use crate::rules::{
-    Cell, EMPTY, EndRule, NO_CELL, Outcome, PieceKind, Rules, ZoneId, code, kind_of, side_of,
+    Cell, Code, EMPTY, EndRule, NO_CELL, Outcome, PieceKind, Rules, ZoneId, code, kind_of, side_of,
 };
 
 /// Which end rule ended a game.
@@ -402,6 +402,23 @@ impl Position {
 
     /// Does `m` give check (leave a royal piece of the other side attacked)?
     pub(crate) fn gives_check(&mut self, m: Move) -> bool {
+        // Where attacks are read from the board alone, an ordinary move is put on
+        // the board only (not one taking a royal piece: the opponent's list of royal
+        // squares would be behind the board).
+        let t = &self.rules.tables;
+        if t.legality.on_board
+            && self.is_board_step(m)
+            && (self.board[m.to] == EMPTY || t.kinds.royal >> kind_of(self.board[m.to]) & 1 == 0)
+        {
+            let (from, to) = (m.from.index(), m.to.index());
+            let piece = std::mem::replace(&mut self.board[from], EMPTY);
+            let placed = if m.promo != EMPTY { m.promo } else { piece };
+            let taken = std::mem::replace(&mut self.board[to], placed);
+            let check = self.in_check(self.side.opponent());
+            self.board[to] = taken;
+            self.board[from] = piece;
+            return check;
+        }
         self.make(m);
         let check = self.in_check(self.side);
         self.unmake();
@@ -484,41 +501,41 @@ impl Position {
         if self.counts[first as usize] == 0 || self.counts[second as usize] == 0 {
             return false;
         }
-        // Royal pieces are listed; others are looked for on the board.
-        let cells = |c| -> Vec<Cell> {
-            if rules.tables.kinds.royal >> kind.index() & 1 != 0 {
+        let faces = |a: Cell, b: Cell| {
+            let (ca, cb) = (&geo.cells[a], &geo.cells[b]);
+            if ca.board != 0 || cb.board != 0 || (ca.file != cb.file && ca.rank != cb.rank) {
+                return false;
+            }
+            let dx = (cb.file as i32 - ca.file as i32).signum();
+            let dy = (cb.rank as i32 - ca.rank as i32).signum();
+            let mut cur = a;
+            loop {
+                match geo.offset(cur, dx, dy) {
+                    Some(next) if next == b => return true,
+                    Some(next) if self.board[next] == EMPTY => cur = next,
+                    _ => return false,
+                }
+            }
+        };
+        // Royal pieces are listed; others are looked for on the board. Asked for
+        // every move under the rule: nothing is collected.
+        if rules.tables.kinds.royal >> kind.index() & 1 != 0 {
+            let listed = |c: Code| {
                 self.royals
                     .of(side_of(c))
                     .iter()
                     .copied()
-                    .filter(|&s| self.board[s] == c)
-                    .collect()
-            } else {
+                    .filter(move |&s| self.board[s] == c)
+            };
+            listed(first).any(|a| listed(second).any(|b| faces(a, b)))
+        } else {
+            let on_board = |c: Code| {
                 (0..self.board.len())
-                    .filter(|&s| self.board[s] == c)
+                    .filter(move |&s| self.board[s] == c)
                     .map(Cell::new)
-                    .collect()
-            }
-        };
-        let theirs = cells(second);
-        cells(first).into_iter().any(|a| {
-            theirs.iter().any(|&b| {
-                let (ca, cb) = (&geo.cells[a], &geo.cells[b]);
-                if ca.board != 0 || cb.board != 0 || (ca.file != cb.file && ca.rank != cb.rank) {
-                    return false;
-                }
-                let dx = (cb.file as i32 - ca.file as i32).signum();
-                let dy = (cb.rank as i32 - ca.rank as i32).signum();
-                let mut cur = a;
-                loop {
-                    match geo.offset(cur, dx, dy) {
-                        Some(next) if next == b => return true,
-                        Some(next) if self.board[next] == EMPTY => cur = next,
-                        _ => return false,
-                    }
-                }
-            })
-        })
+            };
+            on_board(first).any(|a| on_board(second).any(|b| faces(a, b)))
+        }
     }
 
     /// Under a `facing` rule, the piece type whose pieces face each other now, if

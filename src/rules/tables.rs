@@ -8,8 +8,8 @@
 use super::{GenId, Rules, Source};
 use crate::ids::Side;
 use crate::model::{
-    Castling, Cell, Code, Cond, Convert, Effect, EndRule, Geometry, NO_CELL, Piece, PieceKind,
-    Placement, ZoneId, code,
+    Castling, Cell, Code, Cond, Convert, EMPTY, Effect, EndRule, Geometry, NO_CELL, Piece,
+    PieceKind, Placement, ZoneId, code, kind_of,
 };
 use crate::syntax::betza::{self, BetzaMove, Hop};
 
@@ -30,7 +30,8 @@ pub struct GenInfo {
     pub stays: bool,
     /// It changes a counter (its moves keep counters within range).
     pub counts: bool,
-    /// No hop, no condition, no effect: the generator's short path.
+    /// No hop, no condition, no effect (the short path reads `Step::plain`, which
+    /// also takes conditions that hold for all of a step's moves).
     pub plain: bool,
     /// Its conditions, (start, len) in `Gens::conds`.
     pub conds: (u16, u16),
@@ -71,6 +72,11 @@ pub struct Step {
     /// Several leaps of one plain generator (only in `Steps::plain`): each
     /// target is a square of its own, none blocks another.
     pub leaps: bool,
+    /// The short path's step: no hop, no effect, and no condition, or only
+    /// conditions on the squares and the player that hold for every target of this
+    /// step (the general's `moves "W" if to palace` from inside its palace, towards
+    /// it): the move generator need not ask them.
+    pub plain: bool,
     /// Target cells (one for a leap, the whole line for a ray) in `Steps::cells`.
     pub first: u32,
     pub len: u16,
@@ -79,17 +85,71 @@ pub struct Step {
     pub path_len: u16,
 }
 
-/// A line toward a target being collected: direction, range, hop, piece kinds.
-type RayEntry = (i32, i32, u16, Hop, u64);
+/// A line toward a target being collected: direction, range, hop, what the capture
+/// asks of the board, and the piece kind when `at` is one kind's own (a rider whose
+/// captures depend on where it starts: merged with another kind's, each would get
+/// the other's starting squares).
+#[derive(Clone, Copy, PartialEq)]
+struct RayEntry {
+    dx: i32,
+    dy: i32,
+    max: u16,
+    hop: Hop,
+    cond: AttackCond,
+    solo: Option<usize>,
+    kinds: u64,
+}
+
+/// What a capture in the reverse tables asks of the board besides an attacker of the
+/// right kind where it stands: conditions on the piece jumped (`over`), on the piece
+/// taken (`captures`) and, for a rider whose captures depend on the square it starts
+/// from, where along the line it may stand. Index 0 of `Attacks::conds` asks nothing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct AttackCond {
+    /// The kinds of screen a hopper may jump (any side).
+    pub screens: u64,
+    /// The kinds of piece it may take (any side).
+    pub victims: u64,
+    /// Whether it attacks an empty square (with no piece asked about there).
+    pub empty: bool,
+    /// Bit k: the attacker may stand on the line's square k (counted from 0 next to
+    /// the target). Bit 63 is set only where every square is allowed.
+    pub at: u64,
+}
+
+impl AttackCond {
+    /// The condition that asks nothing.
+    pub const NONE: AttackCond = AttackCond {
+        screens: u64::MAX,
+        victims: u64::MAX,
+        empty: true,
+        at: u64::MAX,
+    };
+
+    /// Does a capture from line square `k`, over `screen` (0 for none), of `victim`
+    /// (0 for an empty square) satisfy it?
+    #[inline]
+    pub fn holds(&self, k: usize, screen: Code, victim: Code) -> bool {
+        self.at >> k.min(63) & 1 != 0
+            && (screen == EMPTY || self.screens >> kind_of(screen) & 1 != 0)
+            && if victim == EMPTY {
+                self.empty
+            } else {
+                self.victims >> kind_of(victim) & 1 != 0
+            }
+    }
+}
 
 /// A leap that would capture on the target square from `from`.
 #[derive(Debug, Clone, Copy)]
 pub struct LeapAttack {
     pub from: Cell,
-    pub kinds: u64,
+    /// Its condition in `Attacks::conds` (0: none).
+    pub cond: u8,
+    pub path_len: u8,
     /// Its lame path in `Attacks::cells`.
     pub path_first: u32,
-    pub path_len: u16,
+    pub kinds: u64,
 }
 
 /// A line from the target square along which pieces of `kinds` capture.
@@ -100,6 +160,8 @@ pub struct RayAttack {
     pub first: u32,
     pub len: u16,
     pub max: u16,
+    /// Its condition in `Attacks::conds` (0: none).
+    pub cond: u32,
     pub hop: Hop,
 }
 
@@ -128,6 +190,7 @@ impl Tables {
     /// the exchange on it can be read from them.
     pub fn attacks_tabled(&self) -> bool {
         self.attacks.dynamic_kinds == 0
+            && self.attacks.conds.len() <= 1
             && self.targets.flip_cells[0].is_empty()
             && self.targets.flip_cells[1].is_empty()
     }
@@ -253,10 +316,18 @@ pub struct Attacks {
     pub rays: Vec<RayAttack>,
     /// The rays' lines and the lame leaps' paths.
     pub cells: Vec<Cell>,
-    /// Piece types with captures under conditions on the position's state or on
-    /// where a rider starts: attack detection walks their moves instead of reading
-    /// the reverse tables.
+    /// Piece types with captures under conditions on the position's state: attack
+    /// detection walks their moves instead of reading the reverse tables.
     pub dynamic_kinds: u64,
+    /// The conditions the entries ask (`LeapAttack::cond`, `RayAttack::cond`); the
+    /// first asks nothing. More than one: [`Tables::attacks_tabled`] is false, as
+    /// the exchange's least attacker does not read them.
+    pub conds: Vec<AttackCond>,
+    /// On boards of up to 128 squares (else empty): per ray, the squares of its line,
+    /// and per leap, those of its lame path, as the bits of a `u128`. Legality asks
+    /// only the lines and paths through a move's squares.
+    pub ray_cells: Vec<u128>,
+    pub leap_cells: Vec<u128>,
 }
 
 impl Attacks {
@@ -297,6 +368,11 @@ pub struct Legality {
     pub between: Vec<u64>,
     /// Whether legality may skip make/unmake for moves off the lines to the royal.
     pub fast: bool,
+    /// Whether attacks and facing are read from the board alone (no captures under
+    /// conditions on the position's state, no two-faced pieces, no explosions, no
+    /// second parts): then an ordinary move without effects is tested by putting it
+    /// on the board only, without make and unmake.
+    pub on_board: bool,
 }
 
 /// Where pieces may land and what a landing asks (built by [`landing`]).
@@ -524,14 +600,18 @@ impl SplitMix {
 pub(super) fn build(rules: &Rules) -> Tables {
     let gens = gens(rules);
     let kinds = kinds(rules);
-    let steps = steps(rules, &gens);
+    let steps = steps(rules);
     let attacks = attacks(rules);
     // A second part changes the board besides the move (terrain may shield or unshield
     // a royal piece): moves are always played out.
     let two_part = gens.info.iter().any(|g| g.place != 0);
-    let legality = legality(&gens, &steps, rules.explosions.is_some() || two_part);
+    let mut legality = legality(&gens, &steps, rules.explosions.is_some() || two_part);
     let landing = landing(rules, &gens, &kinds, &steps);
     let targets = targets(rules, &landing);
+    legality.on_board = attacks.dynamic_kinds == 0
+        && targets.flip_cells.iter().all(Vec::is_empty)
+        && rules.explosions.is_none()
+        && !two_part;
     let files = files(&rules.geometry);
     Tables {
         gens,
@@ -856,9 +936,50 @@ fn is_static(cond: &Cond) -> bool {
     matches!(cond, Cond::From(_) | Cond::To(_) | Cond::Player(_))
 }
 
-/// The leaps and rays of every Betza generator of every piece, side and square (the
-/// generators tell which are plain, for the short path's merged leaps).
-fn steps(rules: &Rules, gens: &Gens) -> Steps {
+/// Is `cond` one the reverse attack tables can tell from the board: the squares, the
+/// player, the piece jumped and the piece taken?
+fn is_board_only(cond: &Cond) -> bool {
+    is_static(cond) || matches!(cond, Cond::Over { .. } | Cond::Captures { .. })
+}
+
+/// What a capture of `b` under `conditions` (all [`is_board_only`]) asks of the piece
+/// jumped and the piece taken; `None` if it can never capture (it must jump a piece
+/// without hopping: a move that hops nothing jumps nothing).
+fn board_condition(b: &BetzaMove, conditions: &[Cond]) -> Option<AttackCond> {
+    let mut cond = AttackCond::NONE;
+    for c in conditions {
+        match *c {
+            Cond::Over { yes: true, .. } if b.hop == Hop::None => return None,
+            Cond::Over { .. } if b.hop == Hop::None => {}
+            Cond::Over { kind, yes } => {
+                let bit = 1u64 << kind.index();
+                cond.screens &= if yes { bit } else { !bit };
+            }
+            Cond::Captures { kind, yes } => {
+                let bit = 1u64 << kind.index();
+                cond.victims &= if yes { bit } else { !bit };
+                cond.empty &= !yes;
+            }
+            _ => {}
+        }
+    }
+    Some(cond)
+}
+
+/// The index of `cond` in `conds`, added if new (index 0 is [`AttackCond::NONE`]).
+fn intern(conds: &mut Vec<AttackCond>, cond: AttackCond) -> usize {
+    if conds.is_empty() {
+        conds.push(AttackCond::NONE);
+    }
+    conds.iter().position(|&c| c == cond).unwrap_or_else(|| {
+        conds.push(cond);
+        conds.len() - 1
+    })
+}
+
+/// The leaps and rays of every Betza generator of every piece, side and square, each
+/// marked plain where the short path may take it (and plain leaps merged).
+fn steps(rules: &Rules) -> Steps {
     let n = rules.cell_count();
     let ncodes = 1 + 2 * rules.pieces.len();
     let mut t = Steps {
@@ -874,12 +995,19 @@ fn steps(rules: &Rules, gens: &Gens) -> Steps {
                 let start = t.list.len() as u32;
                 for (id, g) in rules.moves_of(PieceKind::new(kind)) {
                     if let Source::Betza(b) = &g.source {
+                        let first = t.list.len();
                         betza_steps(rules, &mut t, side, from, id, rules.betza(*b));
+                        let bare = b_is_bare(rules.betza(*b), g);
+                        for i in first..t.list.len() {
+                            let step = t.list[i];
+                            t.list[i].plain =
+                                bare && conditions_always_hold(rules, &t, &step, side, from, g);
+                        }
                     }
                 }
                 t.index[code * n + from.index()] = (start, t.list.len() as u32 - start);
                 let plain_start = t.plain.len() as u32;
-                merge_plain_leaps(&mut t, gens, start as usize);
+                merge_plain_leaps(&mut t, start as usize);
                 t.plain_index[code * n + from.index()] =
                     (plain_start, t.plain.len() as u32 - plain_start);
             }
@@ -888,18 +1016,45 @@ fn steps(rules: &Rules, gens: &Gens) -> Steps {
     t
 }
 
+/// Has a Betza generator no hop and no effect (its conditions aside)?
+fn b_is_bare(b: &BetzaMove, g: &super::Generator) -> bool {
+    b.hop == Hop::None && g.effects.is_empty()
+}
+
+/// Do the conditions of `g` hold for every move of `step`, from `from` for `side`:
+/// all of them on the squares and the player ([`is_static`]), true here and on every
+/// target of the step?
+fn conditions_always_hold(
+    rules: &Rules,
+    t: &Steps,
+    step: &Step,
+    side: Side,
+    from: Cell,
+    g: &super::Generator,
+) -> bool {
+    g.conditions.iter().all(|c| match *c {
+        Cond::From(z) => rules.zone_contains(z, side, from),
+        Cond::Player(s) => s == side,
+        Cond::To(z) => t
+            .line(step)
+            .iter()
+            .all(|&to| rules.zone_contains(z, side, to)),
+        _ => false,
+    })
+}
+
 /// Copies the steps from `start` on to `Steps::plain`, merging each run of plain
 /// leaps (no path to cross) of one generator into one step: the short path then
 /// walks one step per generator, with the moves in the same order.
-fn merge_plain_leaps(t: &mut Steps, gens: &Gens, start: usize) {
+fn merge_plain_leaps(t: &mut Steps, start: usize) {
     let end = t.list.len();
     let mut i = start;
     while i < end {
         let id = t.list[i].generator;
         let run_end = (i..end).find(|&j| t.list[j].generator != id).unwrap_or(end);
         let run = &t.list[i..run_end];
-        let leaps_only = run.iter().all(|s| !s.rider && s.path_len == 0);
-        if gens[id].plain && leaps_only && run.len() > 1 {
+        let leaps_only = run.iter().all(|s| !s.rider && s.path_len == 0 && s.plain);
+        if leaps_only && run.len() > 1 {
             let first = t.cells.len() as u32;
             for j in i..run_end {
                 let target = t.cells[t.list[j].first as usize];
@@ -909,6 +1064,7 @@ fn merge_plain_leaps(t: &mut Steps, gens: &Gens, start: usize) {
                 generator: id,
                 rider: false,
                 leaps: true,
+                plain: true,
                 first,
                 len: (run_end - i) as u16,
                 path_first: first,
@@ -978,6 +1134,7 @@ fn betza_steps(rules: &Rules, t: &mut Steps, side: Side, from: Cell, id: GenId, 
             generator: id,
             rider: b.rider,
             leaps: false,
+            plain: false,
             first,
             len: len as u16,
             path_first,
@@ -998,7 +1155,10 @@ struct Origin {
 /// piece, side and square.
 fn attacks(rules: &Rules) -> Attacks {
     let n = rules.cell_count();
-    let mut t = Attacks::default();
+    let mut t = Attacks {
+        conds: vec![AttackCond::NONE],
+        ..Attacks::default()
+    };
     let mut rev = Reverse {
         leaps: [vec![Vec::new(); n], vec![Vec::new(); n]],
         rays: [vec![Vec::new(); n], vec![Vec::new(); n]],
@@ -1039,19 +1199,20 @@ impl Reverse {
         if !b.can_capture {
             return;
         }
+        // Captures that hang on the position's state (a height, a counter, a first
+        // move) are asked of the piece.
+        if b.initial || conditions.iter().any(|c| !is_board_only(c)) {
+            t.dynamic_kinds |= 1 << o.kind;
+            return;
+        }
+        let Some(cond) = board_condition(b, conditions) else {
+            return; // it never captures (`over` a piece, without a hop)
+        };
+        let rider_from = b.rider && conditions.iter().any(|c| matches!(c, Cond::From(_)));
         for &v in &b.vectors {
             let ((dx, dy), max) = oriented(b, o.side, v);
             // A vector that leaves the board at once makes no step.
-            let Some(to) = rules.geometry.offset(o.from, dx, dy).filter(|_| max > 0) else {
-                continue;
-            };
-            // Captures that hang on the position's state (a height, a counter, a
-            // first move), or a rider's that hang on where it starts, are asked of
-            // the piece.
-            let state = b.initial || conditions.iter().any(|c| !is_static(c));
-            let rider_from = b.rider && conditions.iter().any(|c| matches!(c, Cond::From(_)));
-            if state || rider_from {
-                t.dynamic_kinds |= 1 << o.kind;
+            if rules.geometry.offset(o.from, dx, dy).is_none() || max == 0 {
                 continue;
             }
             let allowed = |cell: Cell| {
@@ -1063,27 +1224,37 @@ impl Reverse {
                 })
             };
             if b.rider {
-                self.add_ray(rules, o, (dx, dy), b, allowed);
-            } else if allowed(to) {
+                if !self.add_ray(rules, o, (dx, dy), b, (cond, rider_from), allowed) {
+                    t.dynamic_kinds |= 1 << o.kind;
+                }
+            } else if let Some(to) = rules.geometry.offset(o.from, dx, dy)
+                && allowed(to)
+            {
                 let path = if b.lame {
                     lame_cells(rules, o.side, o.from, v)
                 } else {
                     Vec::new()
                 };
-                self.add_leap(t, o, to, &path);
+                if !self.add_leap(t, o, to, &path, cond) {
+                    t.dynamic_kinds |= 1 << o.kind;
+                }
             }
         }
     }
 
-    /// Indexes a rider's line by each square it may capture on.
+    /// Indexes a rider's line by each square it may capture on; where its captures
+    /// depend on the square it starts from (`rider_from`), by the attacker's place on
+    /// the line. False when that place is too far to be told (then the piece is
+    /// asked directly).
     fn add_ray(
         &mut self,
         rules: &Rules,
         o: Origin,
         (dx, dy): (i32, i32),
         b: &BetzaMove,
+        (cond, rider_from): (AttackCond, bool),
         allowed: impl Fn(Cell) -> bool,
-    ) {
+    ) -> bool {
         let max = if b.max_steps == 0 {
             u16::MAX
         } else {
@@ -1091,6 +1262,7 @@ impl Reverse {
         };
         let mut cur = o.from;
         let mut k = 0u16;
+        let mut told = true;
         while let Some(next) = rules.geometry.offset(cur, dx, dy) {
             k += 1;
             if b.hop == Hop::None && k > max {
@@ -1100,22 +1272,65 @@ impl Reverse {
             if !allowed(next) {
                 continue;
             }
+            let mut entry = RayEntry {
+                dx: -dx,
+                dy: -dy,
+                max,
+                hop: b.hop,
+                cond,
+                solo: None,
+                kinds: 1 << o.kind,
+            };
+            if rider_from {
+                // The attacker stands k squares out, at line square k - 1.
+                if k > 63 {
+                    told = false;
+                    continue;
+                }
+                entry.cond.at = 1 << (k - 1);
+                entry.solo = Some(o.kind);
+            }
             let list = &mut self.rays[o.side][next];
-            let key = (-dx, -dy, max, b.hop);
-            match list.iter_mut().find(|e| (e.0, e.1, e.2, e.3) == key) {
-                Some(e) => e.4 |= 1 << o.kind,
-                None => list.push((key.0, key.1, key.2, key.3, 1 << o.kind)),
+            let same = |e: &&mut RayEntry| {
+                (e.dx, e.dy, e.max, e.hop, e.solo) == (entry.dx, entry.dy, max, b.hop, entry.solo)
+                    && AttackCond { at: 0, ..e.cond }
+                        == AttackCond {
+                            at: 0,
+                            ..entry.cond
+                        }
+            };
+            match list.iter_mut().find(same) {
+                Some(e) => {
+                    e.kinds |= entry.kinds;
+                    e.cond.at |= entry.cond.at;
+                }
+                None => list.push(entry),
             }
         }
+        told
     }
 
     /// Indexes a leap by the square it captures on (its lame path, if any, into
-    /// `Attacks::cells`).
-    fn add_leap(&mut self, t: &mut Attacks, o: Origin, to: Cell, path: &[Cell]) {
+    /// `Attacks::cells`). False if its path or condition does not fit in a byte (then
+    /// the piece is asked directly).
+    fn add_leap(
+        &mut self,
+        t: &mut Attacks,
+        o: Origin,
+        to: Cell,
+        path: &[Cell],
+        cond: AttackCond,
+    ) -> bool {
         let list = &mut self.leaps[o.side][to];
+        let (Ok(cond_id), Ok(path_len)) = (
+            u8::try_from(intern(&mut t.conds, cond)),
+            u8::try_from(path.len()),
+        ) else {
+            return false;
+        };
         let existing = list
             .iter_mut()
-            .find(|e| e.from == o.from && e.path_len == 0 && path.is_empty());
+            .find(|e| e.from == o.from && e.path_len == 0 && path.is_empty() && e.cond == cond_id);
         match existing {
             Some(e) => e.kinds |= 1 << o.kind,
             None => {
@@ -1123,12 +1338,14 @@ impl Reverse {
                 t.cells.extend_from_slice(path);
                 list.push(LeapAttack {
                     from: o.from,
-                    kinds: 1 << o.kind,
+                    cond: cond_id,
+                    path_len,
                     path_first,
-                    path_len: path.len() as u16,
+                    kinds: 1 << o.kind,
                 });
             }
         }
+        true
     }
 
     /// Flattens the collected entries into the tables.
@@ -1142,24 +1359,30 @@ impl Reverse {
                 t.leaps.extend(self.leaps[side][target].iter().copied());
                 t.leap_index[side].push((s, t.leaps.len() as u32 - s));
                 let s = t.rays.len() as u32;
-                for &(dx, dy, max, hop, kinds) in &self.rays[side][target] {
+                for e in &self.rays[side][target] {
                     let first = t.cells.len() as u32;
                     let mut cur = Cell::new(target);
-                    while let Some(next) = rules.geometry.offset(cur, dx, dy) {
+                    while let Some(next) = rules.geometry.offset(cur, e.dx, e.dy) {
                         t.cells.push(next);
                         cur = next;
                     }
                     let len = (t.cells.len() as u32 - first) as u16;
                     t.rays.push(RayAttack {
-                        kinds,
+                        kinds: e.kinds,
                         first,
                         len,
-                        max,
-                        hop,
+                        max: e.max,
+                        cond: intern(&mut t.conds, e.cond) as u32,
+                        hop: e.hop,
                     });
                 }
                 t.ray_index[side].push((s, t.rays.len() as u32 - s));
             }
+        }
+        if n <= 128 {
+            let bits = |cells: &[Cell]| cells.iter().fold(0u128, |m, c| m | 1 << c.index());
+            t.ray_cells = t.rays.iter().map(|r| bits(t.line(r))).collect();
+            t.leap_cells = t.leaps.iter().map(|a| bits(t.path(a))).collect();
         }
     }
 }
@@ -1191,6 +1414,7 @@ fn legality(gens: &Gens, steps: &Steps, explosions: bool) -> Legality {
     Legality {
         between,
         fast: !hoppers && !flips && !explosions,
+        on_board: false,
     }
 }
 
@@ -1479,5 +1703,45 @@ fn zobrist(rules: &Rules) -> Zobrist {
         hand: keys(2 * kinds),
         counter: keys(2 * rules.counters.len()),
         exited: keys(2 * kinds),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Captures under conditions on the board alone (the piece jumped, the piece
+    /// taken, the zone a rider starts from) are read from the reverse attack tables,
+    /// not asked of each piece in turn: in the palace games no piece type is walked
+    /// for an attack test, the tables carry the conditions, and legality tests
+    /// ordinary moves on the board alone.
+    #[test]
+    fn board_conditions_are_read_from_the_attack_tables() {
+        for game in ["janggi", "xiangqi"] {
+            let path = format!("{}/variants/{game}.var", env!("CARGO_MANIFEST_DIR"));
+            let source = std::fs::read_to_string(path).unwrap();
+            let rules = crate::load_rules(&source).unwrap();
+            let attacks = &rules.tables.attacks;
+            assert_eq!(attacks.dynamic_kinds, 0, "{game}");
+            assert!(
+                attacks.conds.len() > 1,
+                "{game}: no conditions in the tables"
+            );
+            assert!(
+                !rules.tables.attacks_tabled(),
+                "{game}: the exchange reads no conditions"
+            );
+        }
+        // A counter is the position's state: such captures are still asked of the piece.
+        let rules = crate::load_rules(
+            r#"
+board 5 x 5
+counter shots = 0
+piece King K { moves "K" royal }
+piece Archer A { moves "R" if counter shots < 2 }
+setup "4k/5/5/5/A3K w - - 0 1"
+"#,
+        )
+        .unwrap();
+        assert_ne!(rules.tables.attacks.dynamic_kinds, 0);
+        assert!(!rules.tables.legality.on_board);
     }
 }
