@@ -129,6 +129,57 @@ fn the_tune_finds_the_queen_worth_more_than_the_wazir() {
     assert_eq!(tuned.value_se[kind(&rules, "King")], None);
 }
 
+/// Samples with two features: a queen more or less (`q` = ±1, which sets the scale
+/// of the fit) and the mobility difference `x` (±5). With the queen, the first player
+/// wins 19 or 15 times in 20, without it 5 or 1: the larger where `more(x)`.
+fn mobility_samples(
+    rules: &Rules,
+    layout: &Layout,
+    more: impl Fn(f32) -> bool,
+) -> Vec<tune::Sample> {
+    let queen = layout.value(kind(rules, "Queen")) as u32;
+    (0..2000u32)
+        .map(|i| {
+            let q: f32 = if (i / 2) % 2 == 0 { 1.0 } else { -1.0 };
+            let x: f32 = if i % 2 == 0 { 5.0 } else { -5.0 };
+            let wins_in_20 = match (q > 0.0, more(x)) {
+                (true, true) => 19,
+                (true, false) => 15,
+                (false, true) => 5,
+                (false, false) => 1,
+            };
+            let mut features = vec![(queen, q), (layout.mobility() as u32, x)];
+            features.sort_unstable_by_key(|&(i, _)| i);
+            tune::Sample {
+                features,
+                result: if (i / 4) % 20 < wins_in_20 { 1.0 } else { 0.0 },
+                game: i / 20,
+                ply: i % 20,
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn a_negative_mobility_weight_is_held_at_zero() {
+    let rules = load(&tiny_text());
+    let layout = Layout::new(&rules, false);
+    // More moves, more wins: the weight is fitted freely, above zero.
+    let up = mobility_samples(&rules, &layout, |x| x > 0.0);
+    let tuned = tune::tune(&rules, &layout, &up, (20, false), &mut |_, _| {});
+    assert_eq!(tuned.mobility_unbounded, None);
+    assert!(tuned.learned.mobility > 0, "{}", tuned.learned.mobility);
+    // Fewer moves, more wins: the fit wants a negative weight; it is held at zero.
+    let down = mobility_samples(&rules, &layout, |x| x < 0.0);
+    let tuned = tune::tune(&rules, &layout, &down, (20, false), &mut |_, _| {});
+    assert!(
+        tuned.mobility_unbounded.is_some_and(|w| w < 0.0),
+        "{:?}",
+        tuned.mobility_unbounded
+    );
+    assert_eq!(tuned.learned.mobility, 0);
+}
+
 #[test]
 fn a_values_file_round_trips() {
     let file = scratch("round-trip");

@@ -290,12 +290,18 @@ fn report(rules: &Rules, t: &Tuned) -> String {
             hand
         );
     }
-    out += &format!(
-        "  mobility: {} ± {:.1} per move (rules': {})\n",
-        t.learned.mobility,
-        t.mobility_se,
-        crate::search::eval::MOBILITY
-    );
+    out += &match t.mobility_unbounded {
+        Some(w) => format!(
+            "  mobility: 0 per move, held (the fit wanted {w:.1}: fewer moves better, which plays badly; rules': {})\n",
+            crate::search::eval::MOBILITY
+        ),
+        None => format!(
+            "  mobility: {} ± {:.1} per move (rules': {})\n",
+            t.learned.mobility,
+            t.mobility_se,
+            crate::search::eval::MOBILITY
+        ),
+    };
     out += &format!(
         "  the first player's edge: {:+.0} ± {:.0} (fitted, not used in play)\n",
         t.edge, t.edge_se

@@ -36,6 +36,9 @@ pub struct Game {
     pub winner: Option<usize>,
 }
 
+/// The prior's spread for a weight held at its mean (centipawns): a tenth of one.
+const PINNED_SPREAD: f64 = 0.1;
+
 /// One labelled position.
 #[derive(Debug, Clone)]
 pub struct Sample {
@@ -157,6 +160,9 @@ pub struct Tuned {
     pub value_se: Vec<Option<f64>>,
     pub hand_se: Vec<Option<f64>>,
     pub mobility_se: f64,
+    /// Where the fit put the mobility weight when that was below zero (it is then
+    /// held at zero and the other weights fitted again).
+    pub mobility_unbounded: Option<f64>,
     /// The first player's edge in centipawns (what the pieces do not explain of its
     /// results), and its standard error.
     pub edge: f64,
@@ -176,10 +182,20 @@ pub fn tune(
     step: &mut dyn FnMut(usize, f64),
 ) -> Tuned {
     let eval = Eval::new(rules);
-    let prior = layout.prior(&eval, taught);
+    let mut prior = layout.prior(&eval, taught);
     let k = fit::fit_k(samples, &prior.mean);
     let loss_before = fit::mean_loss(samples, &prior.mean, k);
-    let weights = fit::newton(samples, &prior, k, step);
+    let mut weights = fit::newton(samples, &prior, k, step);
+    // A negative mobility weight (having fewer moves is better) is the fit standing in
+    // for something else the games share (slow, blocked positions at a low depth), and
+    // plays badly: it is held at zero and the rest fitted again.
+    let m = layout.mobility();
+    let mobility_unbounded = (weights[m] < 0.0).then_some(weights[m]);
+    if mobility_unbounded.is_some() {
+        prior.mean[m] = 0.0;
+        prior.spread[m] = PINNED_SPREAD;
+        weights = fit::newton(samples, &prior, k, step);
+    }
     let loss_after = fit::mean_loss(samples, &weights, k);
     // Weights no position moves (a royal piece's value: each side always has one)
     // keep the prior's mean, and no error is claimed for them.
@@ -208,7 +224,12 @@ pub fn tune(
         hand_se: (0..layout.kinds())
             .map(|kind| layout.hand(kind).and_then(se_of))
             .collect(),
-        mobility_se: se_of(layout.mobility()).unwrap_or(0.0),
+        mobility_se: if mobility_unbounded.is_some() {
+            0.0
+        } else {
+            se_of(layout.mobility()).unwrap_or(0.0)
+        },
+        mobility_unbounded,
         edge: weights[layout.edge()],
         edge_se: se_of(layout.edge()).unwrap_or(0.0),
         positions: samples.len(),
