@@ -50,24 +50,7 @@ setting() {
         --go "$ours" --go "$theirs" --games "$GAMES" \
         --openings-plies 4 --max-plies 600 --seed 1 \
         --pgn "$OUT/$name.pgn" --json >"$json" 2>"$OUT/$name.log"
-    python3 - "$json" "$ours" "$theirs" <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1]))
-s, e = r["score"], r["elo"]
-n = r["games"]
-points = s["wins"] + s["draws"] / 2
-def signed(x):
-    return "+inf" if x is None else f"{x + 0.0:+.0f}"
-elo = signed(e["diff"])
-if e["diff"] is not None:
-    low = "-inf" if e["low"] is None else signed(e["low"])
-    high = "+inf" if e["high"] is None else signed(e["high"])
-    elo += f" [{low}, {high}]"
-elif s["wins"] == 0:
-    elo = "-inf"
-print(f"| {r['game']} | {sys.argv[2]} | {sys.argv[3]} | {n} | "
-      f"{s['wins']} / {s['draws']} / {s['losses']} | {points:g}/{n} | {elo} |")
-EOF
+    python3 "$repo/reference/score_row.py" "$json" "{game}" "$ours" "$theirs"
 }
 
 echo "| game | varsand | Fairy-Stockfish | games | varsand wins / draws / losses | score | Elo difference [95%] |"

@@ -63,21 +63,5 @@ for file in "$repo"/variants/*.var; do
         echo "| $game | $origin | match failed (see $OUT/$game.log) | | | |"
         continue
     }
-    python3 - "$json" "$game" "$origin" <<'EOF'
-import json, sys
-r = json.load(open(sys.argv[1]))
-s, e = r["score"], r["elo"]
-n = r["games"]
-points = s["wins"] + s["draws"] / 2
-def signed(x):
-    return "+inf" if x is None else f"{x + 0.0:+.0f}"
-if e["diff"] is None:
-    elo = "-inf" if s["wins"] == 0 else "+inf"
-else:
-    low = "-inf" if e["low"] is None else signed(e["low"])
-    high = "+inf" if e["high"] is None else signed(e["high"])
-    elo = f"{signed(e['diff'])} [{low}, {high}]"
-print(f"| {sys.argv[2]} | {sys.argv[3]} | {n} | {s['wins']} / {s['draws']} / {s['losses']} "
-      f"| {points:g}/{n} | {elo} |", flush=True)
-EOF
+    python3 "$repo/reference/score_row.py" "$json" "$game" "$origin"
 done

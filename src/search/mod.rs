@@ -1096,16 +1096,7 @@ impl Searcher {
             self.lists[ply] = moves;
             return s;
         }
-        let eval = if in_check {
-            None
-        } else {
-            Some(self.sharpened_eval(pos, ply, tt_entry))
-        };
-        self.evals[ply] = eval;
-        let improving = match (eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
-            (Some(now), Some(before)) => now > before,
-            _ => false,
-        };
+        let (eval, improving) = self.node_eval(pos, ply, in_check, tt_entry);
         if let Some(ev) = eval
             && !pv_node
             && ply > 0
@@ -1368,6 +1359,24 @@ impl Searcher {
         *alpha = (*alpha).max(-(MATE - ply as i32));
         *beta = (*beta).min(MATE - ply as i32 - 1);
         (*alpha >= *beta).then_some(*alpha)
+    }
+
+    /// A node's static evaluation (none in check), noted for the plies below, and
+    /// whether it is above the one two plies up (the side to move is improving).
+    fn node_eval(
+        &mut self,
+        pos: &Position,
+        ply: usize,
+        in_check: bool,
+        entry: Option<Entry>,
+    ) -> (Option<i32>, bool) {
+        let eval = (!in_check).then(|| self.sharpened_eval(pos, ply, entry));
+        self.evals[ply] = eval;
+        let improving = match (eval, ply.checked_sub(2).and_then(|p| self.evals[p])) {
+            (Some(now), Some(before)) => now > before,
+            _ => false,
+        };
+        (eval, improving)
     }
 
     /// The static evaluation, sharpened by a stored bound on the true score.
