@@ -12,7 +12,7 @@ use crate::model::{
     Symbol, ZoneId,
 };
 use crate::syntax::ast::{
-    Condition, Decl, Effect, File, Name, PieceDecl, PieceProp, Span, Spanned,
+    Condition, Count, Decl, Effect, File, Name, PieceDecl, PieceProp, Span, Spanned,
 };
 use crate::syntax::betza;
 
@@ -562,13 +562,7 @@ pub(crate) fn resolve_condition(
             enemy,
             piece,
         } => {
-            const LIMIT: Valid = Valid::new(1..=255, "a number of pieces on a file");
-            let limit = match fewer {
-                Some(n) => scope.resolve_count(ck, n, side, &LIMIT),
-                None => Some(1),
-            };
-            let kind = scope.resolve_piece(ck, piece)?;
-            let limit = piece_limit(ck, c.span, limit?, true)?;
+            let (kind, limit) = counted_piece(ck, scope, c.span, (fewer, piece), side, true)?;
             Cond::NoneOnFile {
                 enemy: *enemy,
                 kind,
@@ -592,13 +586,7 @@ pub(crate) fn resolve_condition(
             enemy,
             piece,
         } => {
-            const LIMIT: Valid = Valid::new(1..=255, "a number of pieces on the board");
-            let limit = match fewer {
-                Some(n) => scope.resolve_count(ck, n, side, &LIMIT),
-                None => Some(1),
-            };
-            let kind = scope.resolve_piece(ck, piece)?;
-            let limit = piece_limit(ck, c.span, limit?, false)?;
+            let (kind, limit) = counted_piece(ck, scope, c.span, (fewer, piece), side, false)?;
             Cond::CountOnBoard {
                 enemy: *enemy,
                 kind,
@@ -606,6 +594,27 @@ pub(crate) fn resolve_condition(
             }
         }
     })
+}
+
+/// The piece and the N of `no PIECE` / `fewer-than N PIECE` (1 for `no`), on a file
+/// or on the whole board.
+fn counted_piece(
+    ck: &mut Checker,
+    scope: &Scope,
+    span: Span,
+    (fewer, piece): (&Option<Count>, &Name),
+    side: Option<Side>,
+    on_file: bool,
+) -> Option<(PieceKind, u8)> {
+    const ON_FILE: Valid = Valid::new(1..=255, "a number of pieces on a file");
+    const ON_BOARD: Valid = Valid::new(1..=255, "a number of pieces on the board");
+    let valid = if on_file { &ON_FILE } else { &ON_BOARD };
+    let limit = match fewer {
+        Some(n) => scope.resolve_count(ck, n, side, valid),
+        None => Some(1),
+    };
+    let kind = scope.resolve_piece(ck, piece)?;
+    Some((kind, piece_limit(ck, span, limit?, on_file)?))
 }
 
 /// The N of `fewer-than N` (on a file or on the board): from 1 to 255, else reported
