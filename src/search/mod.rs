@@ -709,13 +709,20 @@ impl Searcher {
         let mut best: Option<usize> = None;
         for (i, &m) in moves.iter().enumerate() {
             self.path[0] = Some(m);
+            let quiet = !pos.is_tactical(m);
+            let us = pos.side_to_move();
             pos.make(m);
             let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
             let d = depth - 1 + i32::from(gives_check);
             let score = if i == 0 {
                 -self.negamax(pos, d, -beta, -alpha, 1, gives_check)
             } else {
-                let s = -self.negamax(pos, d, -alpha - 1, -alpha, 1, gives_check);
+                let late = quiet && !gives_check && depth >= 3 && i >= 3;
+                let r = if late { self.root_reduction(us, m, depth, i).clamp(0, d - 1) } else { 0 };
+                let mut s = -self.negamax(pos, d - r, -alpha - 1, -alpha, 1, gives_check);
+                if s > alpha && r > 0 && !self.stopped {
+                    s = -self.negamax(pos, d, -alpha - 1, -alpha, 1, gives_check);
+                }
                 if s > alpha && !self.stopped {
                     -self.negamax(pos, d, -beta, -alpha, 1, gives_check)
                 } else {
@@ -752,6 +759,13 @@ impl Searcher {
                 .store(pos.hash(), Some(m), alpha, depth as i16, bound);
         }
         (alpha, Some(m))
+    }
+
+    /// How much less deep a late quiet root move (`pos` is after it, the `i`th tried)
+    /// is searched first: the table's reduction less one, as at a principal-variation
+    /// node; searched again at full depth if it beats the best so far.
+    fn root_reduction(&self, us: Side, m: Move, depth: i32, i: usize) -> i32 {
+        self.reductions.get(depth, i) - 1 - self.quiet_score(us, m, 0) / 6_000
     }
 
     /// The principal variation: hash moves from the root, while legal.
