@@ -718,7 +718,11 @@ impl Searcher {
                 -self.negamax(pos, d, -beta, -alpha, 1, gives_check)
             } else {
                 let late = quiet && !gives_check && depth >= 3 && i >= 3;
-                let r = if late { self.root_reduction(us, m, depth, i).clamp(0, d - 1) } else { 0 };
+                let r = if late {
+                    self.root_reduction(us, m, depth, i).clamp(0, d - 1)
+                } else {
+                    0
+                };
                 let mut s = -self.negamax(pos, d - r, -alpha - 1, -alpha, 1, gives_check);
                 if s > alpha && r > 0 && !self.stopped {
                     s = -self.negamax(pos, d, -alpha - 1, -alpha, 1, gives_check);
