@@ -574,6 +574,12 @@ impl Position {
             return true;
         }
         if self.rules.tables.kinds.explodes {
+            if facing.is_none()
+                && self.rules.tables.legality.blast_on_board
+                && self.is_board_step(m)
+            {
+                return self.blast_on_board(m);
+            }
             return self.is_legal_exploding(m);
         }
         if self.rules.tables.legality.on_board && self.is_board_step(m) {
@@ -658,6 +664,76 @@ impl Position {
                 || self.royals.count(us) == 0
                 || !self.in_check(us));
         self.unmake();
+        ok
+    }
+
+    /// [`Self::is_legal_exploding`] for a move that [`Self::is_board_step`], where
+    /// attacks are read from the board alone (`Legality::blast_on_board`) and no
+    /// facing rule applies now: the move and the explosion it causes are put on the
+    /// board only (no hash, counts or royal list to update, as make and unmake would),
+    /// the mover's royal pieces asked, the board put back.
+    fn blast_on_board(&mut self, m: Move) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let t = &self.rules.tables;
+        let (royal_kinds, spared) = (t.kinds.royal, t.blast.spared);
+        let royal = |c: Code| c != EMPTY && royal_kinds >> kind_of(c) & 1 != 0;
+        if royal(m.promo) {
+            return self.is_legal_exploding(m);
+        }
+        let us = self.side;
+        let piece = self.board[from];
+        let taken = self.board[to];
+        if taken == EMPTY {
+            let placed = if m.promo != EMPTY { m.promo } else { piece };
+            self.board[from] = EMPTY;
+            self.board[to] = placed;
+            let ok = (self.royals.of(us).iter())
+                .all(|&k| !self.royal_attacked(if k == m.from { m.to } else { k }, us));
+            self.board[to] = EMPTY;
+            self.board[from] = piece;
+            return ok;
+        }
+        // A capture: the capturer goes with the piece taken, so a royal capturer
+        // blows itself up.
+        if royal(piece) {
+            return false;
+        }
+        let around = t.blast.around[to];
+        let mut removed = [EMPTY; 8];
+        let (mut ours_lost, mut theirs_lost) = (false, false);
+        let mut lose = |p: Code| {
+            if royal(p) {
+                if side_of(p) == us {
+                    ours_lost = true;
+                } else {
+                    theirs_lost = true;
+                }
+            }
+        };
+        lose(taken);
+        self.board[from] = EMPTY;
+        self.board[to] = EMPTY;
+        for (slot, &c) in removed.iter_mut().zip(&around) {
+            if c == NO_CELL {
+                break;
+            }
+            let p = self.board[c];
+            if p == EMPTY || spared >> kind_of(p) & 1 != 0 {
+                continue;
+            }
+            lose(p);
+            *slot = p;
+            self.board[c] = EMPTY;
+        }
+        let ok = !ours_lost
+            && (theirs_lost || (self.royals.of(us).iter()).all(|&k| !self.royal_attacked(k, us)));
+        for (&p, &c) in removed.iter().zip(&around) {
+            if p != EMPTY {
+                self.board[c] = p;
+            }
+        }
+        self.board[to] = taken;
+        self.board[from] = piece;
         ok
     }
 

@@ -373,6 +373,11 @@ pub struct Legality {
     /// second parts): then an ordinary move without effects is tested by putting it
     /// on the board only, without make and unmake.
     pub on_board: bool,
+    /// Whether, where captures explode, attacks are read from the board alone (as
+    /// `on_board` says, explosions aside) and no `duple-check` reads check: then an
+    /// ordinary move without effects is tested by putting it, and the explosion it
+    /// causes, on the board only (`Position::blast_on_board`).
+    pub blast_on_board: bool,
 }
 
 /// Where pieces may land and what a landing asks (built by [`landing`]).
@@ -608,10 +613,10 @@ pub(super) fn build(rules: &Rules) -> Tables {
     let mut legality = legality(&gens, &steps, rules.explosions.is_some() || two_part);
     let landing = landing(rules, &gens, &kinds, &steps);
     let targets = targets(rules, &landing);
-    legality.on_board = attacks.dynamic_kinds == 0
-        && targets.flip_cells.iter().all(Vec::is_empty)
-        && rules.explosions.is_none()
-        && !two_part;
+    let board_attacks =
+        attacks.dynamic_kinds == 0 && targets.flip_cells.iter().all(Vec::is_empty) && !two_part;
+    legality.on_board = board_attacks && rules.explosions.is_none();
+    legality.blast_on_board = board_attacks && rules.explosions.is_some() && !rules.duple_check;
     let files = files(&rules.geometry);
     Tables {
         gens,
@@ -1415,6 +1420,7 @@ fn legality(gens: &Gens, steps: &Steps, explosions: bool) -> Legality {
         between,
         fast: !hoppers && !flips && !explosions,
         on_board: false,
+        blast_on_board: false,
     }
 }
 
