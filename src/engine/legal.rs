@@ -77,7 +77,7 @@ impl Position {
             self.placement_rules(out);
         }
         if self.rules.forbid_check {
-            out.retain(|&m| !self.gives_check(m));
+            self.keep_non_checking(out);
         }
         if self.rules.tables.kinds.after {
             out.retain(|&m| self.after_conditions_hold(m));
@@ -96,6 +96,50 @@ impl Position {
         {
             out.push(pass);
         }
+    }
+
+    /// `forbid check`: keeps the moves that give no check. Where attacks are read from
+    /// the board alone and the opponent is not in check now, an ordinary move can give
+    /// check only along an entry of the reverse tables through one of its squares:
+    /// moves with both squares outside every entry to the opponent's royal pieces
+    /// (`Attacks::reach`) are kept at once, the others ask only the entries through
+    /// their squares.
+    fn keep_non_checking(&mut self, out: &mut Vec<Move>) {
+        let t = &self.rules.tables;
+        let (us, them) = (self.side, self.side.opponent());
+        let fast = t.legality.on_board
+            && !t.kinds.special_check
+            && !t.attacks.reach[us].is_empty()
+            && !self.in_check(them);
+        if !fast {
+            out.retain(|&m| !self.gives_check(m));
+            return;
+        }
+        let reach = (self.royals.of(them).iter()).fold(0u128, |r, &k| r | t.attacks.reach[us][k]);
+        out.retain(|&m| {
+            let royal_taken =
+                |c: Code| c != EMPTY && self.rules.tables.kinds.royal >> kind_of(c) & 1 != 0;
+            if !self.is_board_step(m) || royal_taken(self.board[m.to]) {
+                return !self.gives_check(m);
+            }
+            let through = 1u128 << m.from.index() | 1u128 << m.to.index();
+            through & reach == 0 || !self.checks_through(m, through)
+        });
+    }
+
+    /// With the opponent not in check: does the ordinary move `m` give check? Put on
+    /// the board, asking only the entries through `through`, its squares.
+    fn checks_through(&mut self, m: Move, through: u128) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let piece = std::mem::replace(&mut self.board[from], EMPTY);
+        let placed = if m.promo != EMPTY { m.promo } else { piece };
+        let taken = std::mem::replace(&mut self.board[to], placed);
+        let (us, them) = (self.side, self.side.opponent());
+        let check = (self.royals.of(them).iter())
+            .any(|&k| super::attack::attacked_through::<true>(self, k, us, through));
+        self.board[to] = taken;
+        self.board[from] = piece;
+        check
     }
 
     /// Do the conditions of `m`'s generator that are read on the position it makes
@@ -284,7 +328,7 @@ impl Position {
         let (us, them) = (self.side, self.side.opponent());
         let through = 1u128 << from | 1u128 << to;
         let ok = (self.royals.of(us).iter())
-            .all(|&k| !super::attack::attacked_through(self, k, them, through));
+            .all(|&k| !super::attack::attacked_through::<false>(self, k, them, through));
         self.board[to] = taken;
         self.board[from] = piece;
         ok
@@ -351,7 +395,11 @@ impl Position {
         for i in 0..out.len() {
             // The fields the common case reads, not the whole move: a ten-byte copy
             // per move cost more than the test itself.
-            let (from, kind, promo) = (out[i].from, out[i].kind, out[i].promo);
+            let (from, mut kind, mut promo) = (out[i].from, out[i].kind, out[i].promo);
+            // A gating move is legal exactly when the move without the gated piece is.
+            if kind == MoveKind::Gate {
+                (kind, promo) = (MoveKind::Normal, EMPTY);
+            }
             let ordinary = matches!(kind, MoveKind::Normal | MoveKind::DoubleStep);
             let keep = if let Some(pins) = &pins
                 && ordinary
@@ -360,9 +408,10 @@ impl Position {
                 if free.0 != from {
                     free = (from, !pins.contains(from) && !self.is_royal_move(out[i]));
                 }
-                free.1 || self.is_safe_unchecked(out[i], Some(pins), lone_royal, &mut lifted)
+                free.1
+                    || self.is_safe_unchecked(out[i].ungated(), Some(pins), lone_royal, &mut lifted)
             } else {
-                self.is_safe_unchecked(out[i], pins.as_ref(), lone_royal, &mut lifted)
+                self.is_safe_unchecked(out[i].ungated(), pins.as_ref(), lone_royal, &mut lifted)
             };
             if keep {
                 if kept != i {

@@ -328,6 +328,10 @@ pub struct Attacks {
     /// only the lines and paths through a move's squares.
     pub ray_cells: Vec<u128>,
     pub leap_cells: Vec<u128>,
+    /// On the same boards, per attacker side and target cell: every square of the
+    /// target's entries (lines, lame paths and the leapers' squares). A move whose
+    /// squares are all outside it changes no attack on the target.
+    pub reach: [Vec<u128>; 2],
 }
 
 impl Attacks {
@@ -1388,6 +1392,17 @@ impl Reverse {
             let bits = |cells: &[Cell]| cells.iter().fold(0u128, |m, c| m | 1 << c.index());
             t.ray_cells = t.rays.iter().map(|r| bits(t.line(r))).collect();
             t.leap_cells = t.leaps.iter().map(|a| bits(t.path(a))).collect();
+            for side in 0..2 {
+                t.reach[side] = (0..n)
+                    .map(|target| {
+                        let (s, len) = t.leap_index[side][target];
+                        let leaps = (s as usize..(s + len) as usize)
+                            .fold(0, |m, i| m | t.leap_cells[i] | 1 << t.leaps[i].from.index());
+                        let (s, len) = t.ray_index[side][target];
+                        (s as usize..(s + len) as usize).fold(leaps, |m, i| m | t.ray_cells[i])
+                    })
+                    .collect();
+            }
         }
     }
 }
