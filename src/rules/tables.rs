@@ -182,6 +182,7 @@ pub struct Tables {
     pub ends: Ends,
     pub home: Home,
     pub blast: Blast,
+    pub lines: Lines,
 }
 
 impl Tables {
@@ -215,6 +216,38 @@ impl Blast {
             .iter()
             .copied()
             .take_while(|&c| c != NO_CELL)
+    }
+}
+
+/// The eight directions of a queen's lines, in the order enclosing conversions walk
+/// them.
+pub const QUEEN_LINES: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The queen's lines out of each cell, for enclosing conversions (built by
+/// [`lines`]; empty in games without them): the walk reads a slice of cells
+/// instead of asking the geometry for each step.
+#[derive(Debug, Clone, Default)]
+pub struct Lines {
+    /// Per cell and direction of [`QUEEN_LINES`]: (start, len) into `cells`.
+    pub index: Vec<[(u32, u32); 8]>,
+    pub cells: Vec<Cell>,
+}
+
+impl Lines {
+    /// The cells from `cell` outward (not `cell` itself) in direction `d`.
+    #[inline]
+    pub fn line(&self, cell: Cell, d: usize) -> &[Cell] {
+        let (start, len) = self.index[cell][d];
+        &self.cells[start as usize..(start + len) as usize]
     }
 }
 
@@ -641,7 +674,32 @@ pub(super) fn build(rules: &Rules) -> Tables {
             ..Home::default()
         },
         blast: blast(rules),
+        lines: lines(rules),
     }
+}
+
+/// The queen's lines out of each cell, where a conversion encloses.
+fn lines(rules: &Rules) -> Lines {
+    let encloses = |g: &super::Generator| g.effects.contains(&Effect::Convert(Convert::Enclosed));
+    if !rules.generators.iter().any(encloses) {
+        return Lines::default();
+    }
+    let geo = &rules.geometry;
+    let mut out = Lines::default();
+    for c in 0..geo.len() {
+        let mut index = [(0, 0); 8];
+        for (slot, &(dx, dy)) in index.iter_mut().zip(&QUEEN_LINES) {
+            let start = out.cells.len() as u32;
+            let mut cur = Cell::new(c);
+            while let Some(next) = geo.offset(cur, dx, dy) {
+                out.cells.push(next);
+                cur = next;
+            }
+            *slot = (start, out.cells.len() as u32 - start);
+        }
+        out.index.push(index);
+    }
+    out
 }
 
 /// The cells around each cell, and the kinds an explosion spares.
