@@ -299,7 +299,7 @@ impl Position {
                 continue;
             }
             for &id in &t.kinds.drops[kind] {
-                self.place(g, id, EMPTY, out);
+                self.place(g, id, EMPTY, 0, out);
             }
         }
     }
@@ -308,26 +308,38 @@ impl Position {
     /// pieces of its kind, once per square (which piece is copied does not matter).
     fn clones(&self, g: &Gen, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
+        let bits = &t.blast.around_bits;
         for &id in &t.kinds.clones {
             let copied = code(t.gens[id].piece as usize, self.side);
-            if self.counts[copied as usize] > 0 {
-                self.place(g, id, copied, out);
+            if self.counts[copied as usize] == 0 {
+                continue;
             }
+            // The squares next to a piece of the kind, found once for all targets.
+            let mut near = 0;
+            if !bits.is_empty() {
+                for_each_own_square(&self.board, self.side, |c| {
+                    if self.board[c] == copied {
+                        near |= bits[c];
+                    }
+                });
+            }
+            self.place(g, id, copied, near, out);
         }
     }
 
     /// The placements of generator `id` on the empty squares of its targets where the
     /// piece may land and its conditions hold; with `beside` a piece (not [`EMPTY`]),
-    /// only on squares next to one (a clone). Inlined, so that a drop tests nothing
-    /// for `beside`.
+    /// only on squares next to one (a clone; `near` those squares as bits, where the
+    /// board has `Blast::around_bits`). Inlined, so that a drop tests nothing for
+    /// `beside`.
     #[inline(always)]
-    fn place(&self, g: &Gen, id: GenId, beside: Code, out: &mut Vec<Move>) {
+    fn place(&self, g: &Gen, id: GenId, beside: Code, near: u128, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
         let info = &t.gens[id];
         let placed = info.piece as usize;
         for &to in t.targets.of(id, self.side, NO_CELL) {
             if self.board[to] != EMPTY
-                || (beside != EMPTY && !t.blast.around(to).any(|c| self.board[c] == beside))
+                || (beside != EMPTY && !self.is_beside(to, beside, near))
                 || !matches!(self.landing(to, placed), Landing::Open | Landing::Last)
             {
                 continue;
@@ -339,6 +351,18 @@ impl Position {
             if self.conditions_hold(g, info, m) {
                 out.push(m);
             }
+        }
+    }
+
+    /// Is `to` next to a piece `beside`? (`near`: the squares next to one, as bits,
+    /// where the board has `Blast::around_bits`.)
+    #[inline]
+    fn is_beside(&self, to: Cell, beside: Code, near: u128) -> bool {
+        let blast = &self.rules.tables.blast;
+        if blast.around_bits.is_empty() {
+            blast.around(to).any(|c| self.board[c] == beside)
+        } else {
+            near >> to.index() & 1 != 0
         }
     }
 

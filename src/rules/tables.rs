@@ -204,6 +204,9 @@ pub struct Blast {
     /// Per cell, the (up to 8) cells around it on its board, the king's steps;
     /// `NO_CELL` pads. Only in games that explode, clone or convert adjacent pieces.
     pub around: Vec<[Cell; 8]>,
+    /// On boards of up to 128 squares (else empty), the same cells as the bits of a
+    /// `u128`: the squares next to a side's pieces are found a piece at a time.
+    pub around_bits: Vec<u128>,
     /// Piece types that survive an explosion on a square around the target.
     pub spared: u64,
 }
@@ -711,7 +714,7 @@ fn blast(rules: &Rules) -> Blast {
         return Blast::default();
     }
     let geo = &rules.geometry;
-    let around = (0..geo.len())
+    let around: Vec<[Cell; 8]> = (0..geo.len())
         .map(|c| {
             let mut out = [NO_CELL; 8];
             let near = (-1..=1)
@@ -725,8 +728,18 @@ fn blast(rules: &Rules) -> Blast {
         })
         .collect();
     let spared = rules.explosions.iter().flatten();
+    let around_bits = if geo.len() <= 128 {
+        (around.iter())
+            .map(|near: &[Cell; 8]| {
+                (near.iter().take_while(|&&c| c != NO_CELL)).fold(0, |m, c| m | 1 << c.index())
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Blast {
         around,
+        around_bits,
         spared: spared.fold(0, |m, k| m | 1 << k.index()),
     }
 }
