@@ -1096,9 +1096,11 @@ fn steps(rules: &Rules) -> Steps {
     t
 }
 
-/// Has a Betza generator no hop and no effect (its conditions aside)?
+/// Has a Betza generator no hop and no effect but conversions (its conditions
+/// aside)? Conversions are made by make alone (the move generator reads them only
+/// for the `converts` condition, which no plain step has), so they leave a step plain.
 fn b_is_bare(b: &BetzaMove, g: &super::Generator) -> bool {
-    b.hop == Hop::None && g.effects.is_empty()
+    b.hop == Hop::None && (g.effects.iter()).all(|e| matches!(e, Effect::Convert(_)))
 }
 
 /// Do the conditions of `g` hold for every move of `step`, from `from` for `side`:
