@@ -286,6 +286,24 @@ impl Position {
         }
         let us = self.side;
         let checked = checked.unwrap_or_else(|| self.in_check(us));
+        if t.legality.blast_on_board
+            && !t.attacks.ray_cells.is_empty()
+            && self.royals.count(us) != 0
+            && self.facing_now().is_none()
+            && !(self.royals.of(us).iter()).any(|&k| self.attacked(k, us.opponent()))
+        {
+            // No royal piece attacked, not even beside the enemy's: a move can expose
+            // one only along a line or path through a square it changes.
+            out.retain(|&m| {
+                self.off_royal_lines(m)
+                    || if self.is_board_step(m) {
+                        self.blast_on_board(m, true)
+                    } else {
+                        self.is_legal(m)
+                    }
+            });
+            return;
+        }
         if self.royals.count(us) == 0 || checked || self.facing_now().is_some() {
             out.retain(|&m| self.is_legal(m));
         } else if t.legality.fast {
@@ -627,7 +645,7 @@ impl Position {
                 && self.rules.tables.legality.blast_on_board
                 && self.is_board_step(m)
             {
-                return self.blast_on_board(m);
+                return self.blast_on_board(m, false);
             }
             return self.is_legal_exploding(m);
         }
@@ -721,7 +739,12 @@ impl Position {
     /// facing rule applies now: the move and the explosion it causes are put on the
     /// board only (no hash, counts or royal list to update, as make and unmake would),
     /// the mover's royal pieces asked, the board put back.
-    fn blast_on_board(&mut self, m: Move) -> bool {
+    ///
+    /// `unattacked`: no royal piece of the mover is attacked now (its neighbours
+    /// aside): then only the lines and lame paths through the squares the move
+    /// empties or fills are asked (`attack::attacked_through`), unless a royal piece
+    /// moves.
+    fn blast_on_board(&mut self, m: Move, unattacked: bool) -> bool {
         let (from, to) = (m.from.index(), m.to.index());
         let t = &self.rules.tables;
         let (royal_kinds, spared) = (t.kinds.royal, t.blast.spared);
@@ -732,12 +755,13 @@ impl Position {
         let us = self.side;
         let piece = self.board[from];
         let taken = self.board[to];
+        let mut through = (unattacked && !royal(piece)).then_some(1u128 << from | 1u128 << to);
         if taken == EMPTY {
             let placed = if m.promo != EMPTY { m.promo } else { piece };
             self.board[from] = EMPTY;
             self.board[to] = placed;
             let ok = (self.royals.of(us).iter())
-                .all(|&k| !self.royal_attacked(if k == m.from { m.to } else { k }, us));
+                .all(|&k| self.blast_safe(if k == m.from { m.to } else { k }, through));
             self.board[to] = EMPTY;
             self.board[from] = piece;
             return ok;
@@ -773,9 +797,10 @@ impl Position {
             lose(p);
             *slot = p;
             self.board[c] = EMPTY;
+            through = through.map(|b| b | 1u128 << c.index());
         }
         let ok = !ours_lost
-            && (theirs_lost || (self.royals.of(us).iter()).all(|&k| !self.royal_attacked(k, us)));
+            && (theirs_lost || (self.royals.of(us).iter()).all(|&k| self.blast_safe(k, through)));
         for (&p, &c) in removed.iter().zip(&around) {
             if p != EMPTY {
                 self.board[c] = p;
@@ -784,6 +809,21 @@ impl Position {
         self.board[to] = taken;
         self.board[from] = piece;
         ok
+    }
+
+    /// Is the mover's royal piece on `k` safe where captures explode (on the board as
+    /// it stands)? With `through`, the squares a move changed, no royal piece of the
+    /// mover having been attacked before it: only the entries through them are asked.
+    #[inline]
+    fn blast_safe(&self, k: Cell, through: Option<u128>) -> bool {
+        let them = self.side.opponent();
+        match through {
+            Some(bits) => {
+                self.next_to_royal(k, them)
+                    || !super::attack::attacked_through::<false>(self, k, them, bits)
+            }
+            None => !self.royal_attacked(k, self.side),
+        }
     }
 
     /// Might `m` put a royal piece on the board (a placement, a promotion or a piece
