@@ -400,6 +400,23 @@ impl Position {
         let board_attacks = self.rules.tables.attacks.dynamic_kinds == 0;
         let pins = if board_attacks { self.pins() } else { None };
         let lone_royal = board_attacks && self.royals.count(self.side) == 1;
+        // Gating moves only where a gate is open: the other games' loop asks nothing
+        // about them.
+        if self.rules.tables.home.gates[self.side] & self.castling != 0 {
+            self.keep_safe_with::<true>(out, pins.as_ref(), lone_royal);
+        } else {
+            self.keep_safe_with::<false>(out, pins.as_ref(), lone_royal);
+        }
+    }
+
+    /// [`Self::keep_safe_unchecked`]'s loop; `GATES`: gating moves may be among `out`.
+    #[inline(always)]
+    fn keep_safe_with<const GATES: bool>(
+        &mut self,
+        out: &mut Vec<Move>,
+        pins: Option<&Pins>,
+        lone_royal: bool,
+    ) {
         // Without the pins: whether lifting the last piece looked at uncovers an
         // attack (moves come grouped by their square).
         let mut lifted: (Cell, bool) = (NO_CELL, false);
@@ -415,11 +432,12 @@ impl Position {
             // per move cost more than the test itself.
             let (from, mut kind, mut promo) = (out[i].from, out[i].kind, out[i].promo);
             // A gating move is legal exactly when the move without the gated piece is.
-            if kind == MoveKind::Gate {
+            if GATES && kind == MoveKind::Gate {
                 (kind, promo) = (MoveKind::Normal, EMPTY);
             }
+            let ungated = |m: Move| if GATES { m.ungated() } else { m };
             let ordinary = matches!(kind, MoveKind::Normal | MoveKind::DoubleStep);
-            let keep = if let Some(pins) = &pins
+            let keep = if let Some(pins) = pins
                 && ordinary
                 && (promo == EMPTY || !self.is_royal_move(out[i]))
             {
@@ -427,9 +445,9 @@ impl Position {
                     free = (from, !pins.contains(from) && !self.is_royal_move(out[i]));
                 }
                 free.1
-                    || self.is_safe_unchecked(out[i].ungated(), Some(pins), lone_royal, &mut lifted)
+                    || self.is_safe_unchecked(ungated(out[i]), Some(pins), lone_royal, &mut lifted)
             } else {
-                self.is_safe_unchecked(out[i].ungated(), pins.as_ref(), lone_royal, &mut lifted)
+                self.is_safe_unchecked(ungated(out[i]), pins, lone_royal, &mut lifted)
             };
             if keep {
                 if kept != i {
