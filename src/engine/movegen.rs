@@ -299,9 +299,22 @@ impl Position {
                 continue;
             }
             for &id in &t.kinds.drops[kind] {
-                self.place(g, id, EMPTY, 0, out);
+                self.place(g, id, EMPTY, self.enemy_near(id), out);
             }
         }
+    }
+
+    /// For a placement that must convert (`if converts`), on a board with
+    /// `Blast::around_bits`: the squares next to an enemy piece, as bits (a
+    /// conversion needs one there). `None` where nothing is known.
+    fn enemy_near(&self, id: GenId) -> Option<u128> {
+        let t = &self.rules.tables;
+        let bits = &t.blast.around_bits;
+        (t.gens[id].converting && !bits.is_empty()).then(|| {
+            let mut near = 0;
+            for_each_own_square(&self.board, self.side.opponent(), |c| near |= bits[c]);
+            near
+        })
     }
 
     /// Clones: a copy of a piece onto each empty square next to one of the side's
@@ -315,31 +328,40 @@ impl Position {
                 continue;
             }
             // The squares next to a piece of the kind, found once for all targets.
-            let mut near = 0;
-            if !bits.is_empty() {
+            let near = (!bits.is_empty()).then(|| {
+                let mut near = 0;
                 for_each_own_square(&self.board, self.side, |c| {
                     if self.board[c] == copied {
                         near |= bits[c];
                     }
                 });
-            }
+                near
+            });
             self.place(g, id, copied, near, out);
         }
     }
 
     /// The placements of generator `id` on the empty squares of its targets where the
     /// piece may land and its conditions hold; with `beside` a piece (not [`EMPTY`]),
-    /// only on squares next to one (a clone; `near` those squares as bits, where the
-    /// board has `Blast::around_bits`). Inlined, so that a drop tests nothing for
-    /// `beside`.
+    /// only on squares next to one (a clone). `near`, if known: the only squares
+    /// that may take the placement, as bits (those next to a clone's kind, or for a
+    /// placement that must convert, next to an enemy piece). Inlined, so that a drop
+    /// tests nothing for `beside`.
     #[inline(always)]
-    fn place(&self, g: &Gen, id: GenId, beside: Code, near: u128, out: &mut Vec<Move>) {
+    fn place(&self, g: &Gen, id: GenId, beside: Code, near: Option<u128>, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
         let info = &t.gens[id];
         let placed = info.piece as usize;
         for &to in t.targets.of(id, self.side, NO_CELL) {
+            if let Some(near) = near
+                && near >> to.index() & 1 == 0
+            {
+                continue;
+            }
             if self.board[to] != EMPTY
-                || (beside != EMPTY && !self.is_beside(to, beside, near))
+                || (beside != EMPTY
+                    && near.is_none()
+                    && !t.blast.around(to).any(|c| self.board[c] == beside))
                 || !matches!(self.landing(to, placed), Landing::Open | Landing::Last)
             {
                 continue;
@@ -351,18 +373,6 @@ impl Position {
             if self.conditions_hold(g, info, m) {
                 out.push(m);
             }
-        }
-    }
-
-    /// Is `to` next to a piece `beside`? (`near`: the squares next to one, as bits,
-    /// where the board has `Blast::around_bits`.)
-    #[inline]
-    fn is_beside(&self, to: Cell, beside: Code, near: u128) -> bool {
-        let blast = &self.rules.tables.blast;
-        if blast.around_bits.is_empty() {
-            blast.around(to).any(|c| self.board[c] == beside)
-        } else {
-            near >> to.index() & 1 != 0
         }
     }
 

@@ -51,6 +51,9 @@ pub struct GenInfo {
     /// It has conditions read on the position its moves make (`checking`,
     /// `attacking`): the legal-move filter asks them.
     pub after: bool,
+    /// It must convert (`if converts`): its moves need an enemy piece next to their
+    /// target.
+    pub converting: bool,
 }
 
 impl GenInfo {
@@ -708,7 +711,9 @@ fn lines(rules: &Rules) -> Lines {
 /// The cells around each cell, and the kinds an explosion spares.
 fn blast(rules: &Rules) -> Blast {
     let near = |g: &super::Generator| {
-        g.source == Source::Clone || g.effects.contains(&Effect::Convert(Convert::Adjacent))
+        g.source == Source::Clone
+            || g.effects.contains(&Effect::Convert(Convert::Adjacent))
+            || g.conditions.iter().any(|c| matches!(c, Cond::Converts))
     };
     if rules.explosions.is_none() && !rules.generators.iter().any(near) {
         return Blast::default();
@@ -827,6 +832,7 @@ fn gens(rules: &Rules) -> Gens {
                 })
                 .unwrap_or(0),
             after: g.conditions.iter().any(Cond::is_after),
+            converting: g.conditions.iter().any(|c| matches!(c, Cond::Converts)),
         };
         if let Source::Betza(b) = g.source {
             let b = rules.betza(b);
