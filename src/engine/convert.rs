@@ -9,18 +9,6 @@ use crate::ids::Side;
 use crate::model::Convert;
 use crate::rules::{Cell, EMPTY, Effect, NO_CELL, code, kind_of, side_of};
 
-/// The eight directions of a queen's lines, for enclosing.
-const LINES: [(i32, i32); 8] = [
-    (1, 0),
-    (-1, 0),
-    (0, 1),
-    (0, -1),
-    (1, 1),
-    (1, -1),
-    (-1, 1),
-    (-1, -1),
-];
-
 impl Position {
     /// Would a conversion `how` by `side` landing on `m.to` turn at least one piece?
     /// Asked before the move is made: the square `m.from` counts as empty (the
@@ -58,31 +46,22 @@ impl Position {
                 }
             }
             Convert::Enclosed => {
-                let geo = &self.rules.geometry;
-                for (dx, dy) in LINES {
+                let lines = &self.rules.tables.lines;
+                for d in 0..8 {
                     // Walk over enemy pieces; an own piece after at least one encloses.
-                    let mut cur = to;
+                    let line = lines.line(to, d);
                     let mut run = 0;
                     let closed = loop {
-                        match geo.offset(cur, dx, dy) {
-                            Some(next) if enemy(next) => {
-                                run += 1;
-                                cur = next;
-                            }
-                            Some(next) => {
-                                break next != vacated && self.board[next] != EMPTY;
-                            }
+                        match line.get(run) {
+                            Some(&next) if enemy(next) => run += 1,
+                            Some(&next) => break next != vacated && self.board[next] != EMPTY,
                             None => break false,
                         }
                     };
                     if !closed || run == 0 {
                         continue;
                     }
-                    let mut c = to;
-                    for _ in 0..run {
-                        c = geo
-                            .offset(c, dx, dy)
-                            .expect("the enclosed run lies on the board");
+                    for &c in &line[..run] {
                         if !f(c) {
                             return;
                         }

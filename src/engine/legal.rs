@@ -77,7 +77,7 @@ impl Position {
             self.placement_rules(out);
         }
         if self.rules.forbid_check {
-            out.retain(|&m| !self.gives_check(m));
+            self.keep_non_checking(out);
         }
         if self.rules.tables.kinds.after {
             out.retain(|&m| self.after_conditions_hold(m));
@@ -96,6 +96,50 @@ impl Position {
         {
             out.push(pass);
         }
+    }
+
+    /// `forbid check`: keeps the moves that give no check. Where attacks are read from
+    /// the board alone and the opponent is not in check now, an ordinary move can give
+    /// check only along an entry of the reverse tables through one of its squares:
+    /// moves with both squares outside every entry to the opponent's royal pieces
+    /// (`Attacks::reach`) are kept at once, the others ask only the entries through
+    /// their squares.
+    fn keep_non_checking(&mut self, out: &mut Vec<Move>) {
+        let t = &self.rules.tables;
+        let (us, them) = (self.side, self.side.opponent());
+        let fast = t.legality.on_board
+            && !t.kinds.special_check
+            && !t.attacks.reach[us].is_empty()
+            && !self.in_check(them);
+        if !fast {
+            out.retain(|&m| !self.gives_check(m));
+            return;
+        }
+        let reach = (self.royals.of(them).iter()).fold(0u128, |r, &k| r | t.attacks.reach[us][k]);
+        out.retain(|&m| {
+            let royal_taken =
+                |c: Code| c != EMPTY && self.rules.tables.kinds.royal >> kind_of(c) & 1 != 0;
+            if !self.is_board_step(m) || royal_taken(self.board[m.to]) {
+                return !self.gives_check(m);
+            }
+            let through = 1u128 << m.from.index() | 1u128 << m.to.index();
+            through & reach == 0 || !self.checks_through(m, through)
+        });
+    }
+
+    /// With the opponent not in check: does the ordinary move `m` give check? Put on
+    /// the board, asking only the entries through `through`, its squares.
+    fn checks_through(&mut self, m: Move, through: u128) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let piece = std::mem::replace(&mut self.board[from], EMPTY);
+        let placed = if m.promo != EMPTY { m.promo } else { piece };
+        let taken = std::mem::replace(&mut self.board[to], placed);
+        let (us, them) = (self.side, self.side.opponent());
+        let check = (self.royals.of(them).iter())
+            .any(|&k| super::attack::attacked_through::<true>(self, k, us, through));
+        self.board[to] = taken;
+        self.board[from] = piece;
+        check
     }
 
     /// Do the conditions of `m`'s generator that are read on the position it makes
@@ -242,6 +286,24 @@ impl Position {
         }
         let us = self.side;
         let checked = checked.unwrap_or_else(|| self.in_check(us));
+        if t.legality.blast_on_board
+            && !t.attacks.ray_cells.is_empty()
+            && self.royals.count(us) != 0
+            && self.facing_now().is_none()
+            && !(self.royals.of(us).iter()).any(|&k| self.attacked(k, us.opponent()))
+        {
+            // No royal piece attacked, not even beside the enemy's: a move can expose
+            // one only along a line or path through a square it changes.
+            out.retain(|&m| {
+                self.off_royal_lines(m)
+                    || if self.is_board_step(m) {
+                        self.blast_on_board(m, true)
+                    } else {
+                        self.is_legal(m)
+                    }
+            });
+            return;
+        }
         if self.royals.count(us) == 0 || checked || self.facing_now().is_some() {
             out.retain(|&m| self.is_legal(m));
         } else if t.legality.fast {
@@ -284,7 +346,7 @@ impl Position {
         let (us, them) = (self.side, self.side.opponent());
         let through = 1u128 << from | 1u128 << to;
         let ok = (self.royals.of(us).iter())
-            .all(|&k| !super::attack::attacked_through(self, k, them, through));
+            .all(|&k| !super::attack::attacked_through::<false>(self, k, them, through));
         self.board[to] = taken;
         self.board[from] = piece;
         ok
@@ -338,6 +400,23 @@ impl Position {
         let board_attacks = self.rules.tables.attacks.dynamic_kinds == 0;
         let pins = if board_attacks { self.pins() } else { None };
         let lone_royal = board_attacks && self.royals.count(self.side) == 1;
+        // Gating moves only where a gate is open: the other games' loop asks nothing
+        // about them.
+        if self.rules.tables.home.gates[self.side] & self.castling != 0 {
+            self.keep_safe_with::<true>(out, pins.as_ref(), lone_royal);
+        } else {
+            self.keep_safe_with::<false>(out, pins.as_ref(), lone_royal);
+        }
+    }
+
+    /// [`Self::keep_safe_unchecked`]'s loop; `GATES`: gating moves may be among `out`.
+    #[inline(always)]
+    fn keep_safe_with<const GATES: bool>(
+        &mut self,
+        out: &mut Vec<Move>,
+        pins: Option<&Pins>,
+        lone_royal: bool,
+    ) {
         // Without the pins: whether lifting the last piece looked at uncovers an
         // attack (moves come grouped by their square).
         let mut lifted: (Cell, bool) = (NO_CELL, false);
@@ -351,18 +430,24 @@ impl Position {
         for i in 0..out.len() {
             // The fields the common case reads, not the whole move: a ten-byte copy
             // per move cost more than the test itself.
-            let (from, kind, promo) = (out[i].from, out[i].kind, out[i].promo);
+            let (from, mut kind, mut promo) = (out[i].from, out[i].kind, out[i].promo);
+            // A gating move is legal exactly when the move without the gated piece is.
+            if GATES && kind == MoveKind::Gate {
+                (kind, promo) = (MoveKind::Normal, EMPTY);
+            }
+            let ungated = |m: Move| if GATES { m.ungated() } else { m };
             let ordinary = matches!(kind, MoveKind::Normal | MoveKind::DoubleStep);
-            let keep = if let Some(pins) = &pins
+            let keep = if let Some(pins) = pins
                 && ordinary
                 && (promo == EMPTY || !self.is_royal_move(out[i]))
             {
                 if free.0 != from {
                     free = (from, !pins.contains(from) && !self.is_royal_move(out[i]));
                 }
-                free.1 || self.is_safe_unchecked(out[i], Some(pins), lone_royal, &mut lifted)
+                free.1
+                    || self.is_safe_unchecked(ungated(out[i]), Some(pins), lone_royal, &mut lifted)
             } else {
-                self.is_safe_unchecked(out[i], pins.as_ref(), lone_royal, &mut lifted)
+                self.is_safe_unchecked(ungated(out[i]), pins, lone_royal, &mut lifted)
             };
             if keep {
                 if kept != i {
@@ -574,6 +659,12 @@ impl Position {
             return true;
         }
         if self.rules.tables.kinds.explodes {
+            if facing.is_none()
+                && self.rules.tables.legality.blast_on_board
+                && self.is_board_step(m)
+            {
+                return self.blast_on_board(m, false);
+            }
             return self.is_legal_exploding(m);
         }
         if self.rules.tables.legality.on_board && self.is_board_step(m) {
@@ -659,6 +750,98 @@ impl Position {
                 || !self.in_check(us));
         self.unmake();
         ok
+    }
+
+    /// [`Self::is_legal_exploding`] for a move that [`Self::is_board_step`], where
+    /// attacks are read from the board alone (`Legality::blast_on_board`) and no
+    /// facing rule applies now: the move and the explosion it causes are put on the
+    /// board only (no hash, counts or royal list to update, as make and unmake would),
+    /// the mover's royal pieces asked, the board put back.
+    ///
+    /// `unattacked`: no royal piece of the mover is attacked now (its neighbours
+    /// aside): then only the lines and lame paths through the squares the move
+    /// empties or fills are asked (`attack::attacked_through`), unless a royal piece
+    /// moves.
+    fn blast_on_board(&mut self, m: Move, unattacked: bool) -> bool {
+        let (from, to) = (m.from.index(), m.to.index());
+        let t = &self.rules.tables;
+        let (royal_kinds, spared) = (t.kinds.royal, t.blast.spared);
+        let royal = |c: Code| c != EMPTY && royal_kinds >> kind_of(c) & 1 != 0;
+        if royal(m.promo) {
+            return self.is_legal_exploding(m);
+        }
+        let us = self.side;
+        let piece = self.board[from];
+        let taken = self.board[to];
+        let mut through = (unattacked && !royal(piece)).then_some(1u128 << from | 1u128 << to);
+        if taken == EMPTY {
+            let placed = if m.promo != EMPTY { m.promo } else { piece };
+            self.board[from] = EMPTY;
+            self.board[to] = placed;
+            let ok = (self.royals.of(us).iter())
+                .all(|&k| self.blast_safe(if k == m.from { m.to } else { k }, through));
+            self.board[to] = EMPTY;
+            self.board[from] = piece;
+            return ok;
+        }
+        // A capture: the capturer goes with the piece taken, so a royal capturer
+        // blows itself up.
+        if royal(piece) {
+            return false;
+        }
+        let around = t.blast.around[to];
+        let mut removed = [EMPTY; 8];
+        let (mut ours_lost, mut theirs_lost) = (false, false);
+        let mut lose = |p: Code| {
+            if royal(p) {
+                if side_of(p) == us {
+                    ours_lost = true;
+                } else {
+                    theirs_lost = true;
+                }
+            }
+        };
+        lose(taken);
+        self.board[from] = EMPTY;
+        self.board[to] = EMPTY;
+        for (slot, &c) in removed.iter_mut().zip(&around) {
+            if c == NO_CELL {
+                break;
+            }
+            let p = self.board[c];
+            if p == EMPTY || spared >> kind_of(p) & 1 != 0 {
+                continue;
+            }
+            lose(p);
+            *slot = p;
+            self.board[c] = EMPTY;
+            through = through.map(|b| b | 1u128 << c.index());
+        }
+        let ok = !ours_lost
+            && (theirs_lost || (self.royals.of(us).iter()).all(|&k| self.blast_safe(k, through)));
+        for (&p, &c) in removed.iter().zip(&around) {
+            if p != EMPTY {
+                self.board[c] = p;
+            }
+        }
+        self.board[to] = taken;
+        self.board[from] = piece;
+        ok
+    }
+
+    /// Is the mover's royal piece on `k` safe where captures explode (on the board as
+    /// it stands)? With `through`, the squares a move changed, no royal piece of the
+    /// mover having been attacked before it: only the entries through them are asked.
+    #[inline]
+    fn blast_safe(&self, k: Cell, through: Option<u128>) -> bool {
+        let them = self.side.opponent();
+        match through {
+            Some(bits) => {
+                self.next_to_royal(k, them)
+                    || !super::attack::attacked_through::<false>(self, k, them, bits)
+            }
+            None => !self.royal_attacked(k, self.side),
+        }
     }
 
     /// Might `m` put a royal piece on the board (a placement, a promotion or a piece

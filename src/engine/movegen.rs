@@ -299,35 +299,69 @@ impl Position {
                 continue;
             }
             for &id in &t.kinds.drops[kind] {
-                self.place(g, id, EMPTY, out);
+                self.place(g, id, EMPTY, self.enemy_near(id), out);
             }
         }
+    }
+
+    /// For a placement that must convert (`if converts`), on a board with
+    /// `Blast::around_bits`: the squares next to an enemy piece, as bits (a
+    /// conversion needs one there). `None` where nothing is known.
+    fn enemy_near(&self, id: GenId) -> Option<u128> {
+        let t = &self.rules.tables;
+        let bits = &t.blast.around_bits;
+        (t.gens[id].converting && !bits.is_empty()).then(|| {
+            let mut near = 0;
+            for_each_own_square(&self.board, self.side.opponent(), |c| near |= bits[c]);
+            near
+        })
     }
 
     /// Clones: a copy of a piece onto each empty square next to one of the side's
     /// pieces of its kind, once per square (which piece is copied does not matter).
     fn clones(&self, g: &Gen, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
+        let bits = &t.blast.around_bits;
         for &id in &t.kinds.clones {
             let copied = code(t.gens[id].piece as usize, self.side);
-            if self.counts[copied as usize] > 0 {
-                self.place(g, id, copied, out);
+            if self.counts[copied as usize] == 0 {
+                continue;
             }
+            // The squares next to a piece of the kind, found once for all targets.
+            let near = (!bits.is_empty()).then(|| {
+                let mut near = 0;
+                for_each_own_square(&self.board, self.side, |c| {
+                    if self.board[c] == copied {
+                        near |= bits[c];
+                    }
+                });
+                near
+            });
+            self.place(g, id, copied, near, out);
         }
     }
 
     /// The placements of generator `id` on the empty squares of its targets where the
     /// piece may land and its conditions hold; with `beside` a piece (not [`EMPTY`]),
-    /// only on squares next to one (a clone). Inlined, so that a drop tests nothing
-    /// for `beside`.
+    /// only on squares next to one (a clone). `near`, if known: the only squares
+    /// that may take the placement, as bits (those next to a clone's kind, or for a
+    /// placement that must convert, next to an enemy piece). Inlined, so that a drop
+    /// tests nothing for `beside`.
     #[inline(always)]
-    fn place(&self, g: &Gen, id: GenId, beside: Code, out: &mut Vec<Move>) {
+    fn place(&self, g: &Gen, id: GenId, beside: Code, near: Option<u128>, out: &mut Vec<Move>) {
         let t = &g.rules.tables;
         let info = &t.gens[id];
         let placed = info.piece as usize;
         for &to in t.targets.of(id, self.side, NO_CELL) {
+            if let Some(near) = near
+                && near >> to.index() & 1 == 0
+            {
+                continue;
+            }
             if self.board[to] != EMPTY
-                || (beside != EMPTY && !t.blast.around(to).any(|c| self.board[c] == beside))
+                || (beside != EMPTY
+                    && near.is_none()
+                    && !t.blast.around(to).any(|c| self.board[c] == beside))
                 || !matches!(self.landing(to, placed), Landing::Open | Landing::Last)
             {
                 continue;

@@ -51,6 +51,9 @@ pub struct GenInfo {
     /// It has conditions read on the position its moves make (`checking`,
     /// `attacking`): the legal-move filter asks them.
     pub after: bool,
+    /// It must convert (`if converts`): its moves need an enemy piece next to their
+    /// target.
+    pub converting: bool,
 }
 
 impl GenInfo {
@@ -182,6 +185,7 @@ pub struct Tables {
     pub ends: Ends,
     pub home: Home,
     pub blast: Blast,
+    pub lines: Lines,
 }
 
 impl Tables {
@@ -203,6 +207,9 @@ pub struct Blast {
     /// Per cell, the (up to 8) cells around it on its board, the king's steps;
     /// `NO_CELL` pads. Only in games that explode, clone or convert adjacent pieces.
     pub around: Vec<[Cell; 8]>,
+    /// On boards of up to 128 squares (else empty), the same cells as the bits of a
+    /// `u128`: the squares next to a side's pieces are found a piece at a time.
+    pub around_bits: Vec<u128>,
     /// Piece types that survive an explosion on a square around the target.
     pub spared: u64,
 }
@@ -215,6 +222,38 @@ impl Blast {
             .iter()
             .copied()
             .take_while(|&c| c != NO_CELL)
+    }
+}
+
+/// The eight directions of a queen's lines, in the order enclosing conversions walk
+/// them.
+pub const QUEEN_LINES: [(i32, i32); 8] = [
+    (1, 0),
+    (-1, 0),
+    (0, 1),
+    (0, -1),
+    (1, 1),
+    (1, -1),
+    (-1, 1),
+    (-1, -1),
+];
+
+/// The queen's lines out of each cell, for enclosing conversions (built by
+/// [`lines`]; empty in games without them): the walk reads a slice of cells
+/// instead of asking the geometry for each step.
+#[derive(Debug, Clone, Default)]
+pub struct Lines {
+    /// Per cell and direction of [`QUEEN_LINES`]: (start, len) into `cells`.
+    pub index: Vec<[(u32, u32); 8]>,
+    pub cells: Vec<Cell>,
+}
+
+impl Lines {
+    /// The cells from `cell` outward (not `cell` itself) in direction `d`.
+    #[inline]
+    pub fn line(&self, cell: Cell, d: usize) -> &[Cell] {
+        let (start, len) = self.index[cell][d];
+        &self.cells[start as usize..(start + len) as usize]
     }
 }
 
@@ -328,6 +367,10 @@ pub struct Attacks {
     /// only the lines and paths through a move's squares.
     pub ray_cells: Vec<u128>,
     pub leap_cells: Vec<u128>,
+    /// On the same boards, per attacker side and target cell: every square of the
+    /// target's entries (lines, lame paths and the leapers' squares). A move whose
+    /// squares are all outside it changes no attack on the target.
+    pub reach: [Vec<u128>; 2],
 }
 
 impl Attacks {
@@ -373,6 +416,11 @@ pub struct Legality {
     /// second parts): then an ordinary move without effects is tested by putting it
     /// on the board only, without make and unmake.
     pub on_board: bool,
+    /// Whether, where captures explode, attacks are read from the board alone (as
+    /// `on_board` says, explosions aside) and no `duple-check` reads check: then an
+    /// ordinary move without effects is tested by putting it, and the explosion it
+    /// causes, on the board only (`Position::blast_on_board`).
+    pub blast_on_board: bool,
 }
 
 /// Where pieces may land and what a landing asks (built by [`landing`]).
@@ -608,10 +656,10 @@ pub(super) fn build(rules: &Rules) -> Tables {
     let mut legality = legality(&gens, &steps, rules.explosions.is_some() || two_part);
     let landing = landing(rules, &gens, &kinds, &steps);
     let targets = targets(rules, &landing);
-    legality.on_board = attacks.dynamic_kinds == 0
-        && targets.flip_cells.iter().all(Vec::is_empty)
-        && rules.explosions.is_none()
-        && !two_part;
+    let board_attacks =
+        attacks.dynamic_kinds == 0 && targets.flip_cells.iter().all(Vec::is_empty) && !two_part;
+    legality.on_board = board_attacks && rules.explosions.is_none();
+    legality.blast_on_board = board_attacks && rules.explosions.is_some() && !rules.duple_check;
     let files = files(&rules.geometry);
     Tables {
         gens,
@@ -632,19 +680,46 @@ pub(super) fn build(rules: &Rules) -> Tables {
             ..Home::default()
         },
         blast: blast(rules),
+        lines: lines(rules),
     }
+}
+
+/// The queen's lines out of each cell, where a conversion encloses.
+fn lines(rules: &Rules) -> Lines {
+    let encloses = |g: &super::Generator| g.effects.contains(&Effect::Convert(Convert::Enclosed));
+    if !rules.generators.iter().any(encloses) {
+        return Lines::default();
+    }
+    let geo = &rules.geometry;
+    let mut out = Lines::default();
+    for c in 0..geo.len() {
+        let mut index = [(0, 0); 8];
+        for (slot, &(dx, dy)) in index.iter_mut().zip(&QUEEN_LINES) {
+            let start = out.cells.len() as u32;
+            let mut cur = Cell::new(c);
+            while let Some(next) = geo.offset(cur, dx, dy) {
+                out.cells.push(next);
+                cur = next;
+            }
+            *slot = (start, out.cells.len() as u32 - start);
+        }
+        out.index.push(index);
+    }
+    out
 }
 
 /// The cells around each cell, and the kinds an explosion spares.
 fn blast(rules: &Rules) -> Blast {
     let near = |g: &super::Generator| {
-        g.source == Source::Clone || g.effects.contains(&Effect::Convert(Convert::Adjacent))
+        g.source == Source::Clone
+            || g.effects.contains(&Effect::Convert(Convert::Adjacent))
+            || g.conditions.iter().any(|c| matches!(c, Cond::Converts))
     };
     if rules.explosions.is_none() && !rules.generators.iter().any(near) {
         return Blast::default();
     }
     let geo = &rules.geometry;
-    let around = (0..geo.len())
+    let around: Vec<[Cell; 8]> = (0..geo.len())
         .map(|c| {
             let mut out = [NO_CELL; 8];
             let near = (-1..=1)
@@ -658,8 +733,18 @@ fn blast(rules: &Rules) -> Blast {
         })
         .collect();
     let spared = rules.explosions.iter().flatten();
+    let around_bits = if geo.len() <= 128 {
+        (around.iter())
+            .map(|near: &[Cell; 8]| {
+                (near.iter().take_while(|&&c| c != NO_CELL)).fold(0, |m, c| m | 1 << c.index())
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Blast {
         around,
+        around_bits,
         spared: spared.fold(0, |m, k| m | 1 << k.index()),
     }
 }
@@ -747,6 +832,7 @@ fn gens(rules: &Rules) -> Gens {
                 })
                 .unwrap_or(0),
             after: g.conditions.iter().any(Cond::is_after),
+            converting: g.conditions.iter().any(|c| matches!(c, Cond::Converts)),
         };
         if let Source::Betza(b) = g.source {
             let b = rules.betza(b);
@@ -1016,9 +1102,11 @@ fn steps(rules: &Rules) -> Steps {
     t
 }
 
-/// Has a Betza generator no hop and no effect (its conditions aside)?
+/// Has a Betza generator no hop and no effect but conversions (its conditions
+/// aside)? Conversions are made by make alone (the move generator reads them only
+/// for the `converts` condition, which no plain step has), so they leave a step plain.
 fn b_is_bare(b: &BetzaMove, g: &super::Generator) -> bool {
-    b.hop == Hop::None && g.effects.is_empty()
+    b.hop == Hop::None && (g.effects.iter()).all(|e| matches!(e, Effect::Convert(_)))
 }
 
 /// Do the conditions of `g` hold for every move of `step`, from `from` for `side`:
@@ -1383,6 +1471,17 @@ impl Reverse {
             let bits = |cells: &[Cell]| cells.iter().fold(0u128, |m, c| m | 1 << c.index());
             t.ray_cells = t.rays.iter().map(|r| bits(t.line(r))).collect();
             t.leap_cells = t.leaps.iter().map(|a| bits(t.path(a))).collect();
+            for side in 0..2 {
+                t.reach[side] = (0..n)
+                    .map(|target| {
+                        let (s, len) = t.leap_index[side][target];
+                        let leaps = (s as usize..(s + len) as usize)
+                            .fold(0, |m, i| m | t.leap_cells[i] | 1 << t.leaps[i].from.index());
+                        let (s, len) = t.ray_index[side][target];
+                        (s as usize..(s + len) as usize).fold(leaps, |m, i| m | t.ray_cells[i])
+                    })
+                    .collect();
+            }
         }
     }
 }
@@ -1415,6 +1514,7 @@ fn legality(gens: &Gens, steps: &Steps, explosions: bool) -> Legality {
         between,
         fast: !hoppers && !flips && !explosions,
         on_board: false,
+        blast_on_board: false,
     }
 }
 
