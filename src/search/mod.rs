@@ -717,7 +717,7 @@ impl Searcher {
             let score = if i == 0 {
                 -self.negamax(pos, d, -beta, -alpha, 1, gives_check)
             } else {
-                let late = quiet && !gives_check && depth >= 3 && i >= 3;
+                let late = quiet && !gives_check && depth >= 4 && i >= 3;
                 let r = if late {
                     self.root_reduction(us, m, depth, i).clamp(0, d - 1)
                 } else {
