@@ -124,15 +124,9 @@ fn ray_attacks(pos: &Position, r: &RayAttack, by: Side, taken: impl Fn() -> u8) 
     for (k, &sq) in line.iter().enumerate() {
         let c = board[sq];
         if c == 0 {
-            let terr = pos.terrain[sq];
-            if terr != 0 {
-                let tr = &pos.rules.terrains[terr as usize - 1];
-                if tr.blocks_passing {
-                    kinds &= tr.crossed_by;
-                    if kinds == 0 {
-                        return false;
-                    }
-                }
+            kinds = pos.kinds_crossing(sq, kinds);
+            if kinds == 0 {
+                return false;
             }
             if r.hop == Hop::Grasshopper && screen == 0 {
                 return false; // a grasshopper's screen stands right next to its landing square
@@ -271,15 +265,9 @@ pub(crate) fn least_attacker(
         for (k, &sq) in line.iter().enumerate() {
             let c = at(sq);
             if c == 0 {
-                let terr = pos.terrain[sq];
-                if terr != 0 {
-                    let tr = &pos.rules.terrains[terr as usize - 1];
-                    if tr.blocks_passing {
-                        kinds &= tr.crossed_by;
-                        if kinds == 0 {
-                            break;
-                        }
-                    }
+                kinds = pos.kinds_crossing(sq, kinds);
+                if kinds == 0 {
+                    break;
                 }
                 if r.hop == Hop::Grasshopper && !screened {
                     break;

@@ -535,15 +535,9 @@ impl Position {
                 shield = Some(sq);
             }
             // An empty square, or the shield's once lifted: terrain may stop the line.
-            let terr = self.terrain[sq];
-            if terr != 0 {
-                let tr = &self.rules.terrains[terr as usize - 1];
-                if tr.blocks_passing {
-                    kinds &= tr.crossed_by;
-                    if kinds == 0 {
-                        return None;
-                    }
-                }
+            kinds = self.kinds_crossing(sq, kinds);
+            if kinds == 0 {
+                return None;
             }
         }
         None
@@ -575,6 +569,23 @@ impl Position {
             shield = Some(p);
         }
         shield
+    }
+
+    /// Of the piece kinds in `kinds` (a bit per kind), those whose lines pass the
+    /// empty square `sq`: all of them unless its terrain blocks passing.
+    #[inline(always)]
+    pub(super) fn kinds_crossing(&self, sq: Cell, kinds: u64) -> u64 {
+        match self.terrain[sq] {
+            0 => kinds,
+            terr => {
+                let tr = &self.rules.terrains[terr as usize - 1];
+                if tr.blocks_passing {
+                    kinds & tr.crossed_by
+                } else {
+                    kinds
+                }
+            }
+        }
     }
 
     /// Is `m` an ordinary move with nothing but its two squares to it (no promotion,
