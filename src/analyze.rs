@@ -51,13 +51,24 @@ pub enum Player {
 /// How far below the best an opening move may score (centipawns) and still be drawn.
 pub const OPENING_MARGIN: i32 = 100;
 
+/// The most legal moves whose opening moves are scored at depth 2; with more, at
+/// depth 1. Scoring every move at depth 2 searches about the square of their number
+/// of positions: 1,600 in a position of 40 moves, 4 million in one of 2,000 (moves
+/// with a second part), minutes a ply.
+pub const OPENING_DEPTH_2_MOVES: usize = 300;
+
+/// The depth at which the opening's moves are scored, among `moves` legal moves.
+pub fn opening_depth(moves: usize) -> u32 {
+    if moves > OPENING_DEPTH_2_MOVES { 1 } else { 2 }
+}
+
 /// How to play each game.
 #[derive(Debug, Clone)]
 pub struct GameConfig {
     /// A game still going after this many plies ends as a draw ("move cap").
     pub max_plies: usize,
-    /// The first plies are random among the moves a depth-2 search scores within
-    /// [`OPENING_MARGIN`] of the best, so games differ without opening blunders (only
+    /// The first plies are random among the moves a depth-2 search (depth 1 above
+    /// [`OPENING_DEPTH_2_MOVES`] moves) scores within [`OPENING_MARGIN`] of the best, so games differ without opening blunders (only
     /// when both players search: a random mover varies the games by itself).
     pub opening_plies: usize,
     /// Transposition table size per searching player, in megabytes.
@@ -205,7 +216,7 @@ pub fn play_from(
                 });
                 if rec.plies < opening {
                     // A random move among the sound ones.
-                    let scored = s.score_all(&mut pos, 2);
+                    let scored = s.score_all(&mut pos, opening_depth(moves.len()));
                     let best = scored.iter().map(|&(_, v)| v).max().unwrap_or(0);
                     let sound: Vec<Move> = scored
                         .iter()

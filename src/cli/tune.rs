@@ -22,6 +22,8 @@ const MAX_GAMES: u64 = 1_000_000;
 const MAX_OPENING_PLIES: u64 = 1000;
 /// The longest self-play game before it is called a draw.
 const MAX_PLIES: u64 = 100_000;
+/// The largest node limit per self-play move.
+const MAX_NODES: u64 = 1_000_000_000_000;
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -33,6 +35,11 @@ pub struct Args {
     /// Search depth per self-play move.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
     depth: u64,
+    /// Also stop each self-play move's search after this many nodes (whichever of
+    /// this and --depth comes first): where positions have thousands of moves, a
+    /// depth costs hours of self-play, a node limit bounds it.
+    #[arg(long, value_parser = clap::value_parser!(u64).range(1..=MAX_NODES))]
+    nodes: Option<u64>,
     /// Random plies at the start of each game (among the sound moves), so games differ.
     #[arg(long, default_value_t = 8, value_parser = clap::value_parser!(u64).range(0..=MAX_OPENING_PLIES))]
     opening_plies: u64,
@@ -207,7 +214,7 @@ fn play(rules: &Arc<Rules>, args: &Args) -> Vec<Game> {
         limits: Limits {
             depth: Some(args.depth as u32),
             movetime: None,
-            nodes: None,
+            nodes: args.nodes,
         },
         seed: args.seed,
         threads: threads(args),

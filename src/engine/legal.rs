@@ -946,8 +946,11 @@ impl Position {
             return false;
         }
         // A first part may leave its second none, and conditions read after the move
-        // may refuse it: the moves are counted whole.
+        // may refuse it: the moves are counted whole, or each first part whole.
         if self.rules.tables.kinds.two_part || self.rules.tables.kinds.after {
+            if let Some(any) = self.two_part_move_exists() {
+                return any;
+            }
             let mut list = self.scratch.lend();
             self.legal_moves_into(&mut list);
             let any = !list.is_empty();
@@ -964,6 +967,46 @@ impl Position {
         self.scratch.give_back(reply);
         self.scratch.give_back(list);
         any || self.stuck_pass().is_some()
+    }
+
+    /// Where moves have a second part: has the side to move a legal move? Each first
+    /// part is completed and tested alone, and the first legal move ends the search:
+    /// the search asks this at its leaves, where the whole list runs to thousands of
+    /// moves (a queen's move then a queen's line of squares for the second part: some
+    /// 80 first parts of 25 second parts each on a 10x10 board). `None`
+    /// where the list must be read whole: one-part moves, conditions read after the
+    /// move, and the rules that read the list as a whole (`must-drop`, `both-colours`)
+    /// or a reply ahead (`forbid check`, `forbid mate-by-drop`).
+    fn two_part_move_exists(&mut self) -> Option<bool> {
+        let r = &*self.rules;
+        let t = &r.tables;
+        if !t.kinds.two_part
+            || t.kinds.after
+            || r.must_drop
+            || t.kinds.both_colours != 0
+            || r.forbid_check
+            || t.hands.no_mate_by_drop != 0
+        {
+            return None;
+        }
+        let us = self.side;
+        // Asked once here rather than in each first part's test.
+        let checked = (t.kinds.royal != 0).then(|| self.in_check(us));
+        let mut scratch = self.scratch.lend();
+        // Piece by piece, so that the first pieces' moves usually settle it.
+        let any = self.has_move_that(&mut scratch, |pos, m| {
+            let mut one = pos.scratch.lend();
+            one.push(m);
+            pos.add_second_parts(&mut one, 0);
+            pos.keep_safe_moves(&mut one, checked);
+            // `must-capture` keeps the captures where there are some, never none;
+            // `stalemate illegal` never takes the last move away.
+            let legal = !one.is_empty();
+            pos.scratch.give_back(one);
+            legal
+        });
+        self.scratch.give_back(scratch);
+        Some(any || self.stuck_pass().is_some())
     }
 
     /// `stalemate illegal`: a move that leaves the opponent without a legal move while not

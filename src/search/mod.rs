@@ -1492,12 +1492,22 @@ impl Searcher {
         // the game is decided) tell whether the game goes on.
         let two_part = pos.rules().tables.kinds.two_part;
         let legal = self.ends.other || two_part;
-        if legal {
+        // Where moves have a second part, the whole list runs to thousands of moves
+        // and most nodes here stand pat: whether a move exists is asked first, and the
+        // list made only where it is read (in check, or with a tactical first part).
+        let lazy = two_part && !self.ends.other;
+        moves.clear();
+        let exists = if lazy {
+            pos.has_legal_moves()
+        } else if legal {
             pos.legal_moves_into(&mut moves);
-            if moves.is_empty() {
-                self.lists[ply] = moves;
-                return self.terminal(pos, ply);
-            }
+            !moves.is_empty()
+        } else {
+            true
+        };
+        if !exists {
+            self.lists[ply] = moves;
+            return self.terminal(pos, ply);
         }
         let in_check = checked.unwrap_or_else(|| self.has_royals && pos.in_check(us));
         let evasions = in_check && qply < QUIET_EVASIONS;
@@ -1507,6 +1517,8 @@ impl Searcher {
         if evasions {
             if !legal {
                 self.node_moves(pos, &mut moves);
+            } else if lazy {
+                pos.legal_moves_into(&mut moves);
             }
             if moves.is_empty() {
                 self.lists[ply] = moves;
@@ -1524,6 +1536,14 @@ impl Searcher {
         if evasions {
             self.mobility[ply] = moves.len() as i32;
         } else if legal {
+            if lazy {
+                // The first parts that capture or promote, pseudo-legal: without one,
+                // no legal move is tactical.
+                pos.tactical_moves(&mut moves);
+                if !moves.is_empty() {
+                    pos.legal_moves_into(&mut moves);
+                }
+            }
             self.mobility[ply] = moves.len() as i32;
             moves.retain(|&m| pos.is_tactical(m));
             if two_part {
