@@ -424,6 +424,32 @@ fn the_duck_moves_to_another_empty_square() {
     assert!(pos.outcome().is_some());
 }
 
+/// `has_legal_moves` completes each first part alone and stops at the first legal
+/// move: it agrees with the list in a walled-in position (no move), in one with a
+/// single move (the amazon steps and its arrow goes back where it stood), and in the
+/// start positions.
+#[test]
+fn whether_a_two_part_move_exists_agrees_with_the_list() {
+    let amazons = common::variant("amazons");
+    for (fen, count) in [
+        // a1 walled in by arrows: no move.
+        ("9q/10/10/10/10/10/10/10/**8/Q*8 w - - 0 1", 0),
+        // Only b1 is free: a1b1, and the arrow back to a1.
+        ("9q/10/10/10/10/10/10/10/***7/Q1*7 w - - 0 1", 1),
+    ] {
+        let mut pos = Position::from_fen(amazons.clone(), fen).unwrap();
+        assert_eq!(pos.legal_moves().len(), count, "{fen}");
+        assert_eq!(pos.has_legal_moves(), count > 0, "{fen}");
+    }
+    for game in ["amazons", "duck"] {
+        let mut pos = Position::start(common::variant(game));
+        assert!(
+            pos.has_legal_moves() && !pos.legal_moves().is_empty(),
+            "{game}"
+        );
+    }
+}
+
 #[test]
 fn a_two_part_move_is_undone_whole() {
     for (game, moves) in [

@@ -16,7 +16,8 @@
 //! each reads back to its move against the move list in hand (what `parse_move` does);
 //! `parse_move` itself reads back the move played and a random move of each kind (kind
 //! and new face) present. The tactical moves (`Position::tactical_moves`) are the
-//! pseudo-legal moves that capture or promote. A game stops at its outcome or after [`PLY_CAP`] plies.
+//! pseudo-legal moves that capture or promote. `Position::has_legal_moves` agrees with
+//! the list at every ply, the last included. A game stops at its outcome or after [`PLY_CAP`] plies.
 //!
 //! Why not `parse_move` for every move: it generates the legal moves and the text of
 //! each again, so it cost as much as all the other checks together. Callgrind, 3
@@ -492,10 +493,24 @@ fn play_game(
     }
     let mut checked = 0;
     for ply in 0..PLY_CAP {
+        let moves = pos.legal_moves();
+        // The test without the list (first part by first part where moves have a
+        // second part) agrees with the list, ended games included.
+        if pos.has_legal_moves() == moves.is_empty() {
+            return Err(failure(
+                ply,
+                pos.fen(),
+                None,
+                format!(
+                    "has_legal_moves says {} with {} legal moves",
+                    moves.is_empty(),
+                    moves.len()
+                ),
+            ));
+        }
         if pos.outcome().is_some() {
             return Ok((ply, checked, true));
         }
-        let moves = pos.legal_moves();
         let played = rng.below(moves.len());
         let fen = pos.fen();
         // Run the checks under `catch_unwind` so that a panic is reported with where

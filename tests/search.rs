@@ -139,6 +139,31 @@ fn terminal_positions_have_no_move() {
     assert_eq!((res.best, res.score), (None, -MATE));
 }
 
+/// Where moves have a second part, the quiescence search asks whether the side to
+/// move has a move at all (first part by first part) instead of making the list: a
+/// move that leaves the opponent none is a win seen at depth 1, its leaf in the
+/// quiescence search. White's amazon steps to j9, or shoots its arrow there, and walls
+/// the black amazon in; the rules' no-moves loss ends the game.
+#[test]
+fn walling_in_the_last_amazon_wins_at_depth_1() {
+    let r = rules("amazons");
+    let mut pos = at(&r, "8*q/8*1/9Q/10/10/10/10/10/10/10 w - - 0 1");
+    let res = Searcher::new(r.clone()).search(&mut pos, &Limits::depth(1));
+    assert_eq!(
+        res.score,
+        MATE - 1,
+        "{:?}",
+        res.best.map(|m| pos.move_text(m))
+    );
+    let best = res.best.expect("a move");
+    pos.make(best);
+    assert!(!pos.has_legal_moves());
+    assert_eq!(
+        pos.outcome().and_then(|e| e.winner),
+        Some(varsand::ids::Side::First)
+    );
+}
+
 #[test]
 fn takes_the_winning_capture_in_monkey_queen() {
     // The queens see each other: whoever moves wins by taking.

@@ -129,6 +129,59 @@ fn the_tune_finds_the_queen_worth_more_than_the_wazir() {
     assert_eq!(tuned.value_se[kind(&rules, "King")], None);
 }
 
+/// Where moves have a second part (some 2,000 moves a position in the game of the
+/// Amazons, 600 in duck chess), self-play at `tune`'s default depth takes seconds a
+/// game. Before, the quiescence search made the whole list at each of its leaves, and
+/// the opening scored every move at depth 2: one Amazons game at depth 1 took more
+/// than five minutes on the 2-core machine.
+#[test]
+fn self_play_with_thousands_of_moves_takes_seconds() {
+    for (game, max_plies) in [("amazons", 400), ("duck", 40)] {
+        let path = format!("{}/variants/{game}.var", env!("CARGO_MANIFEST_DIR"));
+        let rules = load(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}")));
+        let eval = Arc::new(Eval::new(&rules));
+        let opts = SelfPlay {
+            games: 1,
+            limits: Limits::depth(2),
+            seed: 1,
+            threads: 1,
+            config: GameConfig {
+                max_plies,
+                ..GameConfig::default()
+            },
+        };
+        let start = std::time::Instant::now();
+        let games = tune::self_play(&rules, &eval, &opts, &|| {});
+        let took = start.elapsed();
+        assert!(games[0].moves.len() > 10, "{game}: {:?}", games[0].moves);
+        assert!(took.as_secs() < 60, "{game}: one game took {took:?}");
+    }
+}
+
+/// `--nodes` bounds each self-play search: at depth 64 alone a game would not end.
+#[test]
+fn tune_takes_a_node_limit_per_move() {
+    let file = scratch("nodes");
+    let run = |extra: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_varsand"))
+            .args(["tune", "--games", "2", "--threads", "1", "--dry-run"])
+            .args(extra)
+            .arg(&file)
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"))
+    };
+    let out = run(&["--depth", "64", "--nodes", "300"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert!(String::from_utf8_lossy(&out.stdout).contains("2 games"));
+    let out = run(&["--nodes", "0"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        !out.status.success() && stderr.contains("--nodes"),
+        "{stderr}"
+    );
+}
+
 /// Samples with two features: a queen more or less (`q` = ±1, which sets the scale
 /// of the fit) and the mobility difference `x` (±5). With the queen, the first player
 /// wins 19 or 15 times in 20, without it 5 or 1: the larger where `more(x)`.
