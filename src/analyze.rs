@@ -68,8 +68,9 @@ pub struct GameConfig {
     /// A game still going after this many plies ends as a draw ("move cap").
     pub max_plies: usize,
     /// The first plies are random among the moves a depth-2 search (depth 1 above
-    /// [`OPENING_DEPTH_2_MOVES`] moves) scores within [`OPENING_MARGIN`] of the best, so games differ without opening blunders (only
-    /// when both players search: a random mover varies the games by itself).
+    /// [`OPENING_DEPTH_2_MOVES`] moves) scores within [`OPENING_MARGIN`] of the best,
+    /// so games differ without opening blunders (only when both players search: a
+    /// random mover varies the games by itself).
     pub opening_plies: usize,
     /// Transposition table size per searching player, in megabytes.
     pub tt_mb: usize,

@@ -158,6 +158,20 @@ fn self_play_with_thousands_of_moves_takes_seconds() {
     }
 }
 
+/// The opening's random moves are scored at depth 2, or at depth 1 where a position
+/// has more than 300 moves (depth 2 would search their number squared): chess's 20
+/// at the start are scored at depth 2, the Amazons' 2,176 at depth 1.
+#[test]
+fn the_opening_is_scored_at_depth_1_among_thousands_of_moves() {
+    for (game, moves, depth) in [("chess", 20, 2), ("amazons", 2176, 1)] {
+        let path = format!("{}/variants/{game}.var", env!("CARGO_MANIFEST_DIR"));
+        let rules = load(&std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{e}")));
+        let n = Position::start(rules).legal_moves().len();
+        assert_eq!(n, moves, "{game}");
+        assert_eq!(varsand::analyze::opening_depth(n), depth, "{game}");
+    }
+}
+
 /// `--nodes` bounds each self-play search: at depth 64 alone a game would not end.
 #[test]
 fn tune_takes_a_node_limit_per_move() {
