@@ -1451,11 +1451,56 @@ impl Searcher {
         }
     }
 
+    /// The moves the quiescence search plays at `ply`: every evasion in check, else
+    /// the tactical moves (one second part each); and the node's mobility, read by
+    /// its children's evaluation. `legal`: `moves` holds the legal moves, or (`lazy`,
+    /// where moves have a second part) they are made here only where needed.
+    fn quiescence_moves(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut Vec<Move>,
+        ply: usize,
+        evasions: bool,
+        (legal, lazy): (bool, bool),
+    ) {
+        if evasions {
+            self.mobility[ply] = moves.len() as i32;
+        } else if legal {
+            if lazy {
+                // The first parts that capture or promote, pseudo-legal: without one,
+                // no legal move is tactical.
+                pos.tactical_moves(moves);
+                if !moves.is_empty() {
+                    pos.legal_moves_into(moves);
+                }
+            }
+            self.mobility[ply] = moves.len() as i32;
+            moves.retain(|&m| pos.is_tactical(m));
+            if pos.rules().tables.kinds.two_part {
+                // Where the second part goes is a quiet choice: one per capture.
+                moves.dedup_by(|a, b| {
+                    Move {
+                        second: b.second,
+                        ..*a
+                    } == *b
+                });
+            }
+        } else {
+            // Only the tactical moves are generated: the side's count of two plies
+            // up stands in for its mobility here.
+            self.mobility[ply] = if ply >= 2 { self.mobility[ply - 2] } else { 0 };
+            moves.clear();
+            pos.tactical_moves(moves);
+        }
+    }
+
     /// Quiescence: captures and promotions until the position is quiet (every legal
     /// move while in check, for a few plies), standing pat on the evaluation. Outside
     /// check it stands pat before generating anything and then reads the pseudo-legal
     /// moves, testing only the tactical ones: a position without legal moves is only
-    /// seen as such by the main search (or here, in check). `checked`: whether the
+    /// seen as such by the main search (or here, in check), except where moves have a
+    /// second part or end rules need it: there whether a legal move exists is asked
+    /// first. `checked`: whether the
     /// side to move is in check, when the caller knows.
     fn qsearch(
         &mut self,
@@ -1533,35 +1578,7 @@ impl Searcher {
             alpha = alpha.max(stand);
             best = stand;
         }
-        if evasions {
-            self.mobility[ply] = moves.len() as i32;
-        } else if legal {
-            if lazy {
-                // The first parts that capture or promote, pseudo-legal: without one,
-                // no legal move is tactical.
-                pos.tactical_moves(&mut moves);
-                if !moves.is_empty() {
-                    pos.legal_moves_into(&mut moves);
-                }
-            }
-            self.mobility[ply] = moves.len() as i32;
-            moves.retain(|&m| pos.is_tactical(m));
-            if two_part {
-                // Where the second part goes is a quiet choice: one per capture.
-                moves.dedup_by(|a, b| {
-                    Move {
-                        second: b.second,
-                        ..*a
-                    } == *b
-                });
-            }
-        } else {
-            // Only the tactical moves are generated: the side's count of two plies
-            // up stands in for its mobility here.
-            self.mobility[ply] = if ply >= 2 { self.mobility[ply - 2] } else { 0 };
-            moves.clear();
-            pos.tactical_moves(&mut moves);
-        }
+        self.quiescence_moves(pos, &mut moves, ply, evasions, (legal, lazy));
         let mut scores = std::mem::take(&mut self.order[ply]);
         self.score_moves(pos, &moves, &mut scores, hash_move, ply);
         let mut searched = 0;
