@@ -5,14 +5,14 @@
 //! (the pie rule, passing, castling). `legal.rs` then keeps the moves that leave no
 //! royal piece attacked.
 
-use super::lookup::Gen;
-use super::squares::{for_each_own_square, squares_of};
+use super::lookup::{Gen, Occupancy};
+use super::squares::{for_each_bit, for_each_own_square, squares_of};
 use super::{Move, MoveKind, Position};
 use crate::ids::Side;
 use crate::model::MAX_COUNTER;
 use crate::rules::{
-    ANY_REACH, Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, NO_CELL, Source, code, kind_of,
-    side_of,
+    ANY_REACH, Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, NO_CELL, Source, Step, code,
+    kind_of, side_of,
 };
 use crate::syntax::betza::Hop;
 
@@ -101,16 +101,35 @@ impl Position {
         let us = self.side;
         let mut g = Gen::new(self, rules);
         g.known_attack = known;
+        g.occupancy = Occupancy::of(self, rules);
         if !t.kinds.opening_moves.is_empty() {
             self.game_moves(&g, &t.kinds.opening_moves, out);
         }
-        for_each_own_square(&self.board, us, |from| {
-            self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], out);
-        });
+        match g.occupancy {
+            Some(occ) => for_each_bit(occ.own, |from| {
+                if !self.hemmed_in(&g, from, occ) {
+                    self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], out);
+                }
+            }),
+            None => for_each_own_square(&self.board, us, |from| {
+                self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], out);
+            }),
+        }
         self.placements_and_castling(&g, out);
         if t.home.gates[us] & self.castling != 0 {
             self.gating_moves(out, 0);
         }
+    }
+
+    /// Has the side to move's piece on `from` no move, every step's first square
+    /// holding a piece of its own, and no generator but its steps? (Passed over
+    /// without its steps being looked at.)
+    #[inline]
+    fn hemmed_in(&self, g: &Gen, from: usize, occ: Occupancy) -> bool {
+        let t = &g.rules.tables;
+        let c = self.board[from];
+        t.steps.plain_near[c as usize * t.steps.squares + from] & !occ.own == 0
+            && t.kinds.with_extras >> kind_of(c) & 1 == 0
     }
 
     /// `gating in ZONE`: each move that empties a gate of the side to move (a plain
@@ -168,7 +187,8 @@ impl Position {
     /// are never tactical.
     pub fn tactical_moves(&self, out: &mut Vec<Move>) {
         let rules = &*self.rules;
-        let g = Gen::new(self, rules);
+        let mut g = Gen::new(self, rules);
+        g.occupancy = Occupancy::of(self, rules);
         let first = out.len();
         // Pieces that could only capture, with no enemy piece where they capture, are
         // passed over (with an en-passant square open, none is).
@@ -502,12 +522,34 @@ impl Position {
         // all of them do when it may promote by leaving this square.
         let watch = &t.landing.watch[face as usize * n..(face as usize + 1) * n];
         let watch = (!t.landing.promotes_from[face as usize * n + f]).then_some(watch);
-        for step in &steps[start as usize..(start + len) as usize] {
+        // The board as bits, for the short path of a piece moving as itself; with
+        // the landings that take the full rules as bits too.
+        let fast = g.occupancy.filter(|_| simple_piece).map(|occ| {
+            let special = if watch.is_some() {
+                t.landing.watch_bits[face as usize]
+            } else {
+                u128::MAX
+            };
+            (occ, special)
+        });
+        for (i, step) in steps[start as usize..(start + len) as usize]
+            .iter()
+            .enumerate()
+        {
             let comp = &t.gens[step.generator];
             if comp.initial && !self.unmoved[f] {
                 continue;
             }
             if simple_piece && step.plain {
+                // Merged leaps (several targets, no path) are read as bits; a single
+                // target is as cheap square by square.
+                if let Some((occ, special)) = fast
+                    && step.leaps
+                {
+                    let cells = t.steps.plain_bits[start as usize + i];
+                    self.plain_leaps::<TACTICAL>(g, step, cells, from, kind, occ, special, out);
+                    continue;
+                }
                 self.plain_step::<TACTICAL>(g, step, from, kind, watch, out);
                 continue;
             }
@@ -621,6 +663,49 @@ impl Position {
             if !self.plain_target::<TACTICAL>(g, &walk, to, out) && !step.leaps {
                 break;
             }
+        }
+    }
+
+    /// The short path's merged leaps (no path to cross) with the board as bits: a
+    /// step's targets against the empty squares and the enemy's at once, instead of one square at a time; the
+    /// landings that take the full rules (`special`, and an en-passant square) go
+    /// to [`Self::land`].
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn plain_leaps<const TACTICAL: bool>(
+        &self,
+        g: &Gen,
+        step: &Step,
+        cells: u128,
+        from: Cell,
+        kind: usize,
+        occ: Occupancy,
+        special: u128,
+        out: &mut Vec<Move>,
+    ) {
+        let t = &g.rules.tables;
+        let comp = &t.gens[step.generator];
+        let id = step.generator;
+        let ep = if comp.takes_ep { occ.ep } else { 0 };
+        let special = special | ep;
+        let quiet = if comp.can_move { cells & occ.empty } else { 0 };
+        let captures = if comp.can_capture {
+            cells & occ.enemy
+        } else {
+            0
+        };
+        let wanted = quiet | captures | (cells & ep);
+        let mut plain = if TACTICAL { captures } else { wanted } & !special;
+        while plain != 0 {
+            let to = Cell::new(plain.trailing_zeros() as usize);
+            out.push(Move::new(from, to, id));
+            plain &= plain - 1;
+        }
+        let mut full = wanted & special;
+        while full != 0 {
+            let to = Cell::new(full.trailing_zeros() as usize);
+            self.land(g, comp, Move::new(from, to, id), kind, &[], out);
+            full &= full - 1;
         }
     }
 

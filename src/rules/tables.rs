@@ -322,6 +322,14 @@ pub struct Steps {
     pub plain_index: Vec<(u32, u32)>,
     /// The steps' target lines and lame paths.
     pub cells: Vec<Cell>,
+    /// Per step of `plain`, on boards of at most 128 squares (else empty): its target
+    /// squares as bits, for the short path's test of merged leaps at once.
+    pub plain_bits: Vec<u128>,
+    /// Per `code * cells + cell`, with `plain_bits`: the first square of each of the
+    /// piece's steps from there (each target of merged leaps), as bits, where all of
+    /// them are plain (else all squares): with every one of them holding a piece of
+    /// its own side, the piece has no move by them.
+    pub plain_near: Vec<u128>,
 }
 
 impl Steps {
@@ -441,6 +449,9 @@ pub struct Landing {
     /// only tactical moves are such captures and en-passant ones. [`ANY_REACH`]: it
     /// may also promote or change face, so it is never passed over.
     pub capture_reach: Vec<u128>,
+    /// Per code, on boards of at most 128 cells (else empty): the cells of `watch`
+    /// as bits.
+    pub watch_bits: Vec<u128>,
 }
 
 impl Landing {
@@ -1099,6 +1110,27 @@ fn steps(rules: &Rules) -> Steps {
             }
         }
     }
+    if n <= 128 {
+        t.plain_bits = (t.plain.iter())
+            .map(|s| (t.line(s).iter()).fold(0, |bits, c| bits | 1 << c.index()))
+            .collect();
+        t.plain_near = t
+            .plain_index
+            .iter()
+            .map(|&(start, len)| {
+                let steps = &t.plain[start as usize..(start + len) as usize];
+                if steps.iter().all(|s| s.plain) {
+                    // Every target of merged leaps; the first square of a line.
+                    let first = |s: &Step| if s.leaps { s.len as usize } else { 1 };
+                    (steps.iter())
+                        .flat_map(|s| &t.line(s)[..first(s)])
+                        .fold(0, |near, c| near | 1 << c.index())
+                } else {
+                    u128::MAX
+                }
+            })
+            .collect();
+    }
     t
 }
 
@@ -1613,6 +1645,15 @@ fn landing(rules: &Rules, gens: &Gens, kinds: &Kinds, steps: &Steps) -> Landing 
         }
     }
     t.capture_reach = capture_reach(rules, gens, kinds, steps, &t);
+    if n <= 128 {
+        t.watch_bits = (0..ncodes)
+            .map(|c| {
+                (0..n)
+                    .filter(|&cell| t.watch[c * n + cell])
+                    .fold(0, |b, cell| b | 1 << cell)
+            })
+            .collect();
+    }
     t
 }
 
