@@ -379,6 +379,15 @@ pub struct Attacks {
     /// target's entries (lines, lame paths and the leapers' squares). A move whose
     /// squares are all outside it changes no attack on the target.
     pub reach: [Vec<u128>; 2],
+    /// On the same boards, per attacker side and target cell: the squares whose
+    /// emptying may open an entry (the lines and the lame paths), and those where a
+    /// piece arriving may be a hopper's screen (the hoppers' lines).
+    pub uncover: [Vec<u128>; 2],
+    pub screens: [Vec<u128>; 2],
+    /// On the same boards, per attacker side, target cell and kind (at `target *
+    /// kinds + kind`): the squares from which a piece of that kind captures on the
+    /// target by an entry, were nothing in its way.
+    pub direct: [Vec<u128>; 2],
 }
 
 impl Attacks {
@@ -1513,6 +1522,37 @@ impl Reverse {
                         (s as usize..(s + len) as usize).fold(leaps, |m, i| m | t.ray_cells[i])
                     })
                     .collect();
+            }
+            attack_squares(t, n, rules.pieces.len());
+        }
+    }
+}
+
+/// `Attacks::uncover`, `screens` and `direct`, from the entries' squares as bits.
+fn attack_squares(t: &mut Attacks, n: usize, kinds: usize) {
+    for side in 0..2 {
+        t.uncover[side] = vec![0; n];
+        t.screens[side] = vec![0; n];
+        t.direct[side] = vec![0; n * kinds];
+        for target in 0..n {
+            let (s, len) = t.leap_index[side][target];
+            for i in s as usize..(s + len) as usize {
+                t.uncover[side][target] |= t.leap_cells[i];
+                let a = &t.leaps[i];
+                for kind in (0..kinds).filter(|&k| a.kinds >> k & 1 != 0) {
+                    t.direct[side][target * kinds + kind] |= 1 << a.from.index();
+                }
+            }
+            let (s, len) = t.ray_index[side][target];
+            for i in s as usize..(s + len) as usize {
+                let (r, cells) = (&t.rays[i], t.ray_cells[i]);
+                t.uncover[side][target] |= cells;
+                if r.hop != Hop::None {
+                    t.screens[side][target] |= cells;
+                }
+                for kind in (0..kinds).filter(|&k| r.kinds >> k & 1 != 0) {
+                    t.direct[side][target * kinds + kind] |= cells;
+                }
             }
         }
     }
