@@ -406,8 +406,16 @@ impl Position {
         becomes: Code,
         out: &mut Vec<Move>,
     ) {
-        self.betza_moves::<TACTICAL>(g, from, face, becomes, out);
         let t = &g.rules.tables;
+        match &g.occupancy {
+            Some(occ)
+                if becomes == EMPTY
+                    && t.steps.leaper[face as usize * t.steps.squares + from.index()] =>
+            {
+                self.leaper_moves::<TACTICAL>(g, from, face, occ, out);
+            }
+            _ => self.betza_moves::<TACTICAL>(g, from, face, becomes, out),
+        }
         let kind = kind_of(face);
         if t.kinds.with_extras >> kind & 1 == 0 {
             return;
@@ -522,34 +530,12 @@ impl Position {
         // all of them do when it may promote by leaving this square.
         let watch = &t.landing.watch[face as usize * n..(face as usize + 1) * n];
         let watch = (!t.landing.promotes_from[face as usize * n + f]).then_some(watch);
-        // The board as bits, for the short path of a piece moving as itself; with
-        // the landings that take the full rules as bits too.
-        let fast = g.occupancy.filter(|_| simple_piece).map(|occ| {
-            let special = if watch.is_some() {
-                t.landing.watch_bits[face as usize]
-            } else {
-                u128::MAX
-            };
-            (occ, special)
-        });
-        for (i, step) in steps[start as usize..(start + len) as usize]
-            .iter()
-            .enumerate()
-        {
+        for step in &steps[start as usize..(start + len) as usize] {
             let comp = &t.gens[step.generator];
             if comp.initial && !self.unmoved[f] {
                 continue;
             }
             if simple_piece && step.plain {
-                // Merged leaps (several targets, no path) are read as bits; a single
-                // target is as cheap square by square.
-                if let Some((occ, special)) = fast
-                    && step.leaps
-                {
-                    let cells = t.steps.plain_bits[start as usize + i];
-                    self.plain_leaps::<TACTICAL>(g, step, cells, from, kind, occ, special, out);
-                    continue;
-                }
                 self.plain_step::<TACTICAL>(g, step, from, kind, watch, out);
                 continue;
             }
@@ -666,8 +652,41 @@ impl Position {
         }
     }
 
-    /// The short path's merged leaps (no path to cross) with the board as bits: a
-    /// step's targets against the empty squares and the enemy's at once, instead of one square at a time; the
+    /// The moves of a piece whose every step from `from` is a plain leap with no path
+    /// (`Steps::leaper`), moving as itself, with the board as bits: each step's
+    /// targets at once. Apart from [`Self::betza_moves`], so that the walk of the
+    /// others stays as it was.
+    #[inline(never)]
+    fn leaper_moves<const TACTICAL: bool>(
+        &self,
+        g: &Gen,
+        from: Cell,
+        face: Code,
+        occ: &Occupancy,
+        out: &mut Vec<Move>,
+    ) {
+        let t = &g.rules.tables;
+        let (n, f) = (t.steps.squares, from.index());
+        // The landings that take the full rules, as bits: all of them where leaving
+        // this square may promote.
+        let special = if t.landing.promotes_from[face as usize * n + f] {
+            u128::MAX
+        } else {
+            t.landing.watch_bits[face as usize]
+        };
+        let (start, len) = t.steps.plain_index[face as usize * n + f];
+        for i in start as usize..(start + len) as usize {
+            let step = &t.steps.plain[i];
+            if t.gens[step.generator].initial && !self.unmoved[f] {
+                continue;
+            }
+            let cells = t.steps.plain_bits[i];
+            self.plain_leaps::<TACTICAL>(g, step, cells, from, kind_of(face), occ, special, out);
+        }
+    }
+
+    /// The short path's leaps (no path to cross) with the board as bits: a step's
+    /// targets against the empty squares and the enemy's at once, instead of one square at a time; the
     /// landings that take the full rules (`special`, and an en-passant square) go
     /// to [`Self::land`].
     #[inline(always)]
@@ -679,7 +698,7 @@ impl Position {
         cells: u128,
         from: Cell,
         kind: usize,
-        occ: Occupancy,
+        occ: &Occupancy,
         special: u128,
         out: &mut Vec<Move>,
     ) {

@@ -49,20 +49,35 @@ pub(crate) fn squares_of(board: &[Code], side: Side) -> u128 {
 /// hold one of its opponent's, as bits: [`squares_of`] for both sides in one pass.
 #[inline]
 pub(crate) fn sides_of(board: &[Code], side: Side) -> (u128, u128) {
-    const GATHER: u64 = 0x0102_0408_1020_4080;
-    let gather = |high: u64| u128::from((high >> 7).wrapping_mul(GATHER) >> 56);
-    let (mut first, mut second) = (0u128, 0u128);
-    for w in 0..board.len().div_ceil(8).min(16) {
-        let bytes = word_of(board, w);
-        let odd = (bytes << 7) & HIGH_BITS;
-        first |= gather(odd) << (8 * w);
-        second |= gather(nonzero_bytes(bytes) & !odd) << (8 * w);
-    }
+    // Two halves of 64 squares, so that each word's byte is shifted within a u64.
+    let words = board.len().div_ceil(8).min(16);
+    let (low, high) = (
+        half_sides(board, 0..words.min(8)),
+        half_sides(board, 8..words),
+    );
+    let first = u128::from(low.0) | u128::from(high.0) << 64;
+    let second = u128::from(low.1) | u128::from(high.1) << 64;
     if side.is_first() {
         (first, second)
     } else {
         (second, first)
     }
+}
+
+/// The squares of the words `words` (at most eight, from a multiple of eight) that
+/// hold a piece of the first player and of the second, as the bits of a u64 each.
+#[inline]
+fn half_sides(board: &[Code], words: std::ops::Range<usize>) -> (u64, u64) {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let gather = |high: u64| (high >> 7).wrapping_mul(GATHER) >> 56;
+    let (mut first, mut second) = (0u64, 0u64);
+    for w in words {
+        let bytes = word_of(board, w);
+        let odd = (bytes << 7) & HIGH_BITS;
+        first |= gather(odd) << (8 * (w % 8));
+        second |= gather(nonzero_bytes(bytes) & !odd) << (8 * (w % 8));
+    }
+    (first, second)
 }
 
 /// Calls `f` with the index of each bit of `bits`, lowest first.

@@ -330,6 +330,9 @@ pub struct Steps {
     /// them are plain (else all squares): with every one of them holding a piece of
     /// its own side, the piece has no move by them.
     pub plain_near: Vec<u128>,
+    /// Per `code * cells + cell`, with `plain_bits`: every step of the piece from
+    /// there is a plain leap with no path (the move generator reads them as bits).
+    pub leaper: Vec<bool>,
 }
 
 impl Steps {
@@ -1122,6 +1125,14 @@ fn steps(rules: &Rules) -> Steps {
     if n <= 128 {
         t.plain_bits = (t.plain.iter())
             .map(|s| (t.line(s).iter()).fold(0, |bits, c| bits | 1 << c.index()))
+            .collect();
+        t.leaper = (t.plain_index.iter())
+            .map(|&(start, len)| {
+                let steps = &t.plain[start as usize..(start + len) as usize];
+                steps
+                    .iter()
+                    .all(|s| s.plain && !s.rider && s.path_len == 0 && (s.leaps || s.len == 1))
+            })
             .collect();
         t.plain_near = t
             .plain_index
