@@ -1539,6 +1539,14 @@ impl Reverse {
     }
 }
 
+/// Calls `f` with each kind of the mask `kinds`.
+fn for_each_kind(mut kinds: u64, mut f: impl FnMut(usize)) {
+    while kinds != 0 {
+        f(kinds.trailing_zeros() as usize);
+        kinds &= kinds - 1;
+    }
+}
+
 /// `Attacks::uncover`, `screens` and `direct`, from the entries' squares as bits.
 fn attack_squares(t: &mut Attacks, n: usize, kinds: usize) {
     for side in 0..2 {
@@ -1550,9 +1558,9 @@ fn attack_squares(t: &mut Attacks, n: usize, kinds: usize) {
             for i in s as usize..(s + len) as usize {
                 t.uncover[side][target] |= t.leap_cells[i];
                 let a = &t.leaps[i];
-                for kind in (0..kinds).filter(|&k| a.kinds >> k & 1 != 0) {
+                for_each_kind(a.kinds, |kind| {
                     t.direct[side][target * kinds + kind] |= 1 << a.from.index();
-                }
+                });
             }
             let (s, len) = t.ray_index[side][target];
             for i in s as usize..(s + len) as usize {
@@ -1561,9 +1569,9 @@ fn attack_squares(t: &mut Attacks, n: usize, kinds: usize) {
                 if r.hop != Hop::None {
                     t.screens[side][target] |= cells;
                 }
-                for kind in (0..kinds).filter(|&k| r.kinds >> k & 1 != 0) {
+                for_each_kind(r.kinds, |kind| {
                     t.direct[side][target * kinds + kind] |= cells;
-                }
+                });
             }
         }
     }
