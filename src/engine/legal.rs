@@ -115,15 +115,38 @@ impl Position {
             out.retain(|&m| !self.gives_check(m));
             return;
         }
-        let reach = (self.royals.of(them).iter()).fold(0u128, |r, &k| r | t.attacks.reach[us][k]);
+        let at = &t.attacks;
+        let royals = self.royals.of(them);
+        let reach = (royals.iter()).fold(0u128, |r, &k| r | at.reach[us][k]);
+        let uncover = (royals.iter()).fold(0u128, |r, &k| r | at.uncover[us][k]);
+        let screens = (royals.iter()).fold(0u128, |r, &k| r | at.screens[us][k]);
+        let kinds = self.rules.pieces.len();
         out.retain(|&m| {
             let royal_taken =
                 |c: Code| c != EMPTY && self.rules.tables.kinds.royal >> kind_of(c) & 1 != 0;
             if !self.is_board_step(m) || royal_taken(self.board[m.to]) {
                 return !self.gives_check(m);
             }
-            let through = 1u128 << m.from.index() | 1u128 << m.to.index();
-            through & reach == 0 || !self.checks_through(m, through)
+            let (from, to) = (1u128 << m.from.index(), 1u128 << m.to.index());
+            let through = from | to;
+            if through & reach == 0 {
+                return true;
+            }
+            // A check needs the piece placed to capture on a royal square from where
+            // it lands, or a line or path opened by the square it leaves, or a screen.
+            let placed = if m.promo != EMPTY {
+                m.promo
+            } else {
+                self.board[m.from]
+            };
+            let at = &self.rules.tables.attacks;
+            let kind = kind_of(placed);
+            let direct = (self.royals.of(them).iter())
+                .any(|&k| at.direct[us][k.index() * kinds + kind] & to != 0);
+            if !direct && from & uncover == 0 && through & screens == 0 {
+                return true;
+            }
+            !self.checks_through(m, through)
         });
     }
 

@@ -3,6 +3,7 @@
 //! pieces whose captures depend on the position.
 
 use super::Position;
+use super::squares::sides_of;
 use crate::rules::{Cell, Code, EMPTY, NO_CELL, kind_of};
 
 /// What one call of the generator looks up once: the rules, and where the pieces that
@@ -18,6 +19,42 @@ pub(crate) struct Gen<'r> {
     /// A square of the mover's and whether it is attacked, when the caller knows it
     /// already (its royal piece's square, from the check test): castling asks it.
     pub(super) known_attack: Option<(Cell, bool)>,
+    /// The board as bits, where the move generator's short path may read it so
+    /// (boards of at most 128 squares, no terrain); set by the generator's own
+    /// callers, `None` for other askers.
+    pub(super) occupancy: Option<Occupancy>,
+}
+
+/// The empty squares and the enemy's, as bits (see `Gen::occupancy`).
+#[derive(Clone, Copy)]
+pub(super) struct Occupancy {
+    pub(super) empty: u128,
+    pub(super) own: u128,
+    pub(super) enemy: u128,
+    /// The en-passant square, if one.
+    pub(super) ep: u128,
+}
+
+impl Occupancy {
+    /// The board of `pos` as bits, where its rules allow (see `Gen::occupancy`).
+    #[inline]
+    pub(super) fn of(pos: &Position, rules: &crate::rules::Rules) -> Option<Occupancy> {
+        if rules.tables.steps.plain_bits.is_empty() || !rules.terrains.is_empty() {
+            return None;
+        }
+        let (own, enemy) = sides_of(&pos.board, pos.side);
+        let ep = if pos.ep == NO_CELL {
+            0
+        } else {
+            1 << pos.ep.index()
+        };
+        Some(Occupancy {
+            empty: !(enemy | own),
+            own,
+            enemy,
+            ep,
+        })
+    }
 }
 
 /// Where the pieces `closer-to` conditions measure from stand.
@@ -37,6 +74,7 @@ impl<'r> Gen<'r> {
                 located: None,
                 victim: EMPTY,
                 known_attack: None,
+                occupancy: None,
             };
         }
         let mut l = Located {
@@ -60,6 +98,7 @@ impl<'r> Gen<'r> {
             located: Some(l),
             victim: EMPTY,
             known_attack: None,
+            occupancy: None,
         }
     }
 }

@@ -5,14 +5,14 @@
 //! (the pie rule, passing, castling). `legal.rs` then keeps the moves that leave no
 //! royal piece attacked.
 
-use super::lookup::Gen;
-use super::squares::{for_each_own_square, squares_of};
+use super::lookup::{Gen, Occupancy};
+use super::squares::{for_each_bit, for_each_own_square, squares_of};
 use super::{Move, MoveKind, Position};
 use crate::ids::Side;
 use crate::model::MAX_COUNTER;
 use crate::rules::{
-    ANY_REACH, Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, NO_CELL, Source, code, kind_of,
-    side_of,
+    ANY_REACH, Cell, Code, Cond, EMPTY, Effect, GenId, GenInfo, NO_CELL, Source, Step, code,
+    kind_of, side_of,
 };
 use crate::syntax::betza::Hop;
 
@@ -101,16 +101,35 @@ impl Position {
         let us = self.side;
         let mut g = Gen::new(self, rules);
         g.known_attack = known;
+        g.occupancy = Occupancy::of(self, rules);
         if !t.kinds.opening_moves.is_empty() {
             self.game_moves(&g, &t.kinds.opening_moves, out);
         }
-        for_each_own_square(&self.board, us, |from| {
-            self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], out);
-        });
+        match g.occupancy {
+            Some(occ) => for_each_bit(occ.own, |from| {
+                if !self.hemmed_in(&g, from, occ) {
+                    self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], out);
+                }
+            }),
+            None => for_each_own_square(&self.board, us, |from| {
+                self.own_piece_moves::<false>(&g, Cell::new(from), self.board[from], out);
+            }),
+        }
         self.placements_and_castling(&g, out);
         if t.home.gates[us] & self.castling != 0 {
             self.gating_moves(out, 0);
         }
+    }
+
+    /// Has the side to move's piece on `from` no move, every step's first square
+    /// holding a piece of its own, and no generator but its steps? (Passed over
+    /// without its steps being looked at.)
+    #[inline]
+    fn hemmed_in(&self, g: &Gen, from: usize, occ: Occupancy) -> bool {
+        let t = &g.rules.tables;
+        let c = self.board[from];
+        t.steps.plain_near[c as usize * t.steps.squares + from] & !occ.own == 0
+            && t.kinds.with_extras >> kind_of(c) & 1 == 0
     }
 
     /// `gating in ZONE`: each move that empties a gate of the side to move (a plain
@@ -168,7 +187,8 @@ impl Position {
     /// are never tactical.
     pub fn tactical_moves(&self, out: &mut Vec<Move>) {
         let rules = &*self.rules;
-        let g = Gen::new(self, rules);
+        let mut g = Gen::new(self, rules);
+        g.occupancy = Occupancy::of(self, rules);
         let first = out.len();
         // Pieces that could only capture, with no enemy piece where they capture, are
         // passed over (with an en-passant square open, none is).
@@ -386,8 +406,16 @@ impl Position {
         becomes: Code,
         out: &mut Vec<Move>,
     ) {
-        self.betza_moves::<TACTICAL>(g, from, face, becomes, out);
         let t = &g.rules.tables;
+        match &g.occupancy {
+            Some(occ)
+                if becomes == EMPTY
+                    && t.steps.leaper[face as usize * t.steps.squares + from.index()] =>
+            {
+                self.leaper_moves::<TACTICAL>(g, from, face, occ, out);
+            }
+            _ => self.betza_moves::<TACTICAL>(g, from, face, becomes, out),
+        }
         let kind = kind_of(face);
         if t.kinds.with_extras >> kind & 1 == 0 {
             return;
@@ -621,6 +649,82 @@ impl Position {
             if !self.plain_target::<TACTICAL>(g, &walk, to, out) && !step.leaps {
                 break;
             }
+        }
+    }
+
+    /// The moves of a piece whose every step from `from` is a plain leap with no path
+    /// (`Steps::leaper`), moving as itself, with the board as bits: each step's
+    /// targets at once. Apart from [`Self::betza_moves`], so that the walk of the
+    /// others stays as it was.
+    #[inline(never)]
+    fn leaper_moves<const TACTICAL: bool>(
+        &self,
+        g: &Gen,
+        from: Cell,
+        face: Code,
+        occ: &Occupancy,
+        out: &mut Vec<Move>,
+    ) {
+        let t = &g.rules.tables;
+        let (n, f) = (t.steps.squares, from.index());
+        // The landings that take the full rules, as bits: all of them where leaving
+        // this square may promote.
+        let special = if t.landing.promotes_from[face as usize * n + f] {
+            u128::MAX
+        } else {
+            t.landing.watch_bits[face as usize]
+        };
+        let (start, len) = t.steps.plain_index[face as usize * n + f];
+        for i in start as usize..(start + len) as usize {
+            let step = &t.steps.plain[i];
+            if t.gens[step.generator].initial && !self.unmoved[f] {
+                continue;
+            }
+            let cells = t.steps.plain_bits[i];
+            self.plain_leaps::<TACTICAL>(g, step, cells, from, kind_of(face), occ, special, out);
+        }
+    }
+
+    /// The short path's leaps (no path to cross) with the board as bits: a step's
+    /// targets against the empty squares and the enemy's at once, instead of one square at a time; the
+    /// landings that take the full rules (`special`, and an en-passant square) go
+    /// to [`Self::land`].
+    #[inline(always)]
+    #[allow(clippy::too_many_arguments)]
+    fn plain_leaps<const TACTICAL: bool>(
+        &self,
+        g: &Gen,
+        step: &Step,
+        cells: u128,
+        from: Cell,
+        kind: usize,
+        occ: &Occupancy,
+        special: u128,
+        out: &mut Vec<Move>,
+    ) {
+        let t = &g.rules.tables;
+        let comp = &t.gens[step.generator];
+        let id = step.generator;
+        let ep = if comp.takes_ep { occ.ep } else { 0 };
+        let special = special | ep;
+        let quiet = if comp.can_move { cells & occ.empty } else { 0 };
+        let captures = if comp.can_capture {
+            cells & occ.enemy
+        } else {
+            0
+        };
+        let wanted = quiet | captures | (cells & ep);
+        let mut plain = if TACTICAL { captures } else { wanted } & !special;
+        while plain != 0 {
+            let to = Cell::new(plain.trailing_zeros() as usize);
+            out.push(Move::new(from, to, id));
+            plain &= plain - 1;
+        }
+        let mut full = wanted & special;
+        while full != 0 {
+            let to = Cell::new(full.trailing_zeros() as usize);
+            self.land(g, comp, Move::new(from, to, id), kind, &[], out);
+            full &= full - 1;
         }
     }
 

@@ -45,6 +45,50 @@ pub(crate) fn squares_of(board: &[Code], side: Side) -> u128 {
     bits
 }
 
+/// The squares of `board` (at most 128) that hold a piece of `side`, and those that
+/// hold one of its opponent's, as bits: [`squares_of`] for both sides in one pass.
+#[inline]
+pub(crate) fn sides_of(board: &[Code], side: Side) -> (u128, u128) {
+    // Two halves of 64 squares, so that each word's byte is shifted within a u64.
+    let words = board.len().div_ceil(8).min(16);
+    let (low, high) = (
+        half_sides(board, 0..words.min(8)),
+        half_sides(board, 8..words),
+    );
+    let first = u128::from(low.0) | u128::from(high.0) << 64;
+    let second = u128::from(low.1) | u128::from(high.1) << 64;
+    if side.is_first() {
+        (first, second)
+    } else {
+        (second, first)
+    }
+}
+
+/// The squares of the words `words` (at most eight, from a multiple of eight) that
+/// hold a piece of the first player and of the second, as the bits of a u64 each.
+#[inline]
+fn half_sides(board: &[Code], words: std::ops::Range<usize>) -> (u64, u64) {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let gather = |high: u64| (high >> 7).wrapping_mul(GATHER) >> 56;
+    let (mut first, mut second) = (0u64, 0u64);
+    for w in words {
+        let bytes = word_of(board, w);
+        let odd = (bytes << 7) & HIGH_BITS;
+        first |= gather(odd) << (8 * (w % 8));
+        second |= gather(nonzero_bytes(bytes) & !odd) << (8 * (w % 8));
+    }
+    (first, second)
+}
+
+/// Calls `f` with the index of each bit of `bits`, lowest first.
+#[inline]
+pub(crate) fn for_each_bit(mut bits: u128, mut f: impl FnMut(usize)) {
+    while bits != 0 {
+        f(bits.trailing_zeros() as usize);
+        bits &= bits - 1;
+    }
+}
+
 /// The squares `8 * w .. 8 * w + 8` of `board` as the bytes of a word (byte `i` for
 /// square `8 * w + i`; the squares past the board's end read as empty).
 #[inline]
@@ -90,7 +134,7 @@ fn nonzero_bytes(bytes: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{for_each_occupied_square, for_each_own_square};
+    use super::{for_each_occupied_square, for_each_own_square, sides_of, squares_of};
     use crate::rules::{EMPTY, Side, side_of};
 
     /// The word-at-a-time scans find the squares a square-by-square one does (any
@@ -118,6 +162,16 @@ mod tests {
                 let expected: Vec<usize> = (0..len).filter(|&sq| board[sq] != EMPTY).collect();
                 assert_eq!(occupied, expected, "board {board:?}");
                 for side in Side::BOTH {
+                    if len <= 128 {
+                        assert_eq!(
+                            sides_of(&board, side),
+                            (
+                                squares_of(&board, side),
+                                squares_of(&board, side.opponent())
+                            ),
+                            "board {board:?}, side {side:?}"
+                        );
+                    }
                     let mut found = Vec::new();
                     for_each_own_square(&board, side, |sq| found.push(sq));
                     let expected: Vec<usize> = (0..len)

@@ -322,6 +322,17 @@ pub struct Steps {
     pub plain_index: Vec<(u32, u32)>,
     /// The steps' target lines and lame paths.
     pub cells: Vec<Cell>,
+    /// Per step of `plain`, on boards of at most 128 squares (else empty): its target
+    /// squares as bits, for the short path's test of merged leaps at once.
+    pub plain_bits: Vec<u128>,
+    /// Per `code * cells + cell`, with `plain_bits`: the first square of each of the
+    /// piece's steps from there (each target of merged leaps), as bits, where all of
+    /// them are plain (else all squares): with every one of them holding a piece of
+    /// its own side, the piece has no move by them.
+    pub plain_near: Vec<u128>,
+    /// Per `code * cells + cell`, with `plain_bits`: every step of the piece from
+    /// there is a plain leap with no path (the move generator reads them as bits).
+    pub leaper: Vec<bool>,
 }
 
 impl Steps {
@@ -371,6 +382,15 @@ pub struct Attacks {
     /// target's entries (lines, lame paths and the leapers' squares). A move whose
     /// squares are all outside it changes no attack on the target.
     pub reach: [Vec<u128>; 2],
+    /// On the same boards, per attacker side and target cell: the squares whose
+    /// emptying may open an entry (the lines and the lame paths), and those where a
+    /// piece arriving may be a hopper's screen (the hoppers' lines).
+    pub uncover: [Vec<u128>; 2],
+    pub screens: [Vec<u128>; 2],
+    /// On the same boards, per attacker side, target cell and kind (at `target *
+    /// kinds + kind`): the squares from which a piece of that kind captures on the
+    /// target by an entry, were nothing in its way.
+    pub direct: [Vec<u128>; 2],
 }
 
 impl Attacks {
@@ -441,6 +461,9 @@ pub struct Landing {
     /// only tactical moves are such captures and en-passant ones. [`ANY_REACH`]: it
     /// may also promote or change face, so it is never passed over.
     pub capture_reach: Vec<u128>,
+    /// Per code, on boards of at most 128 cells (else empty): the cells of `watch`
+    /// as bits.
+    pub watch_bits: Vec<u128>,
 }
 
 impl Landing {
@@ -1099,6 +1122,35 @@ fn steps(rules: &Rules) -> Steps {
             }
         }
     }
+    if n <= 128 {
+        t.plain_bits = (t.plain.iter())
+            .map(|s| (t.line(s).iter()).fold(0, |bits, c| bits | 1 << c.index()))
+            .collect();
+        t.leaper = (t.plain_index.iter())
+            .map(|&(start, len)| {
+                let steps = &t.plain[start as usize..(start + len) as usize];
+                steps
+                    .iter()
+                    .all(|s| s.plain && !s.rider && s.path_len == 0 && (s.leaps || s.len == 1))
+            })
+            .collect();
+        t.plain_near = t
+            .plain_index
+            .iter()
+            .map(|&(start, len)| {
+                let steps = &t.plain[start as usize..(start + len) as usize];
+                if steps.iter().all(|s| s.plain) {
+                    // Every target of merged leaps; the first square of a line.
+                    let first = |s: &Step| if s.leaps { s.len as usize } else { 1 };
+                    (steps.iter())
+                        .flat_map(|s| &t.line(s)[..first(s)])
+                        .fold(0, |near, c| near | 1 << c.index())
+                } else {
+                    u128::MAX
+                }
+            })
+            .collect();
+    }
     t
 }
 
@@ -1482,6 +1534,45 @@ impl Reverse {
                     })
                     .collect();
             }
+            attack_squares(t, n, rules.pieces.len());
+        }
+    }
+}
+
+/// Calls `f` with each kind of the mask `kinds`.
+fn for_each_kind(mut kinds: u64, mut f: impl FnMut(usize)) {
+    while kinds != 0 {
+        f(kinds.trailing_zeros() as usize);
+        kinds &= kinds - 1;
+    }
+}
+
+/// `Attacks::uncover`, `screens` and `direct`, from the entries' squares as bits.
+fn attack_squares(t: &mut Attacks, n: usize, kinds: usize) {
+    for side in 0..2 {
+        t.uncover[side] = vec![0; n];
+        t.screens[side] = vec![0; n];
+        t.direct[side] = vec![0; n * kinds];
+        for target in 0..n {
+            let (s, len) = t.leap_index[side][target];
+            for i in s as usize..(s + len) as usize {
+                t.uncover[side][target] |= t.leap_cells[i];
+                let a = &t.leaps[i];
+                for_each_kind(a.kinds, |kind| {
+                    t.direct[side][target * kinds + kind] |= 1 << a.from.index();
+                });
+            }
+            let (s, len) = t.ray_index[side][target];
+            for i in s as usize..(s + len) as usize {
+                let (r, cells) = (&t.rays[i], t.ray_cells[i]);
+                t.uncover[side][target] |= cells;
+                if r.hop != Hop::None {
+                    t.screens[side][target] |= cells;
+                }
+                for_each_kind(r.kinds, |kind| {
+                    t.direct[side][target * kinds + kind] |= cells;
+                });
+            }
         }
     }
 }
@@ -1613,6 +1704,15 @@ fn landing(rules: &Rules, gens: &Gens, kinds: &Kinds, steps: &Steps) -> Landing 
         }
     }
     t.capture_reach = capture_reach(rules, gens, kinds, steps, &t);
+    if n <= 128 {
+        t.watch_bits = (0..ncodes)
+            .map(|c| {
+                (0..n)
+                    .filter(|&cell| t.watch[c * n + cell])
+                    .fold(0, |b, cell| b | 1 << cell)
+            })
+            .collect();
+    }
     t
 }
 
