@@ -257,6 +257,13 @@ impl Lines {
     }
 }
 
+/// The fewest targets a leaper needs from a square for the move generator to read them
+/// as bits: the bit path's fixed cost (about 70 instructions a step) is more than
+/// walking a few squares one by one (callgrind, perft 4: a threshold of 6 keeps
+/// the (1,2) leaper's gain in chess and gives back the loss where pieces have four or
+/// five targets).
+const BIT_LEAPER_TARGETS: usize = 4;
+
 /// The generators as the move generator reads them (built by [`gens`]).
 #[derive(Debug, Clone, Default)]
 pub struct Gens {
@@ -1129,9 +1136,11 @@ fn steps(rules: &Rules) -> Steps {
         t.leaper = (t.plain_index.iter())
             .map(|&(start, len)| {
                 let steps = &t.plain[start as usize..(start + len) as usize];
-                steps
-                    .iter()
-                    .all(|s| s.plain && !s.rider && s.path_len == 0 && (s.leaps || s.len == 1))
+                let targets: usize = steps.iter().map(|s| s.len as usize).sum();
+                targets >= BIT_LEAPER_TARGETS
+                    && steps
+                        .iter()
+                        .all(|s| s.plain && !s.rider && s.path_len == 0 && (s.leaps || s.len == 1))
             })
             .collect();
         t.plain_near = t
