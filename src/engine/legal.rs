@@ -151,18 +151,11 @@ impl Position {
     }
 
     /// With the opponent not in check: does the ordinary move `m` give check? Put on
-    /// the board, asking only the entries through `through`, its squares.
+    /// the board, asking only the entries through `through`, its squares (and the
+    /// leaps from where the piece lands).
     fn checks_through(&mut self, m: Move, through: u128) -> bool {
-        let (from, to) = (m.from.index(), m.to.index());
-        let piece = std::mem::replace(&mut self.board[from], EMPTY);
-        let placed = if m.promo != EMPTY { m.promo } else { piece };
-        let taken = std::mem::replace(&mut self.board[to], placed);
         let (us, them) = (self.side, self.side.opponent());
-        let check = (self.royals.of(them).iter())
-            .any(|&k| super::attack::attacked_through::<true>(self, k, us, through));
-        self.board[to] = taken;
-        self.board[from] = piece;
-        check
+        self.royal_attacked_after::<true>(m, through, them, us)
     }
 
     /// Do the conditions of `m`'s generator that are read on the position it makes
@@ -362,17 +355,32 @@ impl Position {
     /// through one of its two squares (lifting a shield, or placing or changing a
     /// hopper's screen); only those are asked, with the move put on the board.
     fn legal_through(&mut self, m: Move) -> bool {
+        let (us, them) = (self.side, self.side.opponent());
+        let through = 1u128 << m.from.index() | 1u128 << m.to.index();
+        !self.royal_attacked_after::<false>(m, through, us, them)
+    }
+
+    /// Is a royal piece of `owner` attacked by `by` once the ordinary move `m` is put
+    /// on the board (and taken back)? Only the reverse tables' entries whose line or
+    /// path crosses `through` are asked (with `LEAPERS`, also the leaps from it):
+    /// the caller knows no other entry can have changed.
+    #[inline(always)]
+    fn royal_attacked_after<const LEAPERS: bool>(
+        &mut self,
+        m: Move,
+        through: u128,
+        owner: Side,
+        by: Side,
+    ) -> bool {
         let (from, to) = (m.from.index(), m.to.index());
         let piece = std::mem::replace(&mut self.board[from], EMPTY);
         let placed = if m.promo != EMPTY { m.promo } else { piece };
         let taken = std::mem::replace(&mut self.board[to], placed);
-        let (us, them) = (self.side, self.side.opponent());
-        let through = 1u128 << from | 1u128 << to;
-        let ok = (self.royals.of(us).iter())
-            .all(|&k| !super::attack::attacked_through::<false>(self, k, them, through));
+        let attacked = (self.royals.of(owner).iter())
+            .any(|&k| super::attack::attacked_through::<LEAPERS>(self, k, by, through));
         self.board[to] = taken;
         self.board[from] = piece;
-        ok
+        attacked
     }
 
     /// Is `m` a move or placement of a non-royal piece (staying non-royal) whose

@@ -714,18 +714,11 @@ impl Position {
             0
         };
         let wanted = quiet | captures | (cells & ep);
-        let mut plain = if TACTICAL { captures } else { wanted } & !special;
-        while plain != 0 {
-            let to = Cell::new(plain.trailing_zeros() as usize);
-            out.push(Move::new(from, to, id));
-            plain &= plain - 1;
-        }
-        let mut full = wanted & special;
-        while full != 0 {
-            let to = Cell::new(full.trailing_zeros() as usize);
-            self.land(g, comp, Move::new(from, to, id), kind, &[], out);
-            full &= full - 1;
-        }
+        let plain = if TACTICAL { captures } else { wanted } & !special;
+        for_each_bit(plain, |to| out.push(Move::new(from, Cell::new(to), id)));
+        for_each_bit(wanted & special, |to| {
+            self.land(g, comp, Move::new(from, Cell::new(to), id), kind, &[], out);
+        });
     }
 
     /// One target square of the short path: adds its move, if any. Returns whether
