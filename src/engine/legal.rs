@@ -12,6 +12,7 @@
 
 use std::sync::Arc;
 
+use super::blast::BlastBoard;
 use super::squares::own_squares_in_word;
 use super::{Move, MoveKind, Position};
 use crate::ids::Side;
@@ -67,12 +68,19 @@ impl Position {
             &[royal] if self.rules.tables.kinds.royal != 0 => Some(royal),
             _ => None,
         };
-        let known = lone_royal.map(|royal| (royal, self.royal_attacked(royal, us)));
-        self.pseudo_moves_knowing(known, out);
-        if self.rules.tables.kinds.two_part {
-            self.add_second_parts(out, 0);
+        if self.rules.tables.legality.blast_bits
+            && self.royals.count(us) != 0
+            && self.facing_now().is_none()
+        {
+            self.safe_moves_blast_bits(out, lone_royal);
+        } else {
+            let known = lone_royal.map(|royal| (royal, self.royal_attacked(royal, us)));
+            self.pseudo_moves_knowing(known, out);
+            if self.rules.tables.kinds.two_part {
+                self.add_second_parts(out, 0);
+            }
+            self.keep_safe_moves(out, known.map(|(_, attacked)| attacked));
         }
-        self.keep_safe_moves(out, known.map(|(_, attacked)| attacked));
         if self.rules.must_drop || self.rules.tables.kinds.both_colours != 0 {
             self.placement_rules(out);
         }
@@ -301,6 +309,11 @@ impl Position {
             return;
         }
         let us = self.side;
+        if t.legality.blast_bits && self.royals.count(us) != 0 && self.facing_now().is_none() {
+            let b = self.blast_board();
+            self.keep_safe_blast_bits(out, &b);
+            return;
+        }
         let checked = checked.unwrap_or_else(|| self.in_check(us));
         if t.legality.blast_on_board
             && !t.attacks.ray_cells.is_empty()
@@ -327,6 +340,36 @@ impl Position {
         } else {
             out.retain(|&m| self.is_legal_unchecked(m));
         }
+    }
+
+    /// The pseudo-legal moves kept by [`Self::keep_safe_blast_bits`], where the
+    /// board is read as bits for the explosion test (`Legality::blast_bits`, which
+    /// has no second parts): its masks, read first, answer the check test that the
+    /// generator asks for castling too. Apart, so that the other games' path keeps
+    /// no masks on its stack.
+    #[inline(never)]
+    fn safe_moves_blast_bits(&mut self, out: &mut Vec<Move>, lone_royal: Option<Cell>) {
+        let b = self.blast_board();
+        let known = lone_royal.map(|royal| (royal, self.lone_royal_checked(&b, royal)));
+        self.pseudo_moves_knowing(known, out);
+        self.keep_safe_blast_bits(out, &b);
+    }
+
+    /// [`Self::keep_safe_moves`] where captures explode and the board is read as bits
+    /// (`Legality::blast_bits`), no facing rule applying now: the board's masks `b`
+    /// are read once per position, and each ordinary move is tested against them,
+    /// without putting it or its explosion on the board (the other moves are played
+    /// out).
+    fn keep_safe_blast_bits(&mut self, out: &mut Vec<Move>, b: &BlastBoard) {
+        let royal_kinds = self.rules.tables.kinds.royal;
+        out.retain(|&m| {
+            let makes_royal = m.promo != EMPTY && royal_kinds >> kind_of(m.promo) & 1 != 0;
+            if self.is_board_step(m) && !makes_royal {
+                self.blast_legal_bits(b, m)
+            } else {
+                b.unattacked() && self.off_royal_lines(m) || self.is_legal(m)
+            }
+        });
     }
 
     /// With the side to move not in check and not facing: is `m` legal? Without

@@ -4,6 +4,7 @@
 //! bit.
 
 mod attack;
+mod blast;
 mod convert;
 pub mod explain;
 mod fen;

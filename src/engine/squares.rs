@@ -45,6 +45,19 @@ pub(crate) fn squares_of(board: &[Code], side: Side) -> u128 {
     bits
 }
 
+/// The squares of `board` (at most 128) that hold a piece, as bits (eight read at
+/// once, as [`own_squares_in_word`] does).
+#[inline]
+pub(crate) fn occupied_squares(board: &[Code]) -> u128 {
+    const GATHER: u64 = 0x0102_0408_1020_4080;
+    let mut bits = 0u128;
+    for w in 0..board.len().div_ceil(8).min(16) {
+        let high = nonzero_bytes(word_of(board, w)) >> 7;
+        bits |= u128::from(high.wrapping_mul(GATHER) >> 56) << (8 * w);
+    }
+    bits
+}
+
 /// The squares of `board` (at most 128) that hold a piece of `side`, and those that
 /// hold one of its opponent's, as bits: [`squares_of`] for both sides in one pass.
 #[inline]
@@ -134,7 +147,9 @@ fn nonzero_bytes(bytes: u64) -> u64 {
 
 #[cfg(test)]
 mod tests {
-    use super::{for_each_occupied_square, for_each_own_square, sides_of, squares_of};
+    use super::{
+        for_each_occupied_square, for_each_own_square, occupied_squares, sides_of, squares_of,
+    };
     use crate::rules::{EMPTY, Side, side_of};
 
     /// The word-at-a-time scans find the squares a square-by-square one does (any
@@ -161,6 +176,10 @@ mod tests {
                 for_each_occupied_square(&board, |sq| occupied.push(sq));
                 let expected: Vec<usize> = (0..len).filter(|&sq| board[sq] != EMPTY).collect();
                 assert_eq!(occupied, expected, "board {board:?}");
+                if len <= 128 {
+                    let bits = expected.iter().fold(0u128, |m, &sq| m | 1 << sq);
+                    assert_eq!(occupied_squares(&board), bits, "board {board:?}");
+                }
                 for side in Side::BOTH {
                     if len <= 128 {
                         assert_eq!(

@@ -168,6 +168,21 @@ pub struct RayAttack {
     pub hop: Hop,
 }
 
+/// A ray of the reverse tables read as bits (boards of up to 128 squares, where its
+/// line runs through square indices in one order), so that the first piece out along
+/// it is the lowest or highest bit of the occupied squares on the line: the
+/// explosion legality test asks the board after a blast without putting it there.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RayBits {
+    /// The squares of its line (`Attacks::ray_cells`).
+    pub line: u128,
+    /// Those within its reach (`RayAttack::max` squares out).
+    pub reach: u128,
+    pub kinds: u64,
+    /// The line runs up the square indices, outward from the target (else down).
+    pub rising: bool,
+}
+
 /// The compiled rules' tables, one part per concern, each built by a function that
 /// takes exactly what it reads (see [`build`] for the order).
 #[derive(Debug, Clone, Default)]
@@ -385,6 +400,12 @@ pub struct Attacks {
     /// only the lines and paths through a move's squares.
     pub ray_cells: Vec<u128>,
     pub leap_cells: Vec<u128>,
+    /// On the same boards, per ray (else empty: some line runs through square
+    /// indices in no single order): its line as bits, with the first piece found as
+    /// a bit (see [`RayBits`]).
+    pub ray_bits: Vec<RayBits>,
+    /// Whether some leap is lame (has a path that pieces block).
+    pub lame_leaps: bool,
     /// On the same boards, per attacker side and target cell: every square of the
     /// target's entries (lines, lame paths and the leapers' squares). A move whose
     /// squares are all outside it changes no attack on the target.
@@ -448,6 +469,11 @@ pub struct Legality {
     /// ordinary move without effects is tested by putting it, and the explosion it
     /// causes, on the board only (`Position::blast_on_board`).
     pub blast_on_board: bool,
+    /// Where `blast_on_board` holds, on boards of up to 128 squares without terrain
+    /// whose rays are all read as bits (`Attacks::ray_bits`), with no hoppers and no
+    /// captures under conditions: the explosion is not put on the board at all, but
+    /// read as a mask of squares (`Position::blast_legal_bits`).
+    pub blast_bits: bool,
 }
 
 /// Where pieces may land and what a landing asks (built by [`landing`]).
@@ -690,6 +716,13 @@ pub(super) fn build(rules: &Rules) -> Tables {
         attacks.dynamic_kinds == 0 && targets.flip_cells.iter().all(Vec::is_empty) && !two_part;
     legality.on_board = board_attacks && rules.explosions.is_none();
     legality.blast_on_board = board_attacks && rules.explosions.is_some() && !rules.duple_check;
+    let blast = blast(rules);
+    legality.blast_bits = legality.blast_on_board
+        && !blast.around_bits.is_empty()
+        && rules.terrains.is_empty()
+        && attacks.ray_bits.len() == attacks.rays.len()
+        && attacks.conds.len() == 1
+        && attacks.rays.iter().all(|r| r.hop == Hop::None);
     let files = files(&rules.geometry);
     Tables {
         gens,
@@ -709,7 +742,7 @@ pub(super) fn build(rules: &Rules) -> Tables {
             gates_lapse: rules.pieces.iter().all(|p| p.to_hand.is_none()),
             ..Home::default()
         },
-        blast: blast(rules),
+        blast,
         lines: lines(rules),
     }
 }
@@ -1532,6 +1565,8 @@ impl Reverse {
             let bits = |cells: &[Cell]| cells.iter().fold(0u128, |m, c| m | 1 << c.index());
             t.ray_cells = t.rays.iter().map(|r| bits(t.line(r))).collect();
             t.leap_cells = t.leaps.iter().map(|a| bits(t.path(a))).collect();
+            t.lame_leaps = t.leaps.iter().any(|a| a.path_len != 0);
+            t.ray_bits = ray_bits(t);
             for side in 0..2 {
                 t.reach[side] = (0..n)
                     .map(|target| {
@@ -1546,6 +1581,27 @@ impl Reverse {
             attack_squares(t, n, rules.pieces.len());
         }
     }
+}
+
+/// `Attacks::ray_bits`: every ray read as bits, or none when some line does not run
+/// through square indices in one order (its first piece is then no end bit).
+fn ray_bits(t: &Attacks) -> Vec<RayBits> {
+    let bits = |cells: &[Cell]| cells.iter().fold(0u128, |m, c| m | 1 << c.index());
+    let mut out = Vec::with_capacity(t.rays.len());
+    for r in &t.rays {
+        let line = t.line(r);
+        let rising = line.windows(2).all(|w| w[0] < w[1]);
+        if !rising && !line.windows(2).all(|w| w[0] > w[1]) {
+            return Vec::new();
+        }
+        out.push(RayBits {
+            line: bits(line),
+            reach: bits(&line[..line.len().min(usize::from(r.max))]),
+            kinds: r.kinds,
+            rising,
+        });
+    }
+    out
 }
 
 /// Calls `f` with each kind of the mask `kinds`.
@@ -1615,6 +1671,7 @@ fn legality(gens: &Gens, steps: &Steps, explosions: bool) -> Legality {
         fast: !hoppers && !flips && !explosions,
         on_board: false,
         blast_on_board: false,
+        blast_bits: false,
     }
 }
 
