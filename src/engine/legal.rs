@@ -68,10 +68,7 @@ impl Position {
             &[royal] if self.rules.tables.kinds.royal != 0 => Some(royal),
             _ => None,
         };
-        if self.rules.tables.legality.blast_bits
-            && self.royals.count(us) != 0
-            && self.facing_now().is_none()
-        {
+        if self.blast_bits_apply(us) {
             self.safe_moves_blast_bits(out, lone_royal);
         } else {
             let known = lone_royal.map(|royal| (royal, self.royal_attacked(royal, us)));
@@ -309,7 +306,7 @@ impl Position {
             return;
         }
         let us = self.side;
-        if t.legality.blast_bits && self.royals.count(us) != 0 && self.facing_now().is_none() {
+        if self.blast_bits_apply(us) {
             let b = self.blast_board();
             self.keep_safe_blast_bits(out, &b);
             return;
@@ -340,6 +337,15 @@ impl Position {
         } else {
             out.retain(|&m| self.is_legal_unchecked(m));
         }
+    }
+
+    /// Whether `us`'s moves are tested against the board's masks
+    /// (`Legality::blast_bits`): it has a royal piece, and no facing rule applies now.
+    #[inline]
+    fn blast_bits_apply(&self, us: Side) -> bool {
+        self.rules.tables.legality.blast_bits
+            && self.royals.count(us) != 0
+            && self.facing_now().is_none()
     }
 
     /// The pseudo-legal moves kept by [`Self::keep_safe_blast_bits`], where the

@@ -1566,7 +1566,10 @@ impl Reverse {
             t.ray_cells = t.rays.iter().map(|r| bits(t.line(r))).collect();
             t.leap_cells = t.leaps.iter().map(|a| bits(t.path(a))).collect();
             t.lame_leaps = t.leaps.iter().any(|a| a.path_len != 0);
-            t.ray_bits = ray_bits(t);
+            // Only the explosion test reads them (`Legality::blast_bits`).
+            if rules.explosions.is_some() {
+                t.ray_bits = ray_bits(t);
+            }
             for side in 0..2 {
                 t.reach[side] = (0..n)
                     .map(|target| {
