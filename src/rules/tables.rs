@@ -1210,7 +1210,8 @@ fn steps(rules: &Rules, gens: &Gens) -> Steps {
             }
         }
     }
-    if n <= 128 {
+    // The bit path reads the board as bits, which terrain rules out.
+    if n <= 128 && rules.terrains.is_empty() {
         t.bits = (t.plain.iter()).map(|s| bit_step(&t, gens, s)).collect();
         t.at = (t.plain_index.iter())
             .map(|&(start, len)| {
