@@ -562,7 +562,7 @@ fn unknown_commands_and_unreadable_move_text_are_explained() {
             &err,
             &format!(
                 "illegal: `{word}` is neither a command nor a move on this board: write a move \
-                 as from-square to-square, such as b1c3 (type `help` for commands)\n"
+                 as from-square to-square, such as b1a3 (type `help` for commands)\n"
             ),
         );
     }

@@ -4,7 +4,7 @@
 
 use super::Position;
 use super::squares::sides_of;
-use crate::rules::{Cell, Code, EMPTY, NO_CELL, kind_of};
+use crate::rules::{BitStep, Cell, Code, EMPTY, NO_CELL, kind_of};
 
 /// What one call of the generator looks up once: the rules, and where the pieces that
 /// `closer-to` conditions measure from stand.
@@ -33,13 +33,16 @@ pub(super) struct Occupancy {
     pub(super) enemy: u128,
     /// The en-passant square, if one.
     pub(super) ep: u128,
+    /// Per `BitStep::LANDS` flags of a step: the squares the board lets it land on
+    /// (the empty ones, the enemy's, the en-passant square).
+    pub(super) lands: [u128; 8],
 }
 
 impl Occupancy {
     /// The board of `pos` as bits, where its rules allow (see `Gen::occupancy`).
     #[inline]
     pub(super) fn of(pos: &Position, rules: &crate::rules::Rules) -> Option<Occupancy> {
-        if rules.tables.steps.plain_bits.is_empty() || !rules.terrains.is_empty() {
+        if rules.tables.steps.bits.is_empty() || !rules.terrains.is_empty() {
             return None;
         }
         let (own, enemy) = sides_of(&pos.board, pos.side);
@@ -48,11 +51,19 @@ impl Occupancy {
         } else {
             1 << pos.ep.index()
         };
+        let empty = !(enemy | own);
+        let lands = std::array::from_fn(|i| {
+            let flag = |f: u8, bits: u128| if i as u8 & f != 0 { bits } else { 0 };
+            flag(BitStep::MOVES, empty)
+                | flag(BitStep::CAPTURES, enemy)
+                | flag(BitStep::TAKES_EP, ep)
+        });
         Some(Occupancy {
-            empty: !(enemy | own),
+            empty,
             own,
             enemy,
             ep,
+            lands,
         })
     }
 }

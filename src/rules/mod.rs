@@ -14,8 +14,8 @@ pub use crate::model::{
     Promotion, Side, Symbol, Terrain, Zone, ZoneId, code, file_letter, kind_of, side_of,
 };
 pub(crate) use tables::{
-    ANY_REACH, GenInfo, LeapAttack, NO_HAND, RayAttack, RayBits, Step, Tables, Zobrist,
-    same_effects, same_steps,
+    ANY_REACH, BitSquare, BitStep, GenInfo, LeapAttack, NO_HAND, RayAttack, RayBits, Step, Tables,
+    Zobrist, same_effects, same_steps,
 };
 
 use indexmap::IndexMap;

@@ -272,13 +272,6 @@ impl Lines {
     }
 }
 
-/// The fewest targets a leaper needs from a square for the move generator to read them
-/// as bits: the bit path's fixed cost (about 70 instructions a step) is more than
-/// walking a few squares one by one (callgrind, perft 4: a threshold of 6 keeps
-/// the (1,2) leaper's gain in chess and gives back the loss where pieces have four or
-/// five targets).
-const BIT_LEAPER_TARGETS: usize = 4;
-
 /// The generators as the move generator reads them (built by [`gens`]).
 #[derive(Debug, Clone, Default)]
 pub struct Gens {
@@ -344,17 +337,12 @@ pub struct Steps {
     pub plain_index: Vec<(u32, u32)>,
     /// The steps' target lines and lame paths.
     pub cells: Vec<Cell>,
-    /// Per step of `plain`, on boards of at most 128 squares (else empty): its target
-    /// squares as bits, for the short path's test of merged leaps at once.
-    pub plain_bits: Vec<u128>,
-    /// Per `code * cells + cell`, with `plain_bits`: the first square of each of the
-    /// piece's steps from there (each target of merged leaps), as bits, where all of
-    /// them are plain (else all squares): with every one of them holding a piece of
-    /// its own side, the piece has no move by them.
-    pub plain_near: Vec<u128>,
-    /// Per `code * cells + cell`, with `plain_bits`: every step of the piece from
-    /// there is a plain leap with no path (the move generator reads them as bits).
-    pub leaper: Vec<bool>,
+    /// Per step of `plain`, on boards of at most 128 squares (else empty): the step
+    /// as the generator's bit path reads it.
+    pub bits: Vec<BitStep>,
+    /// Per `code * cells + cell`, with `bits`: what the move generator reads of the
+    /// piece there before its steps.
+    pub at: Vec<BitSquare>,
 }
 
 impl Steps {
@@ -376,6 +364,59 @@ impl Steps {
     pub fn path(&self, step: &Step) -> &[Cell] {
         &self.cells[step.path_first as usize..step.path_first as usize + step.path_len as usize]
     }
+}
+
+/// A piece on a square, as the move generator's bit path reads it before its steps
+/// (boards of at most 128 squares): one entry, so that a piece costs one look-up.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BitSquare {
+    /// The first square of each of its steps (each target of merged leaps), where all
+    /// of them are plain (else all squares): with every one of them holding a piece
+    /// of its own side, the piece has no move by them.
+    pub near: u128,
+    /// The landings that take the full rules (where it may promote or may not stay);
+    /// all squares where leaving this one may promote.
+    pub watch: u128,
+    /// Its steps, `start..start + len` of `Steps::plain` and `Steps::bits`.
+    pub start: u32,
+    pub len: u32,
+    /// Every step of it from there is plain and has a [`BitStep`] form (the move
+    /// generator reads them as bits).
+    pub by_bits: bool,
+}
+
+/// A plain step with its squares as bits (boards of at most 128 squares), and what
+/// its generator allows, so that the bit path reads no other table per step.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BitStep {
+    /// Its target squares: merged leaps', or a line's.
+    pub cells: u128,
+    /// The squares a lame leap must find empty.
+    pub path: u128,
+    pub generator: GenId,
+    /// [`BitStep::RIDER`] and the others.
+    pub flags: u8,
+}
+
+impl BitStep {
+    /// It moves onto empty squares.
+    pub const MOVES: u8 = 1;
+    /// It captures.
+    pub const CAPTURES: u8 = 2;
+    /// It may capture onto an en-passant square.
+    pub const TAKES_EP: u8 = 4;
+    /// The three above: the squares it may land on, by the board.
+    pub const LANDS: u8 = 7;
+    /// A line: its targets end at the first piece on it.
+    pub const RIDER: u8 = 8;
+    /// A line whose squares run down the square indices (else up).
+    pub const DOWN: u8 = 16;
+    /// Its moves are double steps, open to en passant.
+    pub const DOUBLE: u8 = 32;
+    /// Only from the piece's first square, unmoved.
+    pub const INITIAL: u8 = 64;
+    /// A lame leap, whose path must be empty.
+    pub const PATH: u8 = 128;
 }
 
 /// The reverse tables for attack detection (built by [`attacks`]).
@@ -704,13 +745,20 @@ impl SplitMix {
 pub(super) fn build(rules: &Rules) -> Tables {
     let gens = gens(rules);
     let kinds = kinds(rules);
-    let steps = steps(rules);
+    let mut steps = steps(rules, &gens);
     let attacks = attacks(rules);
     // A second part changes the board besides the move (terrain may shield or unshield
     // a royal piece): moves are always played out.
     let two_part = gens.info.iter().any(|g| g.place != 0);
     let mut legality = legality(&gens, &steps, rules.explosions.is_some() || two_part);
     let landing = landing(rules, &gens, &kinds, &steps);
+    // The bit path's landings under the full rules, per piece and square.
+    let n = steps.squares;
+    for (i, at) in steps.at.iter_mut().enumerate() {
+        if !landing.promotes_from[i] {
+            at.watch = landing.watch_bits[i / n];
+        }
+    }
     let targets = targets(rules, &landing);
     let board_attacks =
         attacks.dynamic_kinds == 0 && targets.flip_cells.iter().all(Vec::is_empty) && !two_part;
@@ -1128,7 +1176,7 @@ fn intern(conds: &mut Vec<AttackCond>, cond: AttackCond) -> usize {
 
 /// The leaps and rays of every Betza generator of every piece, side and square, each
 /// marked plain where the short path may take it (and plain leaps merged).
-fn steps(rules: &Rules) -> Steps {
+fn steps(rules: &Rules, gens: &Gens) -> Steps {
     let n = rules.cell_count();
     let ncodes = 1 + 2 * rules.pieces.len();
     let mut t = Steps {
@@ -1162,38 +1210,73 @@ fn steps(rules: &Rules) -> Steps {
             }
         }
     }
-    if n <= 128 {
-        t.plain_bits = (t.plain.iter())
-            .map(|s| (t.line(s).iter()).fold(0, |bits, c| bits | 1 << c.index()))
-            .collect();
-        t.leaper = (t.plain_index.iter())
+    // The bit path reads the board as bits, which terrain rules out.
+    if n <= 128 && rules.terrains.is_empty() {
+        t.bits = (t.plain.iter()).map(|s| bit_step(&t, gens, s)).collect();
+        t.at = (t.plain_index.iter())
             .map(|&(start, len)| {
-                let steps = &t.plain[start as usize..(start + len) as usize];
-                let targets: usize = steps.iter().map(|s| s.len as usize).sum();
-                targets >= BIT_LEAPER_TARGETS
-                    && steps
-                        .iter()
-                        .all(|s| s.plain && !s.rider && s.path_len == 0 && (s.leaps || s.len == 1))
-            })
-            .collect();
-        t.plain_near = t
-            .plain_index
-            .iter()
-            .map(|&(start, len)| {
-                let steps = &t.plain[start as usize..(start + len) as usize];
-                if steps.iter().all(|s| s.plain) {
-                    // Every target of merged leaps; the first square of a line.
-                    let first = |s: &Step| if s.leaps { s.len as usize } else { 1 };
+                let range = start as usize..(start + len) as usize;
+                let steps = &t.plain[range.clone()];
+                let by_bits = steps.iter().zip(&t.bits[range]).all(|(s, b)| {
+                    s.plain
+                        && if s.rider {
+                            b.flags & BitStep::RIDER != 0
+                        } else {
+                            s.leaps || s.len == 1
+                        }
+                });
+                // Every target of merged leaps; the first square of a line.
+                let first = |s: &Step| if s.leaps { s.len as usize } else { 1 };
+                let near = if steps.iter().all(|s| s.plain) {
                     (steps.iter())
                         .flat_map(|s| &t.line(s)[..first(s)])
                         .fold(0, |near, c| near | 1 << c.index())
                 } else {
                     u128::MAX
+                };
+                BitSquare {
+                    near,
+                    watch: u128::MAX,
+                    start,
+                    len,
+                    by_bits,
                 }
             })
             .collect();
     }
     t
+}
+
+/// A plain step's [`BitStep`]. A line whose squares do not run in one order of their
+/// indices gets no `RIDER` flag (the piece then keeps the walk).
+fn bit_step(t: &Steps, gens: &Gens, s: &Step) -> BitStep {
+    let bits = |cells: &[Cell]| cells.iter().fold(0, |bits, c| bits | 1 << c.index());
+    let line = t.line(s);
+    let info = &gens[s.generator];
+    let flag = |yes: bool, f: u8| if yes { f } else { 0 };
+    let up = line.windows(2).all(|w| w[0] < w[1]);
+    let down = line.windows(2).all(|w| w[0] > w[1]);
+    let direction = if !s.rider {
+        0
+    } else if up {
+        BitStep::RIDER
+    } else if down {
+        BitStep::RIDER | BitStep::DOWN
+    } else {
+        0
+    };
+    BitStep {
+        cells: bits(line),
+        path: if s.rider { 0 } else { bits(t.path(s)) },
+        generator: s.generator,
+        flags: direction
+            | flag(s.path_len > 0 && !s.rider, BitStep::PATH)
+            | flag(info.can_move, BitStep::MOVES)
+            | flag(info.can_capture, BitStep::CAPTURES)
+            | flag(info.takes_ep, BitStep::TAKES_EP)
+            | flag(info.sets_ep && s.path_len > 0, BitStep::DOUBLE)
+            | flag(info.initial, BitStep::INITIAL),
+    }
 }
 
 /// Has a Betza generator no hop and no effect but conversions (its conditions
