@@ -255,7 +255,7 @@ impl Position {
 /// The square of `pieces` (squares of the ray `r`'s line) nearest its target: its
 /// lowest or highest bit, as the line runs up or down the square indices.
 #[inline(always)]
-fn nearest(r: &RayBits, pieces: u128) -> Option<usize> {
+pub(super) fn nearest(r: &RayBits, pieces: u128) -> Option<usize> {
     if pieces == 0 {
         None
     } else if r.rising {

@@ -112,11 +112,16 @@ impl Position {
     fn keep_non_checking(&mut self, out: &mut Vec<Move>) {
         let t = &self.rules.tables;
         let (us, them) = (self.side, self.side.opponent());
-        let fast = t.legality.on_board
-            && !t.kinds.special_check
-            && !t.attacks.reach[us].is_empty()
-            && !self.in_check(them);
-        if !fast {
+        let on_board =
+            t.legality.on_board && !t.kinds.special_check && !t.attacks.reach[us].is_empty();
+        if on_board
+            && t.legality.check_bits
+            && let &[royal] = self.royals.of(them)
+        {
+            self.keep_non_checking_bits(out, royal);
+            return;
+        }
+        if !on_board || self.in_check(them) {
             out.retain(|&m| !self.gives_check(m));
             return;
         }
@@ -152,6 +157,25 @@ impl Position {
                 return true;
             }
             !self.checks_through(m, through)
+        });
+    }
+
+    /// [`Self::keep_non_checking`] where `Legality::check_bits` holds and the opponent
+    /// has one royal piece, on `royal`: its check squares are found once
+    /// (`Position::check_board`) and each ordinary move asks them.
+    fn keep_non_checking_bits(&mut self, out: &mut Vec<Move>, royal: Cell) {
+        let b = self.check_board(royal);
+        if b.checked {
+            out.retain(|&m| !self.gives_check(m));
+            return;
+        }
+        out.retain(|&m| {
+            let royal_taken =
+                |c: Code| c != EMPTY && self.rules.tables.kinds.royal >> kind_of(c) & 1 != 0;
+            if !self.is_board_step(m) || royal_taken(self.board[m.to]) {
+                return !self.gives_check(m);
+            }
+            !self.gives_check_bits(&b, m)
         });
     }
 

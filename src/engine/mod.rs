@@ -5,6 +5,7 @@
 
 mod attack;
 mod blast;
+mod check_bits;
 mod convert;
 pub mod explain;
 mod fen;

@@ -515,6 +515,11 @@ pub struct Legality {
     /// captures under conditions: the explosion is not put on the board at all, but
     /// read as a mask of squares (`Position::blast_legal_bits`).
     pub blast_bits: bool,
+    /// Where `on_board` holds and `forbid check` is read, on boards of up to 128
+    /// squares without terrain whose rays are all read as bits, with no hoppers, no
+    /// lame leaps and no captures under conditions: a move's check is read from the
+    /// position's check squares (`Position::check_board`).
+    pub check_bits: bool,
 }
 
 /// Where pieces may land and what a landing asks (built by [`landing`]).
@@ -769,6 +774,14 @@ pub(super) fn build(rules: &Rules) -> Tables {
         && !blast.around_bits.is_empty()
         && rules.terrains.is_empty()
         && attacks.ray_bits.len() == attacks.rays.len()
+        && attacks.conds.len() == 1
+        && attacks.rays.iter().all(|r| r.hop == Hop::None);
+    legality.check_bits = legality.on_board
+        && rules.forbid_check
+        && rules.terrains.is_empty()
+        && rules.cell_count() <= 128
+        && attacks.ray_bits.len() == attacks.rays.len()
+        && !attacks.lame_leaps
         && attacks.conds.len() == 1
         && attacks.rays.iter().all(|r| r.hop == Hop::None);
     let files = files(&rules.geometry);
@@ -1649,8 +1662,9 @@ impl Reverse {
             t.ray_cells = t.rays.iter().map(|r| bits(t.line(r))).collect();
             t.leap_cells = t.leaps.iter().map(|a| bits(t.path(a))).collect();
             t.lame_leaps = t.leaps.iter().any(|a| a.path_len != 0);
-            // Only the explosion test reads them (`Legality::blast_bits`).
-            if rules.explosions.is_some() {
+            // Only the explosion test and `forbid check`'s read them
+            // (`Legality::blast_bits`, `Legality::check_bits`).
+            if rules.explosions.is_some() || rules.forbid_check {
                 t.ray_bits = ray_bits(t);
             }
             for side in 0..2 {
@@ -1758,6 +1772,7 @@ fn legality(gens: &Gens, steps: &Steps, explosions: bool) -> Legality {
         on_board: false,
         blast_on_board: false,
         blast_bits: false,
+        check_bits: false,
     }
 }
 
