@@ -515,10 +515,10 @@ pub struct Legality {
     /// captures under conditions: the explosion is not put on the board at all, but
     /// read as a mask of squares (`Position::blast_legal_bits`).
     pub blast_bits: bool,
-    /// Where `on_board` holds and `forbid check` is read, on boards of up to 128
-    /// squares without terrain whose rays are all read as bits, with no hoppers, no
-    /// lame leaps and no captures under conditions: a move's check is read from the
-    /// position's check squares (`Position::check_board`).
+    /// Where `on_board` holds and `forbid check` is read, for up to 64 kinds on boards
+    /// of up to 128 squares without terrain whose rays are all read as bits, with no
+    /// hoppers, no lame leaps and no captures under conditions: a move's check is read
+    /// from the position's check squares (`Position::check_board`).
     pub check_bits: bool,
 }
 
@@ -778,6 +778,8 @@ pub(super) fn build(rules: &Rules) -> Tables {
         && attacks.rays.iter().all(|r| r.hop == Hop::None);
     legality.check_bits = legality.on_board
         && rules.forbid_check
+        // The check squares are kept per kind, for up to 64 kinds.
+        && rules.pieces.len() <= 64
         && rules.terrains.is_empty()
         && rules.cell_count() <= 128
         && attacks.ray_bits.len() == attacks.rays.len()
