@@ -8,7 +8,7 @@
 //! behind it, or to itself further along it): only those moves read the lines again.
 
 use super::blast::nearest;
-use super::squares::occupied_squares;
+use super::squares::{occupied_squares, up_to_first};
 use super::{Move, Position};
 use crate::rules::{Cell, EMPTY, kind_of, side_of};
 
@@ -62,19 +62,11 @@ impl Position {
             let pieces = r.line & b.occupied;
             // The squares up to the first piece, it included: the line's bits on the
             // near side of it, read from the end the line starts at.
-            let open = match nearest(r, pieces) {
-                None => r.line,
-                Some(first) => {
-                    b.firsts |= 1 << first;
-                    b.checked |= r.reach >> first & 1 != 0 && attacker(first, r.kinds);
-                    let upto = if r.rising {
-                        (2u128 << first).wrapping_sub(1)
-                    } else {
-                        !((1u128 << first) - 1)
-                    };
-                    r.line & upto
-                }
-            } & r.reach;
+            if let Some(first) = nearest(r, pieces) {
+                b.firsts |= 1 << first;
+                b.checked |= r.reach >> first & 1 != 0 && attacker(first, r.kinds);
+            }
+            let open = r.line & up_to_first(pieces, !r.rising) & r.reach;
             let mut kinds = r.kinds;
             while kinds != 0 {
                 b.checks[kinds.trailing_zeros() as usize] |= open;

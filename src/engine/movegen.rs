@@ -7,7 +7,7 @@
 
 use super::lookup::{Gen, Occupancy};
 use super::squares::{
-    for_each_bit, for_each_bit_down, for_each_bit_up, for_each_own_square, from_highest, squares_of,
+    for_each_bit, for_each_bit_down, for_each_bit_up, for_each_own_square, squares_of, up_to_first,
 };
 use super::{Move, MoveKind, Position};
 use crate::ids::Side;
@@ -703,13 +703,7 @@ impl Position {
             }
             let mut cells = s.cells;
             if s.flags & BitStep::RIDER != 0 {
-                let blockers = cells & occupied;
-                cells &= if s.flags & BitStep::DOWN != 0 {
-                    from_highest(blockers)
-                } else {
-                    // Up to the lowest blocker; all of the line without one.
-                    blockers ^ blockers.wrapping_sub(1)
-                };
+                cells &= up_to_first(cells & occupied, s.flags & BitStep::DOWN != 0);
             }
             let wanted = cells & occ.lands[usize::from(s.flags & BitStep::LANDS)];
             let special = wanted & watch;

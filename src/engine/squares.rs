@@ -137,13 +137,18 @@ pub(crate) fn for_each_bit_down(bits: u128, mut f: impl FnMut(usize)) {
     }
 }
 
-/// The bits of `bits`' highest bit and above; all of them for none.
+/// The squares of a line up to its first piece, that piece included, as a mask to
+/// `and` with the line: `pieces` the occupied squares on it, `down` whether the line
+/// runs toward lower indices (its first piece is then the highest bit). All squares
+/// where no piece stands on it.
 #[inline]
-pub(crate) fn from_highest(bits: u128) -> u128 {
-    if bits == 0 {
+pub(crate) fn up_to_first(pieces: u128, down: bool) -> u128 {
+    if pieces == 0 {
         u128::MAX
+    } else if down {
+        u128::MAX << (127 - pieces.leading_zeros())
     } else {
-        u128::MAX << (127 - bits.leading_zeros())
+        pieces ^ (pieces - 1)
     }
 }
 
