@@ -475,6 +475,12 @@ impl Position {
                 return false;
             }
             MoveKind::Normal | MoveKind::DoubleStep | MoveKind::Exit | MoveKind::Drop => {}
+            // A pass without effects leaves the board as it is: where attacks are read
+            // from the board alone, the mover stays out of check (as `cannot_expose`
+            // reads it on the fast path).
+            MoveKind::Pass => {
+                return t.legality.on_board && t.gens[m.generator].effects == 0;
+            }
             _ => return false,
         }
         // An explosion may take away a shield, or a royal piece.
@@ -787,11 +793,9 @@ impl Position {
                 return self.legal_on_board(m, facing);
             }
             // A royal piece moving as itself, where no facing rule or special check
-            // reads the list of royal squares (which the board alone leaves behind).
-            if m.promo == EMPTY
-                && self.facing_kind().is_none()
-                && !self.rules.tables.kinds.special_check
-            {
+            // reads the list of royal squares (which the board alone leaves behind):
+            // a facing rule is read after the move only while the royal pieces face.
+            if m.promo == EMPTY && facing.is_none() && !self.rules.tables.kinds.special_check {
                 return self.royal_on_board(m);
             }
         }
