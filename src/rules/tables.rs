@@ -1321,9 +1321,20 @@ fn b_is_bare(b: &BetzaMove, g: &super::Generator) -> bool {
     b.hop == Hop::None && (g.effects.iter()).all(|e| matches!(e, Effect::Convert(_)))
 }
 
-/// Do the conditions of `g` hold for every move of `step`, from `from` for `side`:
-/// all of them on the squares and the player ([`is_static`]), true here and on every
-/// target of the step?
+/// A condition on the squares or the player, read for a move of `side` from `from`
+/// to `to`; `None` for the conditions the position decides.
+fn on_squares(rules: &Rules, c: &Cond, side: Side, from: Cell, to: Cell) -> Option<bool> {
+    match *c {
+        Cond::From(z) => Some(rules.zone_contains(z, side, from)),
+        Cond::Player(s) => Some(s == side),
+        Cond::To(z) => Some(rules.zone_contains(z, side, to)),
+        _ => None,
+    }
+}
+
+/// Do the conditions of `g` hold for every move of `step` (whose line is never
+/// empty), from `from` for `side`: all of them on the squares and the player
+/// ([`is_static`]), true on every target of the step?
 fn conditions_always_hold(
     rules: &Rules,
     t: &Steps,
@@ -1332,15 +1343,10 @@ fn conditions_always_hold(
     from: Cell,
     g: &super::Generator,
 ) -> bool {
-    g.conditions.iter().all(|c| match *c {
-        Cond::From(z) => rules.zone_contains(z, side, from),
-        Cond::Player(s) => s == side,
-        Cond::To(z) => t
-            .line(step)
-            .iter()
-            .all(|&to| rules.zone_contains(z, side, to)),
-        _ => false,
-    })
+    let line = t.line(step);
+    g.conditions
+        .iter()
+        .all(|c| (line.iter()).all(|&to| on_squares(rules, c, side, from, to) == Some(true)))
 }
 
 /// The steps of `g` from `first` on (of `o`'s piece, side and square), trimmed
@@ -1382,22 +1388,11 @@ fn trim(
     from: Cell,
     g: &super::Generator,
 ) -> Option<Step> {
-    let line = t.line(step);
+    // A move to `to` is possible unless a condition on the squares rules it out.
     let allowed = |to: Cell| {
-        g.conditions.iter().all(|c| match *c {
-            Cond::To(z) => rules.zone_contains(z, side, to),
-            _ => true,
-        })
+        (g.conditions.iter()).all(|c| on_squares(rules, c, side, from, to) != Some(false))
     };
-    let never = g.conditions.iter().any(|c| match *c {
-        Cond::From(z) => !rules.zone_contains(z, side, from),
-        Cond::Player(s) => s != side,
-        _ => false,
-    });
-    let last = line.iter().rposition(|&to| allowed(to))?;
-    if never {
-        return None;
-    }
+    let last = t.line(step).iter().rposition(|&to| allowed(to))?;
     Some(Step {
         len: (last + 1) as u16,
         ..*step
