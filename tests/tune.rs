@@ -57,6 +57,8 @@ fn some_weights(rules: &Rules) -> Learned {
             .collect(),
         end_squares: Vec::new(),
         mobility: 5,
+        toward: (0..kinds).map(|k| vec![0, 9 - k as i32, 4, -2]).collect(),
+        guard: (0..kinds).map(|k| vec![0, k as i32, -3]).collect(),
     }
 }
 
@@ -72,9 +74,14 @@ fn write_values(rule_file: &Path, rules: &Rules, weights: &Learned) {
 
 /// Positions of a few random games.
 fn positions(rules: &Arc<Rules>) -> Vec<Position> {
-    let mut rng = Rng::new(7);
+    random_positions(rules, 7, 5)
+}
+
+/// Positions of `games` random games of at most 30 plies.
+fn random_positions(rules: &Arc<Rules>, seed: u64, games: usize) -> Vec<Position> {
+    let mut rng = Rng::new(seed);
     let mut out = Vec::new();
-    for _ in 0..5 {
+    for _ in 0..games {
         let mut pos = Position::start(rules.clone());
         for _ in 0..30 {
             let moves = pos.legal_moves();
@@ -339,6 +346,8 @@ fn a_teacher_engine_labels_the_positions() {
         squares: vec![vec![0; rules.cell_count()]; kinds],
         end_squares: Vec::new(),
         mobility: 0,
+        toward: Vec::new(),
+        guard: Vec::new(),
     };
     prices.values[queen] = 900;
     let teacher_values = file.with_file_name("teacher.values");
@@ -350,18 +359,24 @@ fn a_teacher_engine_labels_the_positions() {
         file.display(),
         teacher_values.display()
     );
-    let out = Command::new(env!("CARGO_BIN_EXE_varsand"))
-        .args(["tune", "--games", "12", "--threads", "2", "--dry-run"])
-        .args(["--teacher", &teacher, "--teacher-go", "depth 1"])
-        .arg(&file)
-        .output()
-        .unwrap_or_else(|e| panic!("{e}"));
-    let (stdout, stderr) = (
-        String::from_utf8_lossy(&out.stdout),
-        String::from_utf8_lossy(&out.stderr),
-    );
-    assert!(out.status.success(), "{stderr}");
+    let labels = file.with_file_name("tiny.labels");
+    let tune_with = |teacher: &str| {
+        let out = Command::new(env!("CARGO_BIN_EXE_varsand"))
+            .args(["tune", "--games", "12", "--threads", "2", "--dry-run"])
+            .args(["--teacher", teacher, "--teacher-go", "depth 1", "--labels"])
+            .args([&labels, &file])
+            .output()
+            .unwrap_or_else(|e| panic!("{e}"));
+        let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+        assert!(out.status.success(), "{stderr}");
+        (String::from_utf8_lossy(&out.stdout).to_string(), stderr)
+    };
+    let (stdout, stderr) = tune_with(&teacher);
     assert!(stderr.contains("the teacher scores"), "{stderr}");
+    // The labels were kept: a second fit reads them, and never starts the teacher.
+    let (again, stderr) = tune_with("/nonexistent/engine");
+    assert!(!stderr.contains("the teacher scores"), "{stderr}");
+    assert_eq!(again, stdout);
     let learned_value = |name: &str| -> i32 {
         let line = stdout
             .lines()
@@ -397,6 +412,87 @@ fn a_broken_teacher_is_a_clear_error() {
     );
     let no_limits = run(&["--teacher", "true", "--teacher-go", " "]);
     assert!(no_limits.contains("--teacher-go: no limits"), "{no_limits}");
+}
+
+/// Learned royal distances (`toward`, `guard`) count where each side has one royal
+/// piece: a Queen one step from the enemy King gains `toward`'s entry 1 over the
+/// same Queen three steps away, and `guard`'s by its steps to its own King.
+#[test]
+fn royal_distance_bonuses_follow_the_steps_to_each_royal_piece() {
+    let rules = load(&tiny_text());
+    let kinds = rules.pieces().len();
+    let queen = kind(&rules, "Queen");
+    let plain = Learned {
+        values: vec![100; kinds],
+        hand: vec![100; kinds],
+        squares: vec![vec![0; rules.cell_count()]; kinds],
+        end_squares: Vec::new(),
+        mobility: 0,
+        toward: Vec::new(),
+        guard: Vec::new(),
+    };
+    let mut near = plain.clone();
+    near.toward = vec![Vec::new(); kinds];
+    near.guard = vec![Vec::new(); kinds];
+    near.toward[queen] = vec![0, 50, 20, 5];
+    near.guard[queen] = vec![0, 7, 3];
+    let gain = |fen: &str| {
+        let pos = Position::from_fen(rules.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
+        Eval::with_learned(&rules, &near).evaluate(&pos)
+            - Eval::with_learned(&rules, &plain).evaluate(&pos)
+    };
+    // The Queen on b4: one step from the black King on c5, three from its own on c1.
+    assert_eq!(gain("2k2/1Q3/5/5/2K2 w - - 0 1"), 50 + 3);
+    // On b1: four steps from c5 (the row's last entry repeats), one from c1.
+    assert_eq!(gain("2k2/5/5/5/1QK2 w - - 0 1"), 5 + 7);
+    // The side to move's point of view.
+    assert_eq!(gain("2k2/1Q3/5/5/2K2 b - - 0 1"), -(50 + 3));
+}
+
+/// The royal-distance layout recovers planted distances: positions of random games
+/// labelled by an evaluation that prizes a Queen two steps from the enemy King fit a
+/// `toward` row that does too.
+#[test]
+fn the_tune_learns_planted_royal_distances() {
+    let rules = load(&tiny_text());
+    let kinds = rules.pieces().len();
+    let queen = kind(&rules, "Queen");
+    let mut planted = Learned {
+        values: vec![300; kinds],
+        hand: vec![300; kinds],
+        squares: vec![vec![0; rules.cell_count()]; kinds],
+        end_squares: Vec::new(),
+        mobility: 0,
+        toward: vec![Vec::new(); kinds],
+        guard: vec![Vec::new(); kinds],
+    };
+    planted.toward[queen] = vec![0, 0, 150, 0];
+    let teacher = Eval::with_learned(&rules, &planted);
+    let layout = Layout::with_royal_distances(&rules, true, true);
+    let samples: Vec<tune::Sample> = (0..20)
+        .flat_map(|seed| random_positions(&rules, seed, 8))
+        .collect::<Vec<_>>()
+        .iter()
+        .enumerate()
+        .filter(|(_, pos)| !pos.in_check(pos.side_to_move()))
+        .map(|(i, pos)| {
+            let own = f64::from(teacher.evaluate(pos));
+            let first = if pos.side_to_move().is_first() {
+                own
+            } else {
+                -own
+            };
+            tune::Sample {
+                features: layout.features(pos, 0),
+                result: 1.0 / (1.0 + (-first * std::f64::consts::LN_10 / 400.0).exp()),
+                game: i as u32 / 30,
+                ply: i as u32 % 30,
+            }
+        })
+        .collect();
+    let tuned = tune::tune(&rules, &layout, &samples, (5, true), &mut |_, _| {});
+    let row = &tuned.learned.toward[queen];
+    assert!(row[2] > row[3] + 50 && row[2] > row[4] + 50, "{row:?}");
 }
 
 /// Tapered square bonuses (`end-squares`) round-trip, and the evaluation blends them

@@ -71,6 +71,15 @@ pub struct Args {
     /// The teacher's UCI_Variant (default: the game's name, as `match` finds it).
     #[arg(long, value_name = "NAME")]
     teacher_variant: Option<String>,
+    /// Fit a bonus per piece kind and distance to each side's royal piece (where each
+    /// side has one).
+    #[arg(long)]
+    royal_distances: bool,
+    /// Keep the teacher's labels in this file: read them from it when it exists
+    /// (the same games, the same teacher), else write them there, so that fits of
+    /// other layouts reuse one labelling.
+    #[arg(long, value_name = "FILE", requires = "teacher")]
+    labels: Option<PathBuf>,
 }
 
 /// `varsand tune`: plays or reads the games, fits, writes the file, prints the report.
@@ -94,10 +103,16 @@ fn tune(args: &Args) -> Result<String, String> {
     } else {
         read_pgn(&rules, &args.pgn)?
     };
-    let layout = Layout::new(&rules, args.teacher.is_some());
+    let layout = Layout::with_royal_distances(&rules, args.teacher.is_some(), args.royal_distances);
     let mut samples = crate::tune::samples(&layout, &games);
     if let Some(command) = &args.teacher {
-        samples = teach(&rules, args, command, &games, samples)?;
+        samples = match &args.labels {
+            Some(path) if path.exists() => read_labels(path, samples)?,
+            _ => teach(&rules, args, command, &games, samples)?,
+        };
+        if let Some(path) = args.labels.as_ref().filter(|p| !p.exists()) {
+            write_labels(path, &samples)?;
+        }
     }
     if samples.is_empty() {
         return Err("error: the games have no quiet positions to learn from\n".into());
@@ -136,6 +151,56 @@ fn tune(args: &Args) -> Result<String, String> {
         report += &format!("wrote {}\n", out.display());
     }
     Ok(report)
+}
+
+/// The first line of a labels file.
+const LABELS_MAGIC: &str = "varsand-labels 1";
+
+/// Writes the teacher's labels: one `game ply label` line per position.
+fn write_labels(path: &Path, samples: &[crate::tune::Sample]) -> Result<(), String> {
+    let mut text = format!("{LABELS_MAGIC}\n");
+    for s in samples {
+        text += &format!("{} {} {}\n", s.game, s.ply, s.result);
+    }
+    crate::pgn::write_atomically(path, text.as_bytes()).map_err(|e| e + "\n")
+}
+
+/// The samples labelled from a labels file; the positions it lacks are dropped (the
+/// teacher gave them no score), and a file that labels none of them is an error.
+fn read_labels(
+    path: &Path,
+    samples: Vec<crate::tune::Sample>,
+) -> Result<Vec<crate::tune::Sample>, String> {
+    let bad = |what: &str| format!("error: {}: {what}\n", path.display());
+    let text = std::fs::read_to_string(path).map_err(|e| bad(&e.to_string()))?;
+    let mut lines = text.lines();
+    if lines.next() != Some(LABELS_MAGIC) {
+        return Err(bad(&format!("the first line is not `{LABELS_MAGIC}`")));
+    }
+    let mut labels = std::collections::HashMap::new();
+    for (i, line) in lines.enumerate() {
+        let parsed = (|| {
+            let mut w = line.split_whitespace();
+            let game: u32 = w.next()?.parse().ok()?;
+            let ply: u32 = w.next()?.parse().ok()?;
+            let label: f64 = w.next()?.parse().ok().filter(|p| (0.0..=1.0).contains(p))?;
+            Some(((game, ply), label))
+        })();
+        let (key, label) =
+            parsed.ok_or_else(|| bad(&format!("line {}: not `game ply label`", i + 2)))?;
+        labels.insert(key, label);
+    }
+    let labelled: Vec<_> = samples
+        .into_iter()
+        .filter_map(|mut s| {
+            s.result = *labels.get(&(s.game, s.ply))?;
+            Some(s)
+        })
+        .collect();
+    if labelled.is_empty() {
+        return Err(bad("it labels none of these games' positions"));
+    }
+    Ok(labelled)
 }
 
 /// The rule file's name without its folder.

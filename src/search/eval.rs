@@ -35,6 +35,10 @@
 //!   end game; passed, doubled and isolated runners (the cheapest forward-only promoting
 //!   pieces), all weighed by the phase (the share of the setup's material left).
 //!
+//! - **royal distances**, only from a values file (`varsand tune --royal-distances`):
+//!   with one royal piece a side, each piece gains its kind's learned bonus for its
+//!   steps to the enemy royal piece and for its steps to its own.
+//!
 //! The search adds **mobility** ([`MOBILITY`] per move: the side to move's count two
 //! plies earlier against the opponent's one ply earlier), shrinks every score toward 0
 //! as a move-limit rule's count nears its end (to half at the limit: progress is worth
@@ -99,6 +103,11 @@ pub struct Eval {
     hand_values: Vec<i32>,
     /// Centipawns per legal move of mobility ([`MOBILITY`] unless learned).
     pub mobility: i32,
+    /// Per `code * (max_dist + 1) + steps`, signed by the owner: the learned bonus of
+    /// a piece that many steps from the enemy royal piece (`toward`) and from its own
+    /// (`guard`), with one royal piece a side; empty when not learned.
+    toward: Vec<i32>,
+    guard: Vec<i32>,
     /// Per piece kind, centipawns per stack level above 1.
     pub height_bonus: Vec<i32>,
     /// Per `code * cells + cell`: the piece's value plus its positional bonus there,
@@ -517,6 +526,8 @@ impl Eval {
         Eval {
             hand_values: learned.map_or_else(|| values.clone(), |l| bounded(&l.hand)),
             mobility: learned.map_or(MOBILITY, |l| l.mobility),
+            toward: learned.map_or_else(Vec::new, |l| distance_bonuses(l, kinds, max_dist).0),
+            guard: learned.map_or_else(Vec::new, |l| distance_bonuses(l, kinds, max_dist).1),
             values,
             sources,
             stacks_count: height_bonus.iter().any(|&b| b != 0),
@@ -705,6 +716,10 @@ impl Eval {
                 self.add_worth(&mut worth, c, cell);
                 let to_enemy = rows[side][cell];
                 goal += self.goal_weight[c as usize] * (self.max_dist - i32::from(to_enemy));
+                if !self.toward.is_empty() {
+                    let to_own = rows[side.opponent()][cell];
+                    score += self.royal_distance_bonus(c, to_enemy, to_own);
+                }
                 self.structure.aim(&mut gathered, c, side, to_enemy);
                 if self.structure.is_runner(c) {
                     gathered.runner(side, cell);
@@ -771,6 +786,31 @@ impl Eval {
         } else {
             Structure::blend((middle, end), phase)
         }
+    }
+
+    /// The learned bonus of piece `c` for its steps to the enemy royal piece and to
+    /// its own, from the first player's point of view.
+    #[inline]
+    fn royal_distance_bonus(&self, c: Code, to_enemy: u8, to_own: u8) -> i32 {
+        let row = c as usize * (self.max_dist as usize + 1);
+        let at = |d: u8| row + usize::from(d).min(self.max_dist as usize);
+        self.toward[at(to_enemy)] + self.guard[at(to_own)]
+    }
+
+    /// The cells of the two sides' royal pieces, when each side has one on a board
+    /// whose distances are tabled (where the royal-distance bonuses count).
+    pub(crate) fn lone_royals(&self, pos: &Position) -> Option<[usize; 2]> {
+        self.lone_royal_targets(pos)
+    }
+
+    /// The Chebyshev steps between two cells (the longest distance across boards).
+    pub(crate) fn steps(&self, a: usize, b: usize) -> i32 {
+        self.dist(a, b)
+    }
+
+    /// The longest distance counted.
+    pub(crate) fn max_steps(&self) -> i32 {
+        self.max_dist
     }
 
     /// The worth of the pieces in hand, from the first player's point of view: placing
@@ -895,6 +935,31 @@ struct Targets<'a> {
 #[inline]
 fn signed(side: Side, x: i32) -> i32 {
     if side.is_first() { x } else { -x }
+}
+
+/// The learned royal-distance tables (`toward`, `guard`), per
+/// `code * (max_dist + 1) + steps` and signed by the owner (a row shorter than the
+/// longest distance repeats its last entry); both empty when neither is learned.
+fn distance_bonuses(l: &Learned, kinds: usize, max_dist: i32) -> (Vec<i32>, Vec<i32>) {
+    let none = |t: &[Vec<i32>]| t.iter().all(|row| row.iter().all(|&w| w == 0));
+    if none(&l.toward) && none(&l.guard) {
+        return (Vec::new(), Vec::new());
+    }
+    let width = max_dist.max(0) as usize + 1;
+    let signed_table = |table: &[Vec<i32>]| {
+        let mut out = vec![0; (1 + 2 * kinds) * width];
+        for (k, row) in table.iter().enumerate().take(kinds) {
+            for d in 0..width {
+                let w = row.get(d).or(row.last()).copied().unwrap_or(0);
+                let w = w.clamp(-MAX_EVAL / 64, MAX_EVAL / 64);
+                for side in Side::BOTH {
+                    out[code(k, side) as usize * width + d] = signed(side, w);
+                }
+            }
+        }
+        out
+    };
+    (signed_table(&l.toward), signed_table(&l.guard))
 }
 
 /// Learned weights kept within the range of declared values.

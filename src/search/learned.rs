@@ -17,7 +17,15 @@
 //!   0 0 0 ...
 //! end-squares 0 X        # optional: the bonuses in the end game, laid out alike
 //!   0 0 0 ...
+//! toward X 0 9 7 5 ...   # optional: X 0, 1, 2... steps from the enemy royal piece
+//! guard X 0 4 2 0 ...    # optional: the same from its own royal piece
 //! ```
+//!
+//! With `toward` and `guard` (written by `varsand tune --royal-distances`), where each
+//! side has one royal piece, a piece gains the row's entry at its Chebyshev distance
+//! (in steps, from 0) to the enemy's royal piece and to its own: a learned
+//! tropism and shelter, per kind. A row shorter than the board's longest distance
+//! repeats its last entry.
 //!
 //! With `end-squares`, a piece's bonus is tapered: the `squares` one with every piece
 //! of the setup on the board, the `end-squares` one with none, in between by the
@@ -55,6 +63,12 @@ pub struct Learned {
     pub end_squares: Vec<Vec<i32>>,
     /// Centipawns per legal move of mobility.
     pub mobility: i32,
+    /// Per kind, per distance (Chebyshev steps, from 0) to the enemy's royal piece,
+    /// centipawns for a piece standing that far from it, where each side has one
+    /// royal piece; empty when not learned.
+    pub toward: Vec<Vec<i32>>,
+    /// The same by the distance to its own side's royal piece.
+    pub guard: Vec<Vec<i32>>,
 }
 
 /// What a values file says besides its weights.
@@ -120,6 +134,11 @@ impl Learned {
             out += "# In the end game (tapered by the material left).\n";
             out += &squares_text(rules, "end-squares", &self.end_squares);
         }
+        if !self.toward.is_empty() || !self.guard.is_empty() {
+            out += "# Per distance to the enemy's royal piece (toward) and to its own (guard),\n";
+            out += "# 0, 1, 2... steps: a bonus where each side has one royal piece.\n";
+            out += &self.distances_text(rules);
+        }
         out
     }
 
@@ -135,6 +154,8 @@ impl Learned {
             squares: vec![vec![0; cells]; kinds],
             end_squares: Vec::new(),
             mobility: 0,
+            toward: Vec::new(),
+            guard: Vec::new(),
         };
         let mut header = Header {
             rules: String::new(),
@@ -157,6 +178,22 @@ impl Learned {
                 "rules" => header.rules = rest.to_string(),
                 "hash" => header.hash = rest.to_string(),
                 "mobility" => learned.mobility = weight(rest).map_err(at)?,
+                "toward" | "guard" => {
+                    let (name, numbers) = rest.split_once(' ').unwrap_or((rest, ""));
+                    let k = kind_named(rules, name.trim()).map_err(at)?;
+                    let row = numbers
+                        .split_whitespace()
+                        .map(weight)
+                        .collect::<Result<Vec<i32>, String>>()
+                        .map_err(at)?;
+                    let table = if word == "toward" {
+                        &mut learned.toward
+                    } else {
+                        &mut learned.guard
+                    };
+                    table.resize(kinds, Vec::new());
+                    table[k] = row;
+                }
                 "value" | "hand" => {
                     let (n, name) = rest.split_once(' ').unwrap_or((rest, ""));
                     let k = kind_named(rules, name.trim()).map_err(at)?;
@@ -199,6 +236,23 @@ impl Learned {
             return Err("no `hash` line".into());
         }
         Ok((learned, header))
+    }
+}
+
+impl Learned {
+    /// The royal-distance lines (`toward`, `guard`), where learned.
+    fn distances_text(&self, rules: &Rules) -> String {
+        let mut out = String::new();
+        for (word, table) in [("toward", &self.toward), ("guard", &self.guard)] {
+            for (k, row) in table.iter().enumerate().take(rules.pieces.len()) {
+                if row.iter().any(|&w| w != 0) {
+                    let numbers: Vec<String> = row.iter().map(i32::to_string).collect();
+                    let (symbol, name) = (symbol(rules, k), &rules.pieces[k].name);
+                    out += &format!("{word} {symbol} {}  # {name}\n", numbers.join(" "));
+                }
+            }
+        }
+        out
     }
 }
 

@@ -29,6 +29,8 @@ const SQUARE_SPREAD: f64 = 8.0;
 /// then says far more than a game's result does, and the squares may move further.
 const TAUGHT_SQUARE_SPREAD: f64 = 30.0;
 const MOBILITY_SPREAD: f64 = 5.0;
+/// A royal-distance weight.
+const ROYAL_DISTANCE_SPREAD: f64 = 30.0;
 const EDGE_SPREAD: f64 = 1000.0;
 
 /// The weight vector's layout for one set of rules.
@@ -50,6 +52,10 @@ pub struct Layout {
     end_squares: Vec<usize>,
     /// The rules' own evaluation, which tells a position's phase (tapered only).
     phase: Option<Arc<Eval>>,
+    /// The royal-distance weights (see [`Learned::toward`]), when fitted: the index of
+    /// the first, the width of a kind's row (the longest distance + 1), and the rules'
+    /// evaluation, which tells where the royal pieces stand and how far.
+    royal_distance: Option<(usize, usize, Arc<Eval>)>,
     len: usize,
 }
 
@@ -58,6 +64,23 @@ impl Layout {
     /// game and another for the end game, each position's features shared between
     /// them by its phase (as [`Eval`] blends them).
     pub fn new(rules: &Arc<Rules>, tapered: bool) -> Self {
+        Self::with_royal_distances(rules, tapered, false)
+    }
+
+    /// The layout, with (`royal`) a weight per kind and distance to each side's royal
+    /// piece (see [`Learned::toward`]).
+    pub fn with_royal_distances(rules: &Arc<Rules>, tapered: bool, royal: bool) -> Self {
+        let mut layout = Self::build(rules, tapered);
+        if royal {
+            let eval = Arc::new(Eval::new(rules));
+            let width = eval.max_steps().max(0) as usize + 1;
+            layout.royal_distance = Some((layout.len, width, eval));
+            layout.len += 2 * layout.kinds * width;
+        }
+        layout
+    }
+
+    fn build(rules: &Arc<Rules>, tapered: bool) -> Self {
         let kinds = rules.pieces.len();
         let start = Position::start(rules.clone());
         let mirror = mirror_symmetric(rules, &start);
@@ -99,6 +122,7 @@ impl Layout {
         let squares = square_blocks(kinds);
         let end_squares = square_blocks(if tapered { kinds } else { 0 });
         Layout {
+            royal_distance: None,
             kinds,
             hand,
             squares,
@@ -133,12 +157,18 @@ impl Layout {
     }
 
     pub fn mobility(&self) -> usize {
-        self.len - 2
+        self.fixed_end() - 2
+    }
+
+    /// Where the weights before the royal distances end: the mobility and the edge
+    /// are the last two of them.
+    fn fixed_end(&self) -> usize {
+        self.royal_distance.as_ref().map_or(self.len, |r| r.0)
     }
 
     /// The first player's edge (see the module's comment).
     pub fn edge(&self) -> usize {
-        self.len - 1
+        self.fixed_end() - 1
     }
 
     /// The index of the bonus of `kind` on `cell` (the first player's view).
@@ -195,7 +225,34 @@ impl Layout {
         };
         raw.push((self.mobility() as u32, to_move * mobility as f32));
         raw.push((self.edge() as u32, 1.0));
+        self.royal_distance_features(pos, &mut raw);
         merge(raw)
+    }
+
+    /// The royal-distance features: each piece's steps to the enemy royal piece and to
+    /// its own, where each side has one (as [`Eval`] adds them).
+    fn royal_distance_features(&self, pos: &Position, raw: &mut Vec<(u32, f32)>) {
+        let Some((first, width, eval)) = &self.royal_distance else {
+            return;
+        };
+        let Some(royals) = eval.lone_royals(pos) else {
+            return;
+        };
+        let board = pos.board();
+        let n = self.class.len().min(board.len());
+        let guard = first + self.kinds * width;
+        for_each_occupied_square(board, |cell| {
+            let c = board[cell];
+            let (kind, side) = (kind_of(c), side_of(c));
+            if kind >= self.kinds || cell >= n {
+                return;
+            }
+            let sign = if side.is_first() { 1.0 } else { -1.0 };
+            let steps = |royal: usize| (eval.steps(royal, cell).max(0) as usize).min(width - 1);
+            let (enemy, own) = (royals[side.opponent().index()], royals[side.index()]);
+            raw.push(((first + kind * width + steps(enemy)) as u32, sign));
+            raw.push(((guard + kind * width + steps(own)) as u32, sign));
+        });
     }
 
     /// The prior: the rules' own evaluation's weights (the square bonuses averaged
@@ -230,6 +287,11 @@ impl Layout {
         }
         mean[self.mobility()] = f64::from(MOBILITY);
         spread[self.mobility()] = MOBILITY_SPREAD;
+        if let Some((first, width, _)) = &self.royal_distance {
+            for i in 0..2 * self.kinds * width {
+                spread[first + i] = ROYAL_DISTANCE_SPREAD;
+            }
+        }
         spread[self.edge()] = EDGE_SPREAD;
         Prior { mean, spread }
     }
@@ -261,7 +323,24 @@ impl Layout {
                 })
                 .collect(),
             mobility: round(weights[self.mobility()]),
+            toward: self.distance_rows(weights, 0),
+            guard: self.distance_rows(weights, 1),
         }
+    }
+
+    /// The fitted royal-distance rows: `which` 0 toward the enemy, 1 to the own.
+    fn distance_rows(&self, weights: &[f64], which: usize) -> Vec<Vec<i32>> {
+        let Some((first, width, _)) = &self.royal_distance else {
+            return Vec::new();
+        };
+        let start = first + which * self.kinds * width;
+        (0..self.kinds)
+            .map(|k| {
+                (0..*width)
+                    .map(|d| weights[start + k * width + d].round() as i32)
+                    .collect()
+            })
+            .collect()
     }
 }
 
