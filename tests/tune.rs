@@ -377,6 +377,16 @@ fn a_teacher_engine_labels_the_positions() {
     let (again, stderr) = tune_with("/nonexistent/engine");
     assert!(!stderr.contains("the teacher scores"), "{stderr}");
     assert_eq!(again, stdout);
+    // Labels of other games are refused, not misread.
+    let other = Command::new(env!("CARGO_BIN_EXE_varsand"))
+        .args(["tune", "--games", "6", "--threads", "2", "--dry-run"])
+        .args(["--teacher", "/nonexistent/engine", "--labels"])
+        .args([&labels, &file])
+        .output()
+        .unwrap_or_else(|e| panic!("{e}"));
+    let refused = String::from_utf8_lossy(&other.stderr);
+    assert!(!other.status.success(), "{refused}");
+    assert!(refused.contains("labels other games (not `games 6`)"), "{refused}");
     let learned_value = |name: &str| -> i32 {
         let line = stdout
             .lines()

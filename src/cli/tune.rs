@@ -107,11 +107,11 @@ fn tune(args: &Args) -> Result<String, String> {
     let mut samples = crate::tune::samples(&layout, &games);
     if let Some(command) = &args.teacher {
         samples = match &args.labels {
-            Some(path) if path.exists() => read_labels(path, samples)?,
+            Some(path) if path.exists() => read_labels(path, games.len(), samples)?,
             _ => teach(&rules, args, command, &games, samples)?,
         };
         if let Some(path) = args.labels.as_ref().filter(|p| !p.exists()) {
-            write_labels(path, &samples)?;
+            write_labels(path, games.len(), &samples)?;
         }
     }
     if samples.is_empty() {
@@ -156,9 +156,10 @@ fn tune(args: &Args) -> Result<String, String> {
 /// The first line of a labels file.
 const LABELS_MAGIC: &str = "varsand-labels 1";
 
-/// Writes the teacher's labels: one `game ply label` line per position.
-fn write_labels(path: &Path, samples: &[crate::tune::Sample]) -> Result<(), String> {
-    let mut text = format!("{LABELS_MAGIC}\n");
+/// Writes the teacher's labels: how many games, then one `game ply label` line per
+/// position.
+fn write_labels(path: &Path, games: usize, samples: &[crate::tune::Sample]) -> Result<(), String> {
+    let mut text = format!("{LABELS_MAGIC}\ngames {games}\n");
     for s in samples {
         text += &format!("{} {} {}\n", s.game, s.ply, s.result);
     }
@@ -166,9 +167,11 @@ fn write_labels(path: &Path, samples: &[crate::tune::Sample]) -> Result<(), Stri
 }
 
 /// The samples labelled from a labels file; the positions it lacks are dropped (the
-/// teacher gave them no score), and a file that labels none of them is an error.
+/// teacher gave them no score). A file of another number of games, or that labels
+/// none of these positions, is an error.
 fn read_labels(
     path: &Path,
+    games: usize,
     samples: Vec<crate::tune::Sample>,
 ) -> Result<Vec<crate::tune::Sample>, String> {
     let bad = |what: &str| format!("error: {}: {what}\n", path.display());
@@ -176,6 +179,12 @@ fn read_labels(
     let mut lines = text.lines();
     if lines.next() != Some(LABELS_MAGIC) {
         return Err(bad(&format!("the first line is not `{LABELS_MAGIC}`")));
+    }
+    let count = format!("games {games}");
+    if lines.next() != Some(count.as_str()) {
+        return Err(bad(&format!(
+            "labels other games (not `{count}`): remove it to label these"
+        )));
     }
     let mut labels = std::collections::HashMap::new();
     for (i, line) in lines.enumerate() {
@@ -187,7 +196,7 @@ fn read_labels(
             Some(((game, ply), label))
         })();
         let (key, label) =
-            parsed.ok_or_else(|| bad(&format!("line {}: not `game ply label`", i + 2)))?;
+            parsed.ok_or_else(|| bad(&format!("line {}: not `game ply label`", i + 3)))?;
         labels.insert(key, label);
     }
     let labelled: Vec<_> = samples

@@ -480,6 +480,8 @@ impl Eval {
                 }
             }
         }
+        let (toward, guard) =
+            learned.map_or_else(Default::default, |l| distance_bonuses(l, kinds, max_dist));
         let targets = target_kinds(rules);
         let mut goal_weight = vec![0; ncodes];
         for k in 0..kinds {
@@ -526,8 +528,8 @@ impl Eval {
         Eval {
             hand_values: learned.map_or_else(|| values.clone(), |l| bounded(&l.hand)),
             mobility: learned.map_or(MOBILITY, |l| l.mobility),
-            toward: learned.map_or_else(Vec::new, |l| distance_bonuses(l, kinds, max_dist).0),
-            guard: learned.map_or_else(Vec::new, |l| distance_bonuses(l, kinds, max_dist).1),
+            toward,
+            guard,
             values,
             sources,
             stacks_count: height_bonus.iter().any(|&b| b != 0),

@@ -8,6 +8,8 @@
 //! squares the board's symmetry makes alike: a square and its mirror image when the
 //! pieces' moves, the zones and the setup's squares are all symmetric left to right
 //! (the two sides are always tied, by the half turn the second player's moves make).
+//! With royal distances (`--royal-distances`), after those: per kind, a weight per
+//! distance to the enemy's royal piece, then per kind a weight per distance to its own.
 
 use crate::engine::{Position, for_each_occupied_square};
 use crate::ids::{PieceKind, Side};
