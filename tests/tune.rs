@@ -72,6 +72,21 @@ fn write_values(rule_file: &Path, rules: &Rules, weights: &Learned) {
     std::fs::write(&values, weights.to_text(rules, &header, &[])).unwrap_or_else(|e| panic!("{e}"));
 }
 
+/// Learned weights with every kind worth `value` on the board and in hand, and
+/// nothing else.
+fn flat_weights(rules: &Rules, value: i32) -> Learned {
+    let kinds = rules.pieces().len();
+    Learned {
+        values: vec![value; kinds],
+        hand: vec![value; kinds],
+        squares: vec![vec![0; rules.cell_count()]; kinds],
+        end_squares: Vec::new(),
+        mobility: 0,
+        toward: Vec::new(),
+        guard: Vec::new(),
+    }
+}
+
 /// Positions of a few random games.
 fn positions(rules: &Arc<Rules>) -> Vec<Position> {
     random_positions(rules, 7, 5)
@@ -338,17 +353,8 @@ fn the_command_writes_a_values_file_that_analyze_uses() {
 fn a_teacher_engine_labels_the_positions() {
     let file = scratch("teacher");
     let rules = load(&tiny_text());
-    let kinds = rules.pieces().len();
     let queen = kind(&rules, "Queen");
-    let mut prices = Learned {
-        values: vec![100; kinds],
-        hand: vec![100; kinds],
-        squares: vec![vec![0; rules.cell_count()]; kinds],
-        end_squares: Vec::new(),
-        mobility: 0,
-        toward: Vec::new(),
-        guard: Vec::new(),
-    };
+    let mut prices = flat_weights(&rules, 100);
     prices.values[queen] = 900;
     let teacher_values = file.with_file_name("teacher.values");
     write_values(&file, &rules, &prices);
@@ -386,7 +392,10 @@ fn a_teacher_engine_labels_the_positions() {
         .unwrap_or_else(|e| panic!("{e}"));
     let refused = String::from_utf8_lossy(&other.stderr);
     assert!(!other.status.success(), "{refused}");
-    assert!(refused.contains("labels other games (not `games 6`)"), "{refused}");
+    assert!(
+        refused.contains("labels other games (not `games 6`)"),
+        "{refused}"
+    );
     let learned_value = |name: &str| -> i32 {
         let line = stdout
             .lines()
@@ -432,15 +441,7 @@ fn royal_distance_bonuses_follow_the_steps_to_each_royal_piece() {
     let rules = load(&tiny_text());
     let kinds = rules.pieces().len();
     let queen = kind(&rules, "Queen");
-    let plain = Learned {
-        values: vec![100; kinds],
-        hand: vec![100; kinds],
-        squares: vec![vec![0; rules.cell_count()]; kinds],
-        end_squares: Vec::new(),
-        mobility: 0,
-        toward: Vec::new(),
-        guard: Vec::new(),
-    };
+    let plain = flat_weights(&rules, 100);
     let mut near = plain.clone();
     near.toward = vec![Vec::new(); kinds];
     near.guard = vec![Vec::new(); kinds];
@@ -468,13 +469,9 @@ fn the_tune_learns_planted_royal_distances() {
     let kinds = rules.pieces().len();
     let queen = kind(&rules, "Queen");
     let mut planted = Learned {
-        values: vec![300; kinds],
-        hand: vec![300; kinds],
-        squares: vec![vec![0; rules.cell_count()]; kinds],
-        end_squares: Vec::new(),
-        mobility: 0,
         toward: vec![Vec::new(); kinds],
         guard: vec![Vec::new(); kinds],
+        ..flat_weights(&rules, 300)
     };
     planted.toward[queen] = vec![0, 0, 150, 0];
     let teacher = Eval::with_learned(&rules, &planted);

@@ -483,14 +483,7 @@ impl Eval {
         let (toward, guard) =
             learned.map_or_else(Default::default, |l| distance_bonuses(l, kinds, max_dist));
         let targets = target_kinds(rules);
-        let mut goal_weight = vec![0; ncodes];
-        for k in 0..kinds {
-            if targets >> k & 1 == 0 {
-                for side in Side::BOTH {
-                    goal_weight[code(k, side) as usize] = signed(side, values[k].max(0) * 16 / 200);
-                }
-            }
-        }
+        let goal_weight = goal_weights(&values, targets);
         let mut confine = vec![0; ncodes * n];
         for (k, per_side) in reaches.iter().enumerate() {
             if targets >> k & 1 != 0 {
@@ -937,6 +930,20 @@ struct Targets<'a> {
 #[inline]
 fn signed(side: Side, x: i32) -> i32 {
     if side.is_first() { x } else { -x }
+}
+
+/// Per piece code, the goal weight (value/200 per step toward the nearest enemy
+/// target) in 1/16 centipawns, signed by the owner; 0 for targets.
+fn goal_weights(values: &[i32], targets: u64) -> Vec<i32> {
+    let mut weights = vec![0; 1 + 2 * values.len()];
+    for (k, &v) in values.iter().enumerate() {
+        if targets >> k & 1 == 0 {
+            for side in Side::BOTH {
+                weights[code(k, side) as usize] = signed(side, v.max(0) * 16 / 200);
+            }
+        }
+    }
+    weights
 }
 
 /// The learned royal-distance tables (`toward`, `guard`), per
