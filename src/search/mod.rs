@@ -2,9 +2,10 @@
 //!
 //! Iterative deepening principal-variation search (alpha-beta with null windows) with a
 //! Zobrist transposition table ([`tt`]), move ordering (the hash move, captures by most
-//! valuable victim / least valuable attacker, promotions, two killer moves per ply, a
-//! history table), check extensions and late-move reductions, then a quiescence search
-//! of captures and promotions (and of every evasion while in check, for a few plies).
+//! valuable victim / least valuable attacker, then a capture history; promotions, two
+//! killer moves per ply, a history table), check and singular extensions and late-move
+//! reductions, then a quiescence search of captures and promotions (and of every
+//! evasion while in check, for a few plies; at its first ply, quiet checks).
 //! The evaluation ([`eval`]) is derived from the rules; the search adds the threat
 //! term ([`threats`]: pieces that stand to be lost) and mobility to it.
 //!
@@ -72,6 +73,11 @@ const FUTILITY_STEP: i32 = 90;
 /// History pruning: a quiet move near the leaves whose history is below this times
 /// the depth is not searched (histories reach ±3 × 16,384 with the continuations).
 const HISTORY_PRUNE: i32 = -4_000;
+/// The least depth at which a hash move's singularity is tested.
+const SINGULAR_DEPTH: i32 = 7;
+/// Centipawns a ply of depth below the hash move's stored score that its rivals
+/// must stay under for it to be singular.
+const SINGULAR_MARGIN: i32 = 2;
 
 /// A small, seedable random number generator (xorshift64*), so games replay exactly.
 #[derive(Debug, Clone)]
@@ -330,14 +336,19 @@ pub struct Searcher {
     null_ok: bool,
     /// A null move's verification search is running: no null moves below it.
     verifying: bool,
+    /// Per ply, the move a singular-extension search leaves out (the hash move
+    /// whose rivals it measures), if one runs there.
+    excluded: Vec<Option<Move>>,
     /// Per side: piece codes worth enough that a side with one is unlikely to be in
     /// zugzwang (royal pieces and the weakest pieces are not).
     strong: [Vec<Code>; 2],
     cells: usize,
     lists: Vec<Vec<Move>>,
     order: Vec<Vec<i32>>,
-    /// Per ply, the quiet moves tried so far (kept to spare an allocation a node).
-    quiets: Vec<Vec<Move>>,
+    /// Per ply, the moves tried so far (kept to spare an allocation a node).
+    tried: Vec<Tried>,
+    /// Captures' history, per (moving piece, target cell, victim).
+    capture_history: Vec<i32>,
     /// The number of legal moves at each ply of the current line.
     mobility: Vec<i32>,
     has_royals: bool,
@@ -377,6 +388,7 @@ impl Searcher {
         let null_ok = null_move_means_something(&rules);
         let strong = strong_codes(&rules, &eval);
         let threats = Arc::new(threats::Threats::new(&rules, &eval));
+        let codes = 1 + 2 * rules.pieces.len();
         Self {
             ends: Ends::new(&rules),
             has_royals: rules.pieces.iter().any(|p| p.royal),
@@ -396,11 +408,13 @@ impl Searcher {
             path: vec![None; MAX_PLY + 2],
             null_ok,
             verifying: false,
+            excluded: vec![None; MAX_PLY + 2],
             strong,
             cells,
             lists: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
             order: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
-            quiets: (0..=MAX_PLY).map(|_| Vec::with_capacity(64)).collect(),
+            tried: (0..=MAX_PLY).map(|_| Tried::default()).collect(),
+            capture_history: vec![0; codes * (cells + 1) * codes],
             mobility: vec![0; MAX_PLY + 1],
             nodes: 0,
             seldepth: 0,
@@ -462,6 +476,7 @@ impl Searcher {
     pub fn clear(&mut self) {
         self.tt.clear();
         self.history.fill(0);
+        self.capture_history.fill(0);
         self.cont_history.clear();
         self.killers.fill([None; 2]);
         for h in &mut self.helpers {
@@ -950,6 +965,57 @@ impl Searcher {
         s
     }
 
+    /// The index of a capture in the capture history: the piece moving, where it
+    /// lands, and what it takes.
+    #[inline]
+    fn capture_index(&self, pos: &Position, m: Move, victim: Code) -> usize {
+        let codes = 1 + 2 * self.rules.pieces.len();
+        let mover = pos.board().get(m.from.index()).map_or(0, |&c| c as usize);
+        let to = m.to.index().min(self.cells);
+        (mover * (self.cells + 1) + to) * codes + victim as usize
+    }
+
+    /// A capture's history (0 for a move that takes nothing).
+    #[inline]
+    fn capture_score(&self, pos: &Position, m: Move) -> i32 {
+        Self::victim(pos, m).map_or(0, |v| self.capture_history[self.capture_index(pos, m, v)])
+    }
+
+    /// After a cut by `best` (`quiet`: a quiet move): rewards it and punishes the
+    /// moves of its sort tried before it, and punishes the captures tried before it.
+    fn reward_cut(
+        &mut self,
+        pos: &Position,
+        best: Move,
+        quiet: bool,
+        tried: &Tried,
+        depth: i32,
+        ply: usize,
+    ) {
+        if quiet {
+            self.reward_quiet(pos, best, &tried.quiets, depth, ply);
+        }
+        self.reward_captures(pos, best, &tried.captures, depth);
+    }
+
+    /// After a cut by `best`: rewards it if it captures, and punishes the captures
+    /// tried before it.
+    fn reward_captures(&mut self, pos: &Position, best: Move, tried: &[Move], depth: i32) {
+        let bonus = ordering::history_bonus(depth);
+        let mut update = |m: Move, b: i32| {
+            if let Some(v) = Self::victim(pos, m) {
+                let i = self.capture_index(pos, m, v);
+                ordering::update_history(&mut self.capture_history[i], b);
+            }
+        };
+        update(best, bonus);
+        for &m in tried {
+            if m != best {
+                update(m, -bonus);
+            }
+        }
+    }
+
     /// Rewards the quiet move that refuted and punishes the quiet moves tried before it.
     fn reward_quiet(&mut self, pos: &Position, best: Move, tried: &[Move], depth: i32, ply: usize) {
         let k = &mut self.killers[ply];
@@ -1007,7 +1073,10 @@ impl Searcher {
                 let gain = ordering::exchange_estimate(pos, &self.eval, m);
                 let victim = self.eval.value_of(v).clamp(0, 100_000);
                 if gain >= 0 {
-                    (1 << 28) + 64 * victim + gain.min(1 << 20) / 16
+                    (1 << 28)
+                        + 64 * victim
+                        + gain.min(1 << 20) / 16
+                        + self.capture_score(pos, m) / 4
                 } else {
                     -(1 << 26) + victim
                 }
@@ -1108,9 +1177,12 @@ impl Searcher {
             return s;
         }
         let key = pos.hash();
+        let excluded = self.excluded[ply];
         let tt_entry = self.tt.probe(key);
         let hash_move = tt_entry.and_then(|e| e.mv);
-        if let Some(s) = tt_entry.and_then(|e| tt_cut(e, depth, alpha, beta, ply, pv_node)) {
+        if excluded.is_none()
+            && let Some(s) = tt_entry.and_then(|e| tt_cut(e, depth, alpha, beta, ply, pv_node))
+        {
             self.lists[ply] = moves;
             return s;
         }
@@ -1118,6 +1190,7 @@ impl Searcher {
         if let Some(ev) = eval
             && !pv_node
             && ply > 0
+            && excluded.is_none()
             && beta.abs() < MATE_BOUND
         {
             let node = Node {
@@ -1135,6 +1208,11 @@ impl Searcher {
         if hash_move.is_none() && depth >= 6 {
             depth -= 1;
         }
+        let singular = self.singular(pos, tt_entry, depth, beta, ply);
+        if let Singular::Cut(s) = singular {
+            self.lists[ply] = moves;
+            return s;
+        }
         let mut scores = std::mem::take(&mut self.order[ply]);
         self.score_moves(pos, &moves, &mut scores, hash_move, ply);
         let alpha0 = alpha;
@@ -1142,41 +1220,33 @@ impl Searcher {
         let mut best_move = None;
         // Legal moves searched so far (pseudo-legal ones that fail the test are not).
         let mut searched = 0;
-        let mut quiets_tried = std::mem::take(&mut self.quiets[ply]);
-        quiets_tried.clear();
+        let mut tried = std::mem::take(&mut self.tried[ply]);
+        tried.clear();
         let killers = self.killers[ply];
         for i in 0..moves.len() {
             Self::pick(&mut moves, &mut scores, i);
             let m = moves[i];
+            if excluded == Some(m) {
+                continue;
+            }
             let quiet = !pos.is_tactical(m);
+            let test = QuietTest {
+                depth,
+                searched,
+                improving,
+                tried: tried.quiets.len(),
+                eval,
+                alpha,
+                ply,
+            };
             let prunable = !pv_node && !in_check && searched > 0 && best > -MATE_BOUND;
-            if prunable && !quiet && self.losing_capture(pos, m, depth, scores[i]) {
+            let pruning = prunable.then_some((scores[i], &test));
+            let Some(gives_check) = self.play_unless_pruned(pos, m, pruning, in_check) else {
                 continue;
-            }
-            let hangs = prunable && quiet && self.losing_quiet(pos, m, depth);
-            if !self.plays_legally(pos, m, in_check) {
-                continue;
-            }
-            let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
-            // Checks are kept, as mating attacks are made of them.
-            if prunable && quiet && !gives_check {
-                let test = QuietTest {
-                    depth,
-                    searched,
-                    improving,
-                    tried: quiets_tried.len(),
-                    eval,
-                    alpha,
-                    ply,
-                };
-                if hangs || self.prunes_quiet(pos, m, &test) {
-                    pos.unmake();
-                    continue;
-                }
-            }
+            };
             self.path[ply] = Some(m);
-            let ext = i32::from(gives_check && ply < 2 * self.root_depth as usize);
-            let d = depth - 1 + ext;
+            let extended = gives_check || (singular == Singular::Extend && Some(m) == hash_move);
+            let d = depth - 1 + i32::from(extended && ply < 2 * self.root_depth as usize);
             let late = (depth >= 3 && searched >= 2 && quiet && !gives_check).then(|| Late {
                 depth,
                 searched,
@@ -1195,9 +1265,7 @@ impl Searcher {
             pos.unmake();
             searched += 1;
             if self.stopped {
-                self.lists[ply] = moves;
-                self.order[ply] = scores;
-                self.quiets[ply] = quiets_tried;
+                (self.lists[ply], self.order[ply], self.tried[ply]) = (moves, scores, tried);
                 return 0;
             }
             if score > best {
@@ -1206,29 +1274,109 @@ impl Searcher {
                 if score > alpha {
                     alpha = score;
                     if alpha >= beta {
-                        if quiet {
-                            self.reward_quiet(pos, m, &quiets_tried, depth, ply);
-                        }
+                        self.reward_cut(pos, m, quiet, &tried, depth, ply);
                         break;
                     }
                 }
             }
-            if quiet {
-                quiets_tried.push(m);
-            }
+            tried.note(pos, m, quiet);
         }
-        self.lists[ply] = moves;
-        self.order[ply] = scores;
-        self.quiets[ply] = quiets_tried;
+        (self.lists[ply], self.order[ply], self.tried[ply]) = (moves, scores, tried);
         if searched == 0 {
             // Every pseudo-legal move was illegal (moves are pruned only once one
-            // has been searched).
-            return self.terminal(pos, ply);
+            // has been searched), or the one left out by a singular test was the only
+            // one (it is singular).
+            return if excluded.is_some() {
+                alpha
+            } else {
+                self.terminal(pos, ply)
+            };
         }
-        let bound = bound_of(best, alpha0, beta);
-        self.tt
-            .store(key, best_move, to_tt(best, ply), depth as i16, bound);
+        // A score without one of the moves (a singular test's) is no score of the
+        // position.
+        if excluded.is_none() {
+            let bound = bound_of(best, alpha0, beta);
+            self.tt
+                .store(key, best_move, to_tt(best, ply), depth as i16, bound);
+        }
         best
+    }
+
+    /// Singular extension: when the hash move's stored score is a deep enough lower
+    /// bound, the node is searched again, shallower, without it, against a bound a
+    /// little below that score. If every other move fails low, the hash move is
+    /// singular and is searched a ply deeper; if even without it the search beats
+    /// `beta` by that margin, several moves do (multi-cut) and the node fails high.
+    fn singular(
+        &mut self,
+        pos: &mut Position,
+        entry: Option<Entry>,
+        depth: i32,
+        beta: i32,
+        ply: usize,
+    ) -> Singular {
+        let Some(e) = entry else {
+            return Singular::No;
+        };
+        let tt_score = from_tt(e.score, ply);
+        if ply == 0
+            || depth < SINGULAR_DEPTH
+            || e.mv.is_none()
+            || self.excluded[ply].is_some()
+            || e.bound == Bound::Upper
+            || i32::from(e.depth) < depth - 3
+            || tt_score.abs() >= MATE_BOUND
+        {
+            return Singular::No;
+        }
+        let s_beta = tt_score - SINGULAR_MARGIN * depth;
+        self.excluded[ply] = e.mv;
+        // The nested search takes this ply's move list: give it back emptied.
+        let v = self.negamax(pos, (depth - 1) / 2, s_beta - 1, s_beta, ply, false);
+        self.excluded[ply] = None;
+        if self.stopped {
+            Singular::No
+        } else if v < s_beta {
+            Singular::Extend
+        } else if s_beta >= beta {
+            Singular::Cut(s_beta)
+        } else {
+            Singular::No
+        }
+    }
+
+    /// Plays `m` unless it is illegal or pruned; `pruning`, where the node prunes
+    /// (its ordering score and the quiet-move test): a capture that loses material,
+    /// a quiet move that hangs a piece or that [`Self::prunes_quiet`] prunes, checks
+    /// kept (mating attacks are made of them). `Some(gives_check)`: the move is made.
+    fn play_unless_pruned(
+        &mut self,
+        pos: &mut Position,
+        m: Move,
+        pruning: Option<(i32, &QuietTest)>,
+        in_check: bool,
+    ) -> Option<bool> {
+        let quiet = !pos.is_tactical(m);
+        if let Some((order_score, q)) = pruning
+            && !quiet
+            && self.losing_capture(pos, m, q.depth, order_score)
+        {
+            return None;
+        }
+        let hangs = pruning.is_some_and(|(_, q)| quiet && self.losing_quiet(pos, m, q.depth));
+        if !self.plays_legally(pos, m, in_check) {
+            return None;
+        }
+        let gives_check = self.has_royals && pos.in_check(pos.side_to_move());
+        if let Some((_, q)) = pruning
+            && quiet
+            && !gives_check
+            && (hangs || self.prunes_quiet(pos, m, q))
+        {
+            pos.unmake();
+            return None;
+        }
+        Some(gives_check)
     }
 
     /// The cuts tried before any move, at a node off the principal variation with a
@@ -1616,6 +1764,15 @@ impl Searcher {
                 }
             }
         }
+        if alpha < beta && !self.stopped && qply == 0 && !evasions && self.lazy_legality {
+            let window = (alpha, beta);
+            if let Some((s, m)) = self.quiet_checks(pos, &mut moves, window, ply, best) {
+                best = s;
+                if s > alpha {
+                    best_move = Some(m);
+                }
+            }
+        }
         self.lists[ply] = moves;
         self.order[ply] = scores;
         if self.stopped {
@@ -1634,6 +1791,51 @@ impl Searcher {
         };
         self.tt.store(key, best_move, to_tt(best, ply), 0, bound);
         best
+    }
+}
+
+impl Searcher {
+    /// The quiescence search's first ply also tries the quiet moves that give check
+    /// and do not hang the piece moved (mating attacks are made of them), after the
+    /// captures failed to cut. Returns the best score above `best` and its move.
+    fn quiet_checks(
+        &mut self,
+        pos: &mut Position,
+        moves: &mut Vec<Move>,
+        (mut alpha, beta): (i32, i32),
+        ply: usize,
+        mut best: i32,
+    ) -> Option<(i32, Move)> {
+        let us = pos.side_to_move();
+        moves.clear();
+        pos.pseudo_moves(moves);
+        let mut found = None;
+        for &m in moves.iter() {
+            if pos.is_tactical(m) || ordering::exchange_estimate(pos, &self.eval, m) < 0 {
+                continue;
+            }
+            pos.make(m);
+            if pos.royal_left_attacked(us) || !pos.in_check(us.opponent()) {
+                pos.unmake();
+                continue;
+            }
+            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, 1, Some(true));
+            pos.unmake();
+            if self.stopped {
+                break;
+            }
+            if score > best {
+                best = score;
+                found = Some((score, m));
+                if score > alpha {
+                    alpha = score;
+                    if alpha >= beta {
+                        break;
+                    }
+                }
+            }
+        }
+        found
     }
 }
 
@@ -1708,6 +1910,40 @@ fn from_tt(score: i32, ply: usize) -> i32 {
     } else {
         score
     }
+}
+
+/// The moves a node has tried so far, for the histories' rewards and maluses.
+#[derive(Default)]
+struct Tried {
+    quiets: Vec<Move>,
+    captures: Vec<Move>,
+}
+
+impl Tried {
+    fn clear(&mut self) {
+        self.quiets.clear();
+        self.captures.clear();
+    }
+
+    /// Notes a move searched without a cut.
+    fn note(&mut self, pos: &Position, m: Move, quiet: bool) {
+        if quiet {
+            self.quiets.push(m);
+        } else if pos.victim(m).is_some() {
+            self.captures.push(m);
+        }
+    }
+}
+
+/// What the singular-extension search says of a node's hash move.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Singular {
+    /// Not tried, or nothing to conclude.
+    No,
+    /// The hash move is singular: searched a ply deeper.
+    Extend,
+    /// Other moves beat beta too: the node fails high with this score.
+    Cut(i32),
 }
 
 /// A node's depth, window and trend, for the cuts tried before its moves.
