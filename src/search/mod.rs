@@ -1331,7 +1331,9 @@ impl Searcher {
         }
         let s_beta = tt_score - SINGULAR_MARGIN * depth;
         self.excluded[ply] = e.mv;
-        // The nested search takes this ply's move list: give it back emptied.
+        // The nested search runs at this ply: called before the node takes its
+        // ordering scores and tried moves, and with its move list in the caller's
+        // hands (the nested one fills a buffer of its own).
         let v = self.negamax(pos, (depth - 1) / 2, s_beta - 1, s_beta, ply, false);
         self.excluded[ply] = None;
         if self.stopped {
