@@ -5,7 +5,7 @@
 //! valuable victim / least valuable attacker, then a capture history; promotions, two
 //! killer moves per ply, a history table), check and singular extensions and late-move
 //! reductions, then a quiescence search of captures and promotions (and of every
-//! evasion while in check, for a few plies; at its first ply, quiet checks).
+//! evasion while in check, for a few plies).
 //! The evaluation ([`eval`]) is derived from the rules; the search adds the threat
 //! term ([`threats`]: pieces that stand to be lost) and mobility to it.
 //!
@@ -1766,15 +1766,6 @@ impl Searcher {
                 }
             }
         }
-        if alpha < beta && !self.stopped && qply == 0 && !evasions && self.lazy_legality {
-            let window = (alpha, beta);
-            if let Some((s, m)) = self.quiet_checks(pos, &mut moves, window, ply, best) {
-                best = s;
-                if s > alpha {
-                    best_move = Some(m);
-                }
-            }
-        }
         self.lists[ply] = moves;
         self.order[ply] = scores;
         if self.stopped {
@@ -1793,51 +1784,6 @@ impl Searcher {
         };
         self.tt.store(key, best_move, to_tt(best, ply), 0, bound);
         best
-    }
-}
-
-impl Searcher {
-    /// The quiescence search's first ply also tries the quiet moves that give check
-    /// and do not hang the piece moved (mating attacks are made of them), after the
-    /// captures failed to cut. Returns the best score above `best` and its move.
-    fn quiet_checks(
-        &mut self,
-        pos: &mut Position,
-        moves: &mut Vec<Move>,
-        (mut alpha, beta): (i32, i32),
-        ply: usize,
-        mut best: i32,
-    ) -> Option<(i32, Move)> {
-        let us = pos.side_to_move();
-        moves.clear();
-        pos.pseudo_moves(moves);
-        let mut found = None;
-        for &m in moves.iter() {
-            if pos.is_tactical(m) || ordering::exchange_estimate(pos, &self.eval, m) < 0 {
-                continue;
-            }
-            pos.make(m);
-            if pos.royal_left_attacked(us) || !pos.in_check(us.opponent()) {
-                pos.unmake();
-                continue;
-            }
-            let score = -self.qsearch(pos, -beta, -alpha, ply + 1, 1, Some(true));
-            pos.unmake();
-            if self.stopped {
-                break;
-            }
-            if score > best {
-                best = score;
-                found = Some((score, m));
-                if score > alpha {
-                    alpha = score;
-                    if alpha >= beta {
-                        break;
-                    }
-                }
-            }
-        }
-        found
     }
 }
 
