@@ -562,8 +562,9 @@ impl Eval {
         self.worth[code(kind, Side::First) as usize * self.cells + cell] - self.values[kind]
     }
 
+    /// The Chebyshev steps between two cells (the longest distance across boards).
     #[inline]
-    fn dist(&self, a: usize, b: usize) -> i32 {
+    pub(crate) fn dist(&self, a: usize, b: usize) -> i32 {
         if !self.distances.is_empty() {
             return i32::from(self.distances[a * self.cells + b]);
         }
@@ -660,9 +661,9 @@ impl Eval {
     }
 
     /// The cells of the two sides' targets, when they are their one royal piece each
-    /// on a board whose distances are tabled.
+    /// on a board whose distances are tabled (where the royal-distance bonuses count).
     #[inline]
-    fn lone_royal_targets(&self, pos: &Position) -> Option<[usize; 2]> {
+    pub(crate) fn lone_royal_targets(&self, pos: &Position) -> Option<[usize; 2]> {
         let royals = &pos.royals;
         (self.royal_targets
             && !self.distances.is_empty()
@@ -790,17 +791,6 @@ impl Eval {
         let row = c as usize * (self.max_dist as usize + 1);
         let at = |d: u8| row + usize::from(d).min(self.max_dist as usize);
         self.toward[at(to_enemy)] + self.guard[at(to_own)]
-    }
-
-    /// The cells of the two sides' royal pieces, when each side has one on a board
-    /// whose distances are tabled (where the royal-distance bonuses count).
-    pub(crate) fn lone_royals(&self, pos: &Position) -> Option<[usize; 2]> {
-        self.lone_royal_targets(pos)
-    }
-
-    /// The Chebyshev steps between two cells (the longest distance across boards).
-    pub(crate) fn steps(&self, a: usize, b: usize) -> i32 {
-        self.dist(a, b)
     }
 
     /// The longest distance counted.

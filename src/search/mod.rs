@@ -975,10 +975,10 @@ impl Searcher {
         (mover * (self.cells + 1) + to) * codes + victim as usize
     }
 
-    /// A capture's history (0 for a move that takes nothing).
+    /// The history of a capture taking `victim`.
     #[inline]
-    fn capture_score(&self, pos: &Position, m: Move) -> i32 {
-        Self::victim(pos, m).map_or(0, |v| self.capture_history[self.capture_index(pos, m, v)])
+    fn capture_score(&self, pos: &Position, m: Move, victim: Code) -> i32 {
+        self.capture_history[self.capture_index(pos, m, victim)]
     }
 
     /// After a cut by `best` (`quiet`: a quiet move): rewards it and punishes the
@@ -1076,7 +1076,7 @@ impl Searcher {
                     (1 << 28)
                         + 64 * victim
                         + gain.min(1 << 20) / 16
-                        + self.capture_score(pos, m) / 4
+                        + self.capture_score(pos, m, v) / 4
                 } else {
                     -(1 << 26) + victim
                 }

@@ -237,7 +237,7 @@ impl Layout {
         let Some((first, width, eval)) = &self.royal_distance else {
             return;
         };
-        let Some(royals) = eval.lone_royals(pos) else {
+        let Some(royals) = eval.lone_royal_targets(pos) else {
             return;
         };
         let board = pos.board();
@@ -250,7 +250,7 @@ impl Layout {
                 return;
             }
             let sign = if side.is_first() { 1.0 } else { -1.0 };
-            let steps = |royal: usize| (eval.steps(royal, cell).max(0) as usize).min(width - 1);
+            let steps = |royal: usize| (eval.dist(royal, cell).max(0) as usize).min(width - 1);
             let (enemy, own) = (royals[side.opponent().index()], royals[side.index()]);
             raw.push(((first + kind * width + steps(enemy)) as u32, sign));
             raw.push(((guard + kind * width + steps(own)) as u32, sign));
