@@ -11,9 +11,9 @@ use std::sync::Arc;
 use varsand::analyze::GameConfig;
 use varsand::check::Overrides;
 use varsand::loader;
-use varsand::search::learned::{self, Header, Learned};
+use varsand::search::learned::{self, AROUND_CELLS, Header, Learned};
 use varsand::search::{Eval, Limits, Rng};
-use varsand::tune::{self, Layout, SelfPlay};
+use varsand::tune::{self, Layout, RoyalTerms, SelfPlay};
 use varsand::{Position, Rules};
 
 const TINY: &str = "tests/tune/tiny.var";
@@ -59,6 +59,18 @@ fn some_weights(rules: &Rules) -> Learned {
         mobility: 5,
         toward: (0..kinds).map(|k| vec![0, 9 - k as i32, 4, -2]).collect(),
         guard: (0..kinds).map(|k| vec![0, k as i32, -3]).collect(),
+        around_own: (0..kinds)
+            .map(|k| {
+                (0..AROUND_CELLS)
+                    .map(|i| i as i32 - 12 + k as i32)
+                    .collect()
+            })
+            .collect(),
+        around_enemy: (0..kinds)
+            .map(|k| (0..AROUND_CELLS).map(|i| 3 * k as i32 - i as i32).collect())
+            .collect(),
+        crowd_own: vec![0, 5, 9, 12],
+        crowd_enemy: vec![0, -3, -8],
     }
 }
 
@@ -84,6 +96,10 @@ fn flat_weights(rules: &Rules, value: i32) -> Learned {
         mobility: 0,
         toward: Vec::new(),
         guard: Vec::new(),
+        around_own: Vec::new(),
+        around_enemy: Vec::new(),
+        crowd_own: Vec::new(),
+        crowd_enemy: Vec::new(),
     }
 }
 
@@ -460,24 +476,97 @@ fn royal_distance_bonuses_follow_the_steps_to_each_royal_piece() {
     assert_eq!(gain("2k2/1Q3/5/5/2K2 b - - 0 1"), -(50 + 3));
 }
 
-/// The royal-distance layout recovers planted distances: positions of random games
-/// labelled by an evaluation that prizes a Queen two steps from the enemy King fit a
-/// `toward` row that does too.
+/// Learned grids around the royal pieces (`around-own`, `around-enemy`) count by
+/// where a piece stands relative to each royal piece, seen from its owner's side.
 #[test]
-fn the_tune_learns_planted_royal_distances() {
+fn around_royal_bonuses_follow_the_square_relative_to_each_royal_piece() {
+    let rules = load(&tiny_text());
+    let kinds = rules.pieces().len();
+    let queen = kind(&rules, "Queen");
+    let plain = flat_weights(&rules, 100);
+    let mut near = plain.clone();
+    near.around_own = vec![Vec::new(); kinds];
+    near.around_enemy = vec![Vec::new(); kinds];
+    near.around_own[queen] = vec![0; AROUND_CELLS];
+    near.around_enemy[queen] = vec![0; AROUND_CELLS];
+    let square = |dx, dy| learned::around_index(dx, dy).unwrap_or_else(|| panic!("off"));
+    // One file left, one rank behind the enemy King (from the Queen's side).
+    near.around_enemy[queen][square(-1, -1)] = 40;
+    // One file left, one rank ahead of its own King.
+    near.around_own[queen][square(-1, 1)] = 9;
+    let gain = |fen: &str| {
+        let pos = Position::from_fen(rules.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
+        Eval::with_learned(&rules, &near).evaluate(&pos)
+            - Eval::with_learned(&rules, &plain).evaluate(&pos)
+    };
+    // The white Queen on b4, beside the black King on c5; its own on c1 is 3 ranks off.
+    assert_eq!(gain("2k2/1Q3/5/5/2K2 w - - 0 1"), 40);
+    // The black Queen on d2, seen from Black's side: left of and behind the white King.
+    assert_eq!(gain("2k2/5/5/3q1/2K2 w - - 0 1"), -40);
+    // The white Queen on b2: left of and ahead of its own King on c1.
+    assert_eq!(gain("2k2/5/5/1Q3/2K2 w - - 0 1"), 9);
+    // Two files off: outside the planted squares.
+    assert_eq!(gain("2k2/5/5/Q4/2K2 w - - 0 1"), 0);
+    // A crowd bonus by the count of a side's pieces around the enemy King (the
+    // Kings themselves not counted): one White piece there, none of Black's.
+    let crowded = Learned {
+        crowd_enemy: vec![0, 11],
+        ..near.clone()
+    };
+    let pos = Position::from_fen(rules.clone(), "2k2/1Q3/5/5/2K2 w - - 0 1")
+        .unwrap_or_else(|e| panic!("{e}"));
+    let with_crowd = Eval::with_learned(&rules, &crowded).evaluate(&pos);
+    assert_eq!(
+        with_crowd - Eval::with_learned(&rules, &near).evaluate(&pos),
+        11
+    );
+}
+
+/// The grid layout recovers a planted grid: positions labelled by an evaluation that
+/// prizes a Queen a (1,2) leap in front of the enemy King (two ranks nearer the
+/// Queen's side, one file off: no check, which the samples leave out) fit a grid that
+/// does too.
+#[test]
+fn the_tune_learns_a_planted_grid_around_the_royal_pieces() {
     let rules = load(&tiny_text());
     let kinds = rules.pieces().len();
     let queen = kind(&rules, "Queen");
     let mut planted = Learned {
-        toward: vec![Vec::new(); kinds],
-        guard: vec![Vec::new(); kinds],
+        around_own: vec![Vec::new(); kinds],
+        around_enemy: vec![Vec::new(); kinds],
         ..flat_weights(&rules, 300)
     };
-    planted.toward[queen] = vec![0, 0, 150, 0];
-    let teacher = Eval::with_learned(&rules, &planted);
-    let layout = Layout::with_royal_distances(&rules, true, true);
-    let samples: Vec<tune::Sample> = (0..20)
-        .flat_map(|seed| random_positions(&rules, seed, 8))
+    planted.around_enemy[queen] = vec![0; AROUND_CELLS];
+    let square = |dx, dy| learned::around_index(dx, dy).unwrap_or_else(|| panic!("off"));
+    planted.around_enemy[queen][square(-1, -2)] = 150;
+    let layout = Layout::with_royal_terms(
+        &rules,
+        true,
+        RoyalTerms {
+            distances: false,
+            around: true,
+        },
+    );
+    let tuned = tune::tune(
+        &rules,
+        &layout,
+        &taught_samples(&rules, &layout, &planted),
+        (5, true),
+        &mut |_, _| {},
+    );
+    let grid = &tuned.learned.around_enemy[queen];
+    let planted = grid[square(-1, -2)];
+    // Its mirror image is tied to it; the other (1,2) leap is not.
+    assert_eq!(planted, grid[square(1, -2)]);
+    assert!(planted > grid[square(-2, -1)] + 50, "{grid:?}");
+}
+
+/// Samples of random games' positions labelled by the evaluation with `teacher`'s
+/// weights (a score read as an expected result, as a teacher's is).
+fn taught_samples(rules: &Arc<Rules>, layout: &Layout, teacher: &Learned) -> Vec<tune::Sample> {
+    let teacher = Eval::with_learned(rules, teacher);
+    (0..20)
+        .flat_map(|seed| random_positions(rules, seed, 8))
         .collect::<Vec<_>>()
         .iter()
         .enumerate()
@@ -496,7 +585,32 @@ fn the_tune_learns_planted_royal_distances() {
                 ply: i as u32 % 30,
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The royal-distance layout recovers planted distances: positions of random games
+/// labelled by an evaluation that prizes a Queen two steps from the enemy King fit a
+/// `toward` row that does too.
+#[test]
+fn the_tune_learns_planted_royal_distances() {
+    let rules = load(&tiny_text());
+    let kinds = rules.pieces().len();
+    let queen = kind(&rules, "Queen");
+    let mut planted = Learned {
+        toward: vec![Vec::new(); kinds],
+        guard: vec![Vec::new(); kinds],
+        ..flat_weights(&rules, 300)
+    };
+    planted.toward[queen] = vec![0, 0, 150, 0];
+    let layout = Layout::with_royal_terms(
+        &rules,
+        true,
+        RoyalTerms {
+            distances: true,
+            around: false,
+        },
+    );
+    let samples = taught_samples(&rules, &layout, &planted);
     let tuned = tune::tune(&rules, &layout, &samples, (5, true), &mut |_, _| {});
     let row = &tuned.learned.toward[queen];
     assert!(row[2] > row[3] + 50 && row[2] > row[4] + 50, "{row:?}");

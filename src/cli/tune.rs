@@ -14,7 +14,7 @@ use crate::rules::Rules;
 use crate::search::learned::{self, Header, values_path};
 use crate::search::{Eval, Limits};
 use crate::tune::teacher::Teacher;
-use crate::tune::{Game, Layout, SelfPlay, Tuned};
+use crate::tune::{Game, Layout, RoyalTerms, SelfPlay, Tuned};
 
 /// The most self-play games of one run.
 const MAX_GAMES: u64 = 1_000_000;
@@ -75,6 +75,10 @@ pub struct Args {
     /// side has one).
     #[arg(long)]
     royal_distances: bool,
+    /// Fit a bonus per piece kind and square within two steps of its own royal piece,
+    /// and another around the enemy's (where each side has one): shelter and attack.
+    #[arg(long)]
+    around_royals: bool,
     /// Keep the teacher's labels in this file: read them from it when it exists
     /// (the same games, the same teacher), else write them there, so that fits of
     /// other layouts reuse one labelling.
@@ -103,7 +107,11 @@ fn tune(args: &Args) -> Result<String, String> {
     } else {
         read_pgn(&rules, &args.pgn)?
     };
-    let layout = Layout::with_royal_distances(&rules, args.teacher.is_some(), args.royal_distances);
+    let royal = RoyalTerms {
+        distances: args.royal_distances,
+        around: args.around_royals,
+    };
+    let layout = Layout::with_royal_terms(&rules, args.teacher.is_some(), royal);
     let mut samples = crate::tune::samples(&layout, &games);
     if let Some(command) = &args.teacher {
         samples = match &args.labels {

@@ -38,6 +38,9 @@
 //! - **royal distances**, only from a values file (`varsand tune --royal-distances`):
 //!   with one royal piece a side, each piece gains its kind's learned bonus for its
 //!   steps to the enemy royal piece and for its steps to its own.
+//! - **around the royal pieces**, only from a values file (`--around-royals`): with
+//!   one royal piece a side, a piece within two steps of one gains its kind's learned
+//!   bonus for that square relative to it (shelter and attack, by square).
 //!
 //! The search adds **mobility** ([`MOBILITY`] per move: the side to move's count two
 //! plies earlier against the opponent's one ply earlier), shrinks every score toward 0
@@ -52,7 +55,7 @@ use crate::rules::{
 };
 use crate::syntax::betza::{self, Hop};
 
-use super::learned::Learned;
+use super::learned::{AROUND_CELLS, CROWD_MOST, Learned, around_index};
 use super::structure::{Gathered, PHASE_FULL, Structure};
 
 /// Centipawns per legal move of mobility (added by the search, which knows the counts).
@@ -108,6 +111,14 @@ pub struct Eval {
     /// (`guard`), with one royal piece a side; empty when not learned.
     toward: Vec<i32>,
     guard: Vec<i32>,
+    /// Per `(code * 2 + which) * AROUND_CELLS + square`, signed by the owner: the
+    /// learned bonus of a piece on a square of the grid around its own royal piece
+    /// (`which` 0) or the enemy's (1); empty when not learned.
+    around: Vec<i32>,
+    /// Per `which * (CROWD_MOST + 1) + count`: the learned bonus of a side with that
+    /// many pieces (royal pieces aside) in the grid around its own royal piece
+    /// (`which` 0) or the enemy's (1); empty when not learned.
+    crowd: Vec<i32>,
     /// Per piece kind, centipawns per stack level above 1.
     pub height_bonus: Vec<i32>,
     /// Per `code * cells + cell`: the piece's value plus its positional bonus there,
@@ -482,6 +493,8 @@ impl Eval {
         }
         let (toward, guard) =
             learned.map_or_else(Default::default, |l| distance_bonuses(l, kinds, max_dist));
+        let around = learned.map_or_else(Vec::new, |l| around_bonuses(l, kinds));
+        let crowd = learned.map_or_else(Vec::new, crowd_bonuses);
         let targets = target_kinds(rules);
         let goal_weight = goal_weights(&values, targets);
         let mut confine = vec![0; ncodes * n];
@@ -523,6 +536,8 @@ impl Eval {
             mobility: learned.map_or(MOBILITY, |l| l.mobility),
             toward,
             guard,
+            around,
+            crowd,
             values,
             sources,
             stacks_count: height_bonus.iter().any(|&b| b != 0),
@@ -690,6 +705,8 @@ impl Eval {
         let (mut score, mut goal, mut lead, mut material) = (0i32, 0i32, 0i32, 0i32);
         let mut gathered = Gathered::default();
         let mut worth = (0i32, 0i32);
+        // Per side, its pieces in the grid around its own royal piece and the enemy's.
+        let mut crowds = [[0usize; 2]; 2];
         for_each_occupied_square(board, |cell| {
             let c = board[cell];
             let kind = kind_of(c);
@@ -716,6 +733,10 @@ impl Eval {
                     let to_own = rows[side.opponent()][cell];
                     score += self.royal_distance_bonus(c, to_enemy, to_own);
                 }
+                if !self.around.is_empty() {
+                    let royal = self.targets >> kind & 1 != 0;
+                    score += self.around_bonus(c, cell, targets, &mut crowds[side.index()], royal);
+                }
                 self.structure.aim(&mut gathered, c, side, to_enemy);
                 if self.structure.is_runner(c) {
                     gathered.runner(side, cell);
@@ -731,6 +752,9 @@ impl Eval {
             }
         });
         score += goal / 16;
+        if !self.crowd.is_empty() {
+            score += self.crowd_bonus(crowds);
+        }
         let phase = self.structure.phase(material, self.start_material);
         score += self.blend_worth(worth, phase);
         score += self.structure.royal(board, targets, &gathered, phase);
@@ -791,6 +815,64 @@ impl Eval {
         let row = c as usize * (self.max_dist as usize + 1);
         let at = |d: u8| row + usize::from(d).min(self.max_dist as usize);
         self.toward[at(to_enemy)] + self.guard[at(to_own)]
+    }
+
+    /// The learned bonus of piece `c` on `cell` for where it stands relative to each
+    /// side's royal piece (`targets`), from the first player's point of view; counts
+    /// it in its side's `crowds` (around its own, around the enemy's) unless `royal`.
+    #[inline]
+    fn around_bonus(
+        &self,
+        c: Code,
+        cell: usize,
+        targets: [usize; 2],
+        crowds: &mut [usize; 2],
+        royal: bool,
+    ) -> i32 {
+        let side = side_of(c);
+        let mut bonus = 0;
+        for (which, at) in [targets[side.index()], targets[side.opponent().index()]]
+            .into_iter()
+            .enumerate()
+        {
+            if let Some(i) = self.around_square(side, at, cell) {
+                bonus += self.around[(c as usize * 2 + which) * AROUND_CELLS + i];
+                crowds[which] += usize::from(!royal);
+            }
+        }
+        bonus
+    }
+
+    /// The learned bonuses of each side's `crowds` (its pieces around its own royal
+    /// piece and around the enemy's), from the first player's point of view.
+    fn crowd_bonus(&self, crowds: [[usize; 2]; 2]) -> i32 {
+        let mut bonus = 0;
+        for side in Side::BOTH {
+            for (which, &count) in crowds[side.index()].iter().enumerate() {
+                bonus += signed(
+                    side,
+                    self.crowd[which * (CROWD_MOST + 1) + count.min(CROWD_MOST)],
+                );
+            }
+        }
+        bonus
+    }
+
+    /// The grid square (see [`around_index`]) of `cell` around the royal piece on
+    /// `royal`, seen from `side`, if within the grid.
+    #[inline]
+    pub(crate) fn around_square(&self, side: Side, royal: usize, cell: usize) -> Option<usize> {
+        let (board, file, rank) = self.coords[cell];
+        let (royal_board, royal_file, royal_rank) = self.coords[royal];
+        if board != royal_board {
+            return None;
+        }
+        let (dx, dy) = (i32::from(file - royal_file), i32::from(rank - royal_rank));
+        if side.is_first() {
+            around_index(dx, dy)
+        } else {
+            around_index(-dx, -dy)
+        }
     }
 
     /// The longest distance counted.
@@ -959,6 +1041,47 @@ fn distance_bonuses(l: &Learned, kinds: usize, max_dist: i32) -> (Vec<i32>, Vec<
         out
     };
     (signed_table(&l.toward), signed_table(&l.guard))
+}
+
+/// The learned grids around the royal pieces, per
+/// `(code * 2 + which) * AROUND_CELLS + square` and signed by the owner (`which` 0:
+/// around its own, 1: the enemy's); empty when neither is learned, nor the crowd
+/// bonuses (which need the grids' squares to count the pieces).
+fn around_bonuses(l: &Learned, kinds: usize) -> Vec<i32> {
+    let none = |t: &[Vec<i32>]| t.iter().all(|grid| grid.iter().all(|&w| w == 0));
+    let no_crowd = l.crowd_own.iter().chain(&l.crowd_enemy).all(|&w| w == 0);
+    if none(&l.around_own) && none(&l.around_enemy) && no_crowd {
+        return Vec::new();
+    }
+    let mut out = vec![0; (1 + 2 * kinds) * 2 * AROUND_CELLS];
+    for (which, table) in [&l.around_own, &l.around_enemy].into_iter().enumerate() {
+        for (k, grid) in table.iter().enumerate().take(kinds) {
+            for (i, &w) in grid.iter().enumerate().take(AROUND_CELLS) {
+                let w = w.clamp(-MAX_EVAL / 64, MAX_EVAL / 64);
+                for side in Side::BOTH {
+                    out[(code(k, side) as usize * 2 + which) * AROUND_CELLS + i] = signed(side, w);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The learned crowd bonuses, per `which * (CROWD_MOST + 1) + count` (a row shorter
+/// than that repeats its last entry); empty when neither is learned.
+fn crowd_bonuses(l: &Learned) -> Vec<i32> {
+    if l.crowd_own.iter().chain(&l.crowd_enemy).all(|&w| w == 0) {
+        return Vec::new();
+    }
+    [&l.crowd_own, &l.crowd_enemy]
+        .into_iter()
+        .flat_map(|row| {
+            (0..=CROWD_MOST).map(|count| {
+                let w = row.get(count).or(row.last()).copied().unwrap_or(0);
+                w.clamp(-MAX_EVAL / 64, MAX_EVAL / 64)
+            })
+        })
+        .collect()
 }
 
 /// Learned weights kept within the range of declared values.

@@ -19,6 +19,13 @@
 //!   0 0 0 ...
 //! toward X 0 9 7 5 ...   # optional: X 0, 1, 2... steps from the enemy royal piece
 //! guard X 0 4 2 0 ...    # optional: the same from its own royal piece
+//! around-own X           # optional: then 5 lines of 5, the squares ahead first
+//!   0 0 0 0 0
+//!   ...
+//! around-enemy X         # optional: the same around the enemy royal piece
+//!   ...
+//! crowd-own 0 5 9 ...    # optional: by 0, 1, 2... pieces in the grid of the own
+//! crowd-enemy 0 -3 ...   #   royal piece, and in the enemy's
 //! ```
 //!
 //! With `toward` and `guard` (written by `varsand tune --royal-distances`), where each
@@ -26,6 +33,19 @@
 //! (in steps, from 0) to the enemy's royal piece and to its own: a learned
 //! tropism and shelter, per kind. A row shorter than the board's longest distance
 //! repeats its last entry.
+//!
+//! With `around-own` and `around-enemy` (written by `varsand tune --around-royals`),
+//! where each side has one royal piece, a piece standing within two steps of a royal
+//! piece on its board gains the grid's entry at its place relative to it: the royal
+//! piece in the middle, seen from the piece owner's side (the first line is two
+//! ranks ahead of it, toward the opponent's side; the second player's pieces see the
+//! grid turned half a turn, as their moves are). The shelter of one's own royal piece
+//! and the attackers of the enemy's, per kind and square, where the distances only
+//! count steps. With them, `crowd-own` and `crowd-enemy` give a side a bonus by how
+//! many of its pieces (royal pieces aside) stand in the grid around its own royal
+//! piece and around the enemy's: where the grid's squares add up, the crowd says
+//! how much more several attackers (or defenders) together are worth than each alone.
+//! A row shorter than [`CROWD_MOST`] + 1 repeats its last entry.
 //!
 //! With `end-squares`, a piece's bonus is tapered: the `squares` one with every piece
 //! of the setup on the board, the `end-squares` one with none, in between by the
@@ -69,6 +89,37 @@ pub struct Learned {
     pub toward: Vec<Vec<i32>>,
     /// The same by the distance to its own side's royal piece.
     pub guard: Vec<Vec<i32>>,
+    /// Per kind, per square of the grid around its own royal piece (see
+    /// [`around_index`]), centipawns for standing there; empty when not learned.
+    pub around_own: Vec<Vec<i32>>,
+    /// The same around the enemy's royal piece.
+    pub around_enemy: Vec<Vec<i32>>,
+    /// Per count of a side's pieces (royal pieces aside) in the grid around its own
+    /// royal piece (0, 1, ... [`CROWD_MOST`] or more), centipawns for that side;
+    /// empty when not learned.
+    pub crowd_own: Vec<i32>,
+    /// The same by its pieces in the grid around the enemy's royal piece.
+    pub crowd_enemy: Vec<i32>,
+}
+
+/// The largest count of pieces in a grid that has its own crowd bonus (more count as
+/// this many).
+pub const CROWD_MOST: usize = 8;
+
+/// How far from a royal piece (in steps along each axis) its grid of bonuses reaches.
+pub const AROUND_RADIUS: i32 = 2;
+/// The grid's width: `2 × AROUND_RADIUS + 1`.
+pub const AROUND_WIDTH: usize = 2 * AROUND_RADIUS as usize + 1;
+/// The grid's number of squares.
+pub const AROUND_CELLS: usize = AROUND_WIDTH * AROUND_WIDTH;
+
+/// The grid index of a piece `dx` files and `dy` ranks from a royal piece, both seen
+/// from the piece owner's side (`dy` > 0 ahead), if within the grid: the rows from
+/// behind to ahead, each from left to right.
+#[inline]
+pub fn around_index(dx: i32, dy: i32) -> Option<usize> {
+    (dx.abs() <= AROUND_RADIUS && dy.abs() <= AROUND_RADIUS)
+        .then(|| (dy + AROUND_RADIUS) as usize * AROUND_WIDTH + (dx + AROUND_RADIUS) as usize)
 }
 
 /// What a values file says besides its weights.
@@ -139,6 +190,7 @@ impl Learned {
             out += "# 0, 1, 2... steps: a bonus where each side has one royal piece.\n";
             out += &self.distances_text(rules);
         }
+        out += &self.around_text(rules);
         out
     }
 
@@ -156,6 +208,10 @@ impl Learned {
             mobility: 0,
             toward: Vec::new(),
             guard: Vec::new(),
+            around_own: Vec::new(),
+            around_enemy: Vec::new(),
+            crowd_own: Vec::new(),
+            crowd_enemy: Vec::new(),
         };
         let mut header = Header {
             rules: String::new(),
@@ -193,6 +249,43 @@ impl Learned {
                     };
                     table.resize(kinds, Vec::new());
                     table[k] = row;
+                }
+                "crowd-own" | "crowd-enemy" => {
+                    let row = rest
+                        .split_whitespace()
+                        .map(weight)
+                        .collect::<Result<Vec<i32>, String>>()
+                        .map_err(at)?;
+                    if word == "crowd-own" {
+                        learned.crowd_own = row;
+                    } else {
+                        learned.crowd_enemy = row;
+                    }
+                }
+                "around-own" | "around-enemy" => {
+                    let k = kind_named(rules, rest).map_err(at)?;
+                    let table = if word == "around-own" {
+                        &mut learned.around_own
+                    } else {
+                        &mut learned.around_enemy
+                    };
+                    table.resize(kinds, Vec::new());
+                    table[k] = vec![0; AROUND_CELLS];
+                    for dy in (-AROUND_RADIUS..=AROUND_RADIUS).rev() {
+                        let (j, row) = lines
+                            .next()
+                            .ok_or_else(|| at(format!("{rest}: the grid ends early")))?;
+                        let at_row = |e: String| format!("line {}: {e}", j + 1);
+                        let numbers: Vec<&str> = row.split_whitespace().collect();
+                        if numbers.len() != AROUND_WIDTH {
+                            let e = format!("{} numbers, not {AROUND_WIDTH}", numbers.len());
+                            return Err(at_row(e));
+                        }
+                        for (n, dx) in numbers.into_iter().zip(-AROUND_RADIUS..) {
+                            let i = around_index(dx, dy).expect("within the grid");
+                            table[k][i] = weight(n).map_err(at_row)?;
+                        }
+                    }
                 }
                 "value" | "hand" => {
                     let (n, name) = rest.split_once(' ').unwrap_or((rest, ""));
@@ -250,6 +343,41 @@ impl Learned {
                     let (symbol, name) = (symbol(rules, k), &rules.pieces[k].name);
                     out += &format!("{word} {symbol} {}  # {name}\n", numbers.join(" "));
                 }
+            }
+        }
+        out
+    }
+}
+
+impl Learned {
+    /// The grids around the royal pieces (`around-own`, `around-enemy`), where learned.
+    fn around_text(&self, rules: &Rules) -> String {
+        let mut out = String::new();
+        for (word, table) in [
+            ("around-own", &self.around_own),
+            ("around-enemy", &self.around_enemy),
+        ] {
+            for (k, grid) in table.iter().enumerate().take(rules.pieces.len()) {
+                if grid.iter().all(|&w| w == 0) || grid.len() != AROUND_CELLS {
+                    continue;
+                }
+                let (symbol, name) = (symbol(rules, k), &rules.pieces[k].name);
+                out += &format!("{word} {symbol}  # {name}, the royal piece in the middle\n");
+                for dy in (-AROUND_RADIUS..=AROUND_RADIUS).rev() {
+                    let row: Vec<String> = (-AROUND_RADIUS..=AROUND_RADIUS)
+                        .map(|dx| format!("{:4}", grid[around_index(dx, dy).expect("in")]))
+                        .collect();
+                    out += &format!("{}\n", row.join(" "));
+                }
+            }
+        }
+        for (word, row) in [
+            ("crowd-own", &self.crowd_own),
+            ("crowd-enemy", &self.crowd_enemy),
+        ] {
+            if row.iter().any(|&w| w != 0) {
+                let numbers: Vec<String> = row.iter().map(i32::to_string).collect();
+                out += &format!("{word} {}\n", numbers.join(" "));
             }
         }
         out

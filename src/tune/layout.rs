@@ -10,6 +10,11 @@
 //! (the two sides are always tied, by the half turn the second player's moves make).
 //! With royal distances (`--royal-distances`), after those: per kind, a weight per
 //! distance to the enemy's royal piece, then per kind a weight per distance to its own.
+//! With the grids around the royal pieces (`--around-royals`), after those: per kind,
+//! a weight per square class of the grid around its own royal piece, then the same
+//! around the enemy's (classes: the grid's squares, tied left to right where the
+//! squares are), then the crowd bonuses: per count of a side's pieces in the grid
+//! around its own royal piece, then around the enemy's.
 
 use crate::engine::{Position, for_each_occupied_square};
 use crate::ids::{PieceKind, Side};
@@ -18,7 +23,9 @@ use std::sync::Arc;
 use crate::rules::{Cell, Rules, Source, kind_of, side_of};
 use crate::search::Eval;
 use crate::search::eval::MOBILITY;
-use crate::search::learned::{Learned, mirrored, turned};
+use crate::search::learned::{
+    AROUND_CELLS, AROUND_RADIUS, AROUND_WIDTH, CROWD_MOST, Learned, mirrored, turned,
+};
 
 use super::fit::Prior;
 
@@ -33,6 +40,8 @@ const TAUGHT_SQUARE_SPREAD: f64 = 30.0;
 const MOBILITY_SPREAD: f64 = 5.0;
 /// A royal-distance weight.
 const ROYAL_DISTANCE_SPREAD: f64 = 30.0;
+/// A weight of the grids around the royal pieces.
+const AROUND_SPREAD: f64 = 30.0;
 const EDGE_SPREAD: f64 = 1000.0;
 
 /// The weight vector's layout for one set of rules.
@@ -58,7 +67,22 @@ pub struct Layout {
     /// the first, the width of a kind's row (the longest distance + 1), and the rules'
     /// evaluation, which tells where the royal pieces stand and how far.
     royal_distance: Option<(usize, usize, Arc<Eval>)>,
+    /// The grid weights (see [`Learned::around_own`]), when fitted: the index of the
+    /// first, and the rules' evaluation, which tells where the royal pieces stand.
+    around: Option<(usize, Arc<Eval>)>,
+    /// Where the weights before the royal terms end: the mobility and the edge are
+    /// the last two of them.
+    fixed_len: usize,
     len: usize,
+}
+
+/// Which weights about the royal pieces a layout adds (`varsand tune`'s options).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RoyalTerms {
+    /// A weight per kind and distance to each side's royal piece.
+    pub distances: bool,
+    /// A weight per kind and square class of the grid around each side's royal piece.
+    pub around: bool,
 }
 
 impl Layout {
@@ -66,20 +90,45 @@ impl Layout {
     /// game and another for the end game, each position's features shared between
     /// them by its phase (as [`Eval`] blends them).
     pub fn new(rules: &Arc<Rules>, tapered: bool) -> Self {
-        Self::with_royal_distances(rules, tapered, false)
+        Self::with_royal_terms(rules, tapered, RoyalTerms::default())
     }
 
-    /// The layout, with (`royal`) a weight per kind and distance to each side's royal
-    /// piece (see [`Learned::toward`]).
-    pub fn with_royal_distances(rules: &Arc<Rules>, tapered: bool, royal: bool) -> Self {
+    /// The layout, with the weights about the royal pieces that `royal` asks for (see
+    /// [`Learned::toward`] and [`Learned::around_own`]).
+    pub fn with_royal_terms(rules: &Arc<Rules>, tapered: bool, royal: RoyalTerms) -> Self {
         let mut layout = Self::build(rules, tapered);
-        if royal {
-            let eval = Arc::new(Eval::new(rules));
+        let eval = Arc::new(Eval::new(rules));
+        if royal.distances {
             let width = eval.max_steps().max(0) as usize + 1;
-            layout.royal_distance = Some((layout.len, width, eval));
+            layout.royal_distance = Some((layout.len, width, eval.clone()));
             layout.len += 2 * layout.kinds * width;
         }
+        if royal.around {
+            layout.around = Some((layout.len, eval));
+            layout.len += 2 * layout.kinds * layout.around_classes() + 2 * (CROWD_MOST + 1);
+        }
         layout
+    }
+
+    /// The square classes of a grid around a royal piece: its squares, or with the
+    /// squares tied left to right, the files from the middle out.
+    fn around_classes(&self) -> usize {
+        if self.mirrored {
+            AROUND_WIDTH * (AROUND_RADIUS as usize + 1)
+        } else {
+            AROUND_CELLS
+        }
+    }
+
+    /// The class of a grid square (see [`crate::search::learned::around_index`]).
+    fn around_class(&self, square: usize) -> usize {
+        if self.mirrored {
+            let (row, column) = (square / AROUND_WIDTH, square % AROUND_WIDTH);
+            let dx = (column as i32 - AROUND_RADIUS).unsigned_abs() as usize;
+            row * (AROUND_RADIUS as usize + 1) + dx
+        } else {
+            square
+        }
     }
 
     fn build(rules: &Arc<Rules>, tapered: bool) -> Self {
@@ -125,6 +174,8 @@ impl Layout {
         let end_squares = square_blocks(if tapered { kinds } else { 0 });
         Layout {
             royal_distance: None,
+            around: None,
+            fixed_len: next + 2,
             kinds,
             hand,
             squares,
@@ -162,10 +213,8 @@ impl Layout {
         self.fixed_end() - 2
     }
 
-    /// Where the weights before the royal distances end: the mobility and the edge
-    /// are the last two of them.
     fn fixed_end(&self) -> usize {
-        self.royal_distance.as_ref().map_or(self.len, |r| r.0)
+        self.fixed_len
     }
 
     /// The first player's edge (see the module's comment).
@@ -228,7 +277,49 @@ impl Layout {
         raw.push((self.mobility() as u32, to_move * mobility as f32));
         raw.push((self.edge() as u32, 1.0));
         self.royal_distance_features(pos, &mut raw);
+        self.around_features(pos, &mut raw);
         merge(raw)
+    }
+
+    /// The features of the grids around the royal pieces: each piece within one of
+    /// them, by its square class there, where each side has one (as [`Eval`] adds
+    /// them).
+    fn around_features(&self, pos: &Position, raw: &mut Vec<(u32, f32)>) {
+        let Some((first, eval)) = &self.around else {
+            return;
+        };
+        let Some(royals) = eval.lone_royal_targets(pos) else {
+            return;
+        };
+        let board = pos.board();
+        let n = self.class.len().min(board.len());
+        let classes = self.around_classes();
+        let rules = pos.rules();
+        let mut crowds = [[0usize; 2]; 2];
+        for_each_occupied_square(board, |cell| {
+            let c = board[cell];
+            let (kind, side) = (kind_of(c), side_of(c));
+            if kind >= self.kinds || cell >= n {
+                return;
+            }
+            let sign = if side.is_first() { 1.0 } else { -1.0 };
+            let (own, enemy) = (royals[side.index()], royals[side.opponent().index()]);
+            for (which, royal) in [own, enemy].into_iter().enumerate() {
+                if let Some(square) = eval.around_square(side, royal, cell) {
+                    let block = first + (which * self.kinds + kind) * classes;
+                    raw.push(((block + self.around_class(square)) as u32, sign));
+                    crowds[side.index()][which] += usize::from(!rules.pieces[kind].royal);
+                }
+            }
+        });
+        let crowd_first = first + 2 * self.kinds * classes;
+        for side in Side::BOTH {
+            let sign = if side.is_first() { 1.0 } else { -1.0 };
+            for (which, &count) in crowds[side.index()].iter().enumerate() {
+                let index = crowd_first + which * (CROWD_MOST + 1) + count.min(CROWD_MOST);
+                raw.push((index as u32, sign));
+            }
+        }
     }
 
     /// The royal-distance features: each piece's steps to the enemy royal piece and to
@@ -294,6 +385,11 @@ impl Layout {
                 spread[first + i] = ROYAL_DISTANCE_SPREAD;
             }
         }
+        if let Some((first, _)) = &self.around {
+            for i in 0..2 * self.kinds * self.around_classes() + 2 * (CROWD_MOST + 1) {
+                spread[first + i] = AROUND_SPREAD;
+            }
+        }
         spread[self.edge()] = EDGE_SPREAD;
         Prior { mean, spread }
     }
@@ -327,7 +423,39 @@ impl Layout {
             mobility: round(weights[self.mobility()]),
             toward: self.distance_rows(weights, 0),
             guard: self.distance_rows(weights, 1),
+            around_own: self.around_grids(weights, 0),
+            around_enemy: self.around_grids(weights, 1),
+            crowd_own: self.crowd_row(weights, 0),
+            crowd_enemy: self.crowd_row(weights, 1),
         }
+    }
+
+    /// The fitted crowd bonuses: `which` 0 around the own royal piece, 1 the enemy's.
+    fn crowd_row(&self, weights: &[f64], which: usize) -> Vec<i32> {
+        let Some((first, _)) = &self.around else {
+            return Vec::new();
+        };
+        let start = first + 2 * self.kinds * self.around_classes() + which * (CROWD_MOST + 1);
+        (0..=CROWD_MOST)
+            .map(|count| weights[start + count].round() as i32)
+            .collect()
+    }
+
+    /// The fitted grids around the royal pieces: `which` 0 around the own, 1 the
+    /// enemy's.
+    fn around_grids(&self, weights: &[f64], which: usize) -> Vec<Vec<i32>> {
+        let Some((first, _)) = &self.around else {
+            return Vec::new();
+        };
+        let classes = self.around_classes();
+        (0..self.kinds)
+            .map(|k| {
+                let block = first + (which * self.kinds + k) * classes;
+                (0..AROUND_CELLS)
+                    .map(|i| weights[block + self.around_class(i)].round() as i32)
+                    .collect()
+            })
+            .collect()
     }
 
     /// The fitted royal-distance rows: `which` 0 toward the enemy, 1 to the own.

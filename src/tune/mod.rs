@@ -24,7 +24,7 @@ use crate::engine::{Move, Position};
 use crate::rules::Rules;
 use crate::search::{Eval, Limits, learned::Learned};
 
-pub use layout::Layout;
+pub use layout::{Layout, RoyalTerms};
 
 /// One game to learn from.
 #[derive(Debug, Clone)]
