@@ -291,33 +291,23 @@ impl Layout {
         let Some(royals) = eval.lone_royal_targets(pos) else {
             return;
         };
-        let board = pos.board();
-        let n = self.class.len().min(board.len());
         let classes = self.around_classes();
         let rules = pos.rules();
         let mut crowds = [[0usize; 2]; 2];
-        for_each_occupied_square(board, |cell| {
-            let c = board[cell];
-            let (kind, side) = (kind_of(c), side_of(c));
-            if kind >= self.kinds || cell >= n {
-                return;
-            }
-            let sign = if side.is_first() { 1.0 } else { -1.0 };
-            let (own, enemy) = (royals[side.index()], royals[side.opponent().index()]);
+        self.for_each_piece(pos, royals, |kind, side, cell, [own, enemy]| {
             for (which, royal) in [own, enemy].into_iter().enumerate() {
                 if let Some(square) = eval.around_square(side, royal, cell) {
                     let block = first + (which * self.kinds + kind) * classes;
-                    raw.push(((block + self.around_class(square)) as u32, sign));
+                    raw.push(((block + self.around_class(square)) as u32, sign(side)));
                     crowds[side.index()][which] += usize::from(!rules.pieces[kind].royal);
                 }
             }
         });
         let crowd_first = first + 2 * self.kinds * classes;
         for side in Side::BOTH {
-            let sign = if side.is_first() { 1.0 } else { -1.0 };
             for (which, &count) in crowds[side.index()].iter().enumerate() {
                 let index = crowd_first + which * (CROWD_MOST + 1) + count.min(CROWD_MOST);
-                raw.push((index as u32, sign));
+                raw.push((index as u32, sign(side)));
             }
         }
     }
@@ -331,20 +321,31 @@ impl Layout {
         let Some(royals) = eval.lone_royal_targets(pos) else {
             return;
         };
+        let guard = first + self.kinds * width;
+        self.for_each_piece(pos, royals, |kind, side, cell, [own, enemy]| {
+            let steps = |royal: usize| (eval.dist(royal, cell).max(0) as usize).min(width - 1);
+            raw.push(((first + kind * width + steps(enemy)) as u32, sign(side)));
+            raw.push(((guard + kind * width + steps(own)) as u32, sign(side)));
+        });
+    }
+
+    /// Calls `f` with each piece on the board's kind, side and cell, and the cells of
+    /// its own royal piece and the enemy's (`royals`: the first player's, the second's).
+    fn for_each_piece(
+        &self,
+        pos: &Position,
+        royals: [usize; 2],
+        mut f: impl FnMut(usize, Side, usize, [usize; 2]),
+    ) {
         let board = pos.board();
         let n = self.class.len().min(board.len());
-        let guard = first + self.kinds * width;
         for_each_occupied_square(board, |cell| {
             let c = board[cell];
             let (kind, side) = (kind_of(c), side_of(c));
-            if kind >= self.kinds || cell >= n {
-                return;
+            if kind < self.kinds && cell < n {
+                let own_and_enemy = [royals[side.index()], royals[side.opponent().index()]];
+                f(kind, side, cell, own_and_enemy);
             }
-            let sign = if side.is_first() { 1.0 } else { -1.0 };
-            let steps = |royal: usize| (eval.dist(royal, cell).max(0) as usize).min(width - 1);
-            let (enemy, own) = (royals[side.opponent().index()], royals[side.index()]);
-            raw.push(((first + kind * width + steps(enemy)) as u32, sign));
-            raw.push(((guard + kind * width + steps(own)) as u32, sign));
         });
     }
 
@@ -472,6 +473,11 @@ impl Layout {
             })
             .collect()
     }
+}
+
+/// A feature's sign: +1 for the first player's pieces, −1 for the second's.
+fn sign(side: Side) -> f32 {
+    if side.is_first() { 1.0 } else { -1.0 }
 }
 
 /// Sorts by index and adds up the entries of each index (dropping zeros).
