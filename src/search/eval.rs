@@ -733,7 +733,7 @@ impl Eval {
                     let to_own = rows[side.opponent()][cell];
                     score += self.royal_distance_bonus(c, to_enemy, to_own);
                 }
-                if !self.around.is_empty() {
+                if !(self.around.is_empty() && self.crowd.is_empty()) {
                     let royal = self.targets >> kind & 1 != 0;
                     score += self.around_bonus(c, cell, targets, &mut crowds[side.index()], royal);
                 }
@@ -818,8 +818,9 @@ impl Eval {
     }
 
     /// The learned bonus of piece `c` on `cell` for where it stands relative to each
-    /// side's royal piece (`targets`), from the first player's point of view; counts
-    /// it in its side's `crowds` (around its own, around the enemy's) unless `royal`.
+    /// side's royal piece (`targets`), from the first player's point of view (0
+    /// without learned grids); counts it in its side's `crowds` (around its own,
+    /// around the enemy's) unless `royal`.
     #[inline]
     fn around_bonus(
         &self,
@@ -836,7 +837,8 @@ impl Eval {
             .enumerate()
         {
             if let Some(i) = self.around_square(side, at, cell) {
-                bonus += self.around[(c as usize * 2 + which) * AROUND_CELLS + i];
+                let at = (c as usize * 2 + which) * AROUND_CELLS + i;
+                bonus += self.around.get(at).copied().unwrap_or(0);
                 crowds[which] += usize::from(!royal);
             }
         }
@@ -1045,12 +1047,10 @@ fn distance_bonuses(l: &Learned, kinds: usize, max_dist: i32) -> (Vec<i32>, Vec<
 
 /// The learned grids around the royal pieces, per
 /// `(code * 2 + which) * AROUND_CELLS + square` and signed by the owner (`which` 0:
-/// around its own, 1: the enemy's); empty when neither is learned, nor the crowd
-/// bonuses (which need the grids' squares to count the pieces).
+/// around its own, 1: the enemy's); empty when neither is learned.
 fn around_bonuses(l: &Learned, kinds: usize) -> Vec<i32> {
     let none = |t: &[Vec<i32>]| t.iter().all(|grid| grid.iter().all(|&w| w == 0));
-    let no_crowd = l.crowd_own.iter().chain(&l.crowd_enemy).all(|&w| w == 0);
-    if none(&l.around_own) && none(&l.around_enemy) && no_crowd {
+    if none(&l.around_own) && none(&l.around_enemy) {
         return Vec::new();
     }
     let mut out = vec![0; (1 + 2 * kinds) * 2 * AROUND_CELLS];

@@ -237,11 +237,7 @@ impl Learned {
                 "toward" | "guard" => {
                     let (name, numbers) = rest.split_once(' ').unwrap_or((rest, ""));
                     let k = kind_named(rules, name.trim()).map_err(at)?;
-                    let row = numbers
-                        .split_whitespace()
-                        .map(weight)
-                        .collect::<Result<Vec<i32>, String>>()
-                        .map_err(at)?;
+                    let row = weights(numbers).map_err(at)?;
                     let table = if word == "toward" {
                         &mut learned.toward
                     } else {
@@ -251,11 +247,7 @@ impl Learned {
                     table[k] = row;
                 }
                 "crowd-own" | "crowd-enemy" => {
-                    let row = rest
-                        .split_whitespace()
-                        .map(weight)
-                        .collect::<Result<Vec<i32>, String>>()
-                        .map_err(at)?;
+                    let row = weights(rest).map_err(at)?;
                     if word == "crowd-own" {
                         learned.crowd_own = row;
                     } else {
@@ -339,17 +331,14 @@ impl Learned {
         for (word, table) in [("toward", &self.toward), ("guard", &self.guard)] {
             for (k, row) in table.iter().enumerate().take(rules.pieces.len()) {
                 if row.iter().any(|&w| w != 0) {
-                    let numbers: Vec<String> = row.iter().map(i32::to_string).collect();
                     let (symbol, name) = (symbol(rules, k), &rules.pieces[k].name);
-                    out += &format!("{word} {symbol} {}  # {name}\n", numbers.join(" "));
+                    out += &format!("{word} {symbol} {}  # {name}\n", row_text(row));
                 }
             }
         }
         out
     }
-}
 
-impl Learned {
     /// The grids around the royal pieces (`around-own`, `around-enemy`), where learned.
     fn around_text(&self, rules: &Rules) -> String {
         let mut out = String::new();
@@ -376,8 +365,7 @@ impl Learned {
             ("crowd-enemy", &self.crowd_enemy),
         ] {
             if row.iter().any(|&w| w != 0) {
-                let numbers: Vec<String> = row.iter().map(i32::to_string).collect();
-                out += &format!("{word} {}\n", numbers.join(" "));
+                out += &format!("{word} {}\n", row_text(row));
             }
         }
         out
@@ -425,6 +413,17 @@ fn read_rank(
         }
     }
     Ok(())
+}
+
+/// A row of weights, separated by spaces.
+fn weights(text: &str) -> Result<Vec<i32>, String> {
+    text.split_whitespace().map(weight).collect()
+}
+
+/// A row of weights as the file writes it.
+fn row_text(row: &[i32]) -> String {
+    let numbers: Vec<String> = row.iter().map(i32::to_string).collect();
+    numbers.join(" ")
 }
 
 /// A weight in centipawns, within ±[`MAX_WEIGHT`].

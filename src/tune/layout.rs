@@ -61,15 +61,14 @@ pub struct Layout {
     /// Per kind, the index of its first end-game square class, when the bonuses are
     /// tapered (else empty).
     end_squares: Vec<usize>,
-    /// The rules' own evaluation, which tells a position's phase (tapered only).
-    phase: Option<Arc<Eval>>,
+    /// The rules' own evaluation, which tells a position's phase (where tapered) and
+    /// where the royal pieces stand and how far apart cells are (for the royal terms).
+    eval: Arc<Eval>,
     /// The royal-distance weights (see [`Learned::toward`]), when fitted: the index of
-    /// the first, the width of a kind's row (the longest distance + 1), and the rules'
-    /// evaluation, which tells where the royal pieces stand and how far.
-    royal_distance: Option<(usize, usize, Arc<Eval>)>,
-    /// The grid weights (see [`Learned::around_own`]), when fitted: the index of the
-    /// first, and the rules' evaluation, which tells where the royal pieces stand.
-    around: Option<(usize, Arc<Eval>)>,
+    /// the first, and the width of a kind's row (the longest distance + 1).
+    royal_distance: Option<(usize, usize)>,
+    /// The index of the first grid weight (see [`Learned::around_own`]), when fitted.
+    around: Option<usize>,
     /// Where the weights before the royal terms end: the mobility and the edge are
     /// the last two of them.
     fixed_len: usize,
@@ -97,14 +96,13 @@ impl Layout {
     /// [`Learned::toward`] and [`Learned::around_own`]).
     pub fn with_royal_terms(rules: &Arc<Rules>, tapered: bool, royal: RoyalTerms) -> Self {
         let mut layout = Self::build(rules, tapered);
-        let eval = Arc::new(Eval::new(rules));
         if royal.distances {
-            let width = eval.max_steps().max(0) as usize + 1;
-            layout.royal_distance = Some((layout.len, width, eval.clone()));
+            let width = layout.eval.max_steps().max(0) as usize + 1;
+            layout.royal_distance = Some((layout.len, width));
             layout.len += 2 * layout.kinds * width;
         }
         if royal.around {
-            layout.around = Some((layout.len, eval));
+            layout.around = Some(layout.len);
             layout.len += 2 * layout.kinds * layout.around_classes() + 2 * (CROWD_MOST + 1);
         }
         layout
@@ -183,7 +181,7 @@ impl Layout {
             cells_of,
             mirrored: mirror,
             end_squares,
-            phase: tapered.then(|| Arc::new(Eval::new(rules))),
+            eval: Arc::new(Eval::new(rules)),
             len: next + 2,
         }
     }
@@ -210,16 +208,12 @@ impl Layout {
     }
 
     pub fn mobility(&self) -> usize {
-        self.fixed_end() - 2
-    }
-
-    fn fixed_end(&self) -> usize {
-        self.fixed_len
+        self.fixed_len - 2
     }
 
     /// The first player's edge (see the module's comment).
     pub fn edge(&self) -> usize {
-        self.fixed_end() - 1
+        self.fixed_len - 1
     }
 
     /// The index of the bonus of `kind` on `cell` (the first player's view).
@@ -235,10 +229,11 @@ impl Layout {
         let n = self.class.len();
         let mut raw: Vec<(u32, f32)> = Vec::with_capacity(96);
         // The share of the middle game's bonus (1 untapered).
-        let middle = self
-            .phase
-            .as_ref()
-            .map_or(1.0, |e| e.middle_game_share(pos));
+        let middle = if self.end_squares.is_empty() {
+            1.0
+        } else {
+            self.eval.middle_game_share(pos)
+        };
         for_each_occupied_square(board, |cell| {
             let c = board[cell];
             let (kind, side) = (kind_of(c), side_of(c));
@@ -285,7 +280,7 @@ impl Layout {
     /// them, by its square class there, where each side has one (as [`Eval`] adds
     /// them).
     fn around_features(&self, pos: &Position, raw: &mut Vec<(u32, f32)>) {
-        let Some((first, eval)) = &self.around else {
+        let (Some(first), eval) = (self.around, &self.eval) else {
             return;
         };
         let Some(royals) = eval.lone_royal_targets(pos) else {
@@ -315,7 +310,7 @@ impl Layout {
     /// The royal-distance features: each piece's steps to the enemy royal piece and to
     /// its own, where each side has one (as [`Eval`] adds them).
     fn royal_distance_features(&self, pos: &Position, raw: &mut Vec<(u32, f32)>) {
-        let Some((first, width, eval)) = &self.royal_distance else {
+        let (Some((first, width)), eval) = (self.royal_distance, &self.eval) else {
             return;
         };
         let Some(royals) = eval.lone_royal_targets(pos) else {
@@ -381,12 +376,12 @@ impl Layout {
         }
         mean[self.mobility()] = f64::from(MOBILITY);
         spread[self.mobility()] = MOBILITY_SPREAD;
-        if let Some((first, width, _)) = &self.royal_distance {
+        if let Some((first, width)) = self.royal_distance {
             for i in 0..2 * self.kinds * width {
                 spread[first + i] = ROYAL_DISTANCE_SPREAD;
             }
         }
-        if let Some((first, _)) = &self.around {
+        if let Some(first) = self.around {
             for i in 0..2 * self.kinds * self.around_classes() + 2 * (CROWD_MOST + 1) {
                 spread[first + i] = AROUND_SPREAD;
             }
@@ -433,7 +428,7 @@ impl Layout {
 
     /// The fitted crowd bonuses: `which` 0 around the own royal piece, 1 the enemy's.
     fn crowd_row(&self, weights: &[f64], which: usize) -> Vec<i32> {
-        let Some((first, _)) = &self.around else {
+        let Some(first) = self.around else {
             return Vec::new();
         };
         let start = first + 2 * self.kinds * self.around_classes() + which * (CROWD_MOST + 1);
@@ -445,7 +440,7 @@ impl Layout {
     /// The fitted grids around the royal pieces: `which` 0 around the own, 1 the
     /// enemy's.
     fn around_grids(&self, weights: &[f64], which: usize) -> Vec<Vec<i32>> {
-        let Some((first, _)) = &self.around else {
+        let Some(first) = self.around else {
             return Vec::new();
         };
         let classes = self.around_classes();
@@ -461,13 +456,13 @@ impl Layout {
 
     /// The fitted royal-distance rows: `which` 0 toward the enemy, 1 to the own.
     fn distance_rows(&self, weights: &[f64], which: usize) -> Vec<Vec<i32>> {
-        let Some((first, width, _)) = &self.royal_distance else {
+        let Some((first, width)) = self.royal_distance else {
             return Vec::new();
         };
         let start = first + which * self.kinds * width;
         (0..self.kinds)
             .map(|k| {
-                (0..*width)
+                (0..width)
                     .map(|d| weights[start + k * width + d].round() as i32)
                     .collect()
             })
