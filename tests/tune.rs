@@ -539,26 +539,24 @@ fn the_tune_learns_a_planted_grid_around_the_royal_pieces() {
     planted.around_enemy[queen] = vec![0; AROUND_CELLS];
     let square = |dx, dy| learned::around_index(dx, dy).unwrap_or_else(|| panic!("off"));
     planted.around_enemy[queen][square(-1, -2)] = 150;
-    let layout = Layout::with_royal_terms(
-        &rules,
-        true,
-        RoyalTerms {
-            distances: false,
-            around: true,
-        },
-    );
-    let tuned = tune::tune(
-        &rules,
-        &layout,
-        &taught_samples(&rules, &layout, &planted),
-        (5, true),
-        &mut |_, _| {},
-    );
-    let grid = &tuned.learned.around_enemy[queen];
+    let around = RoyalTerms {
+        distances: false,
+        around: true,
+    };
+    let tuned = fit_to_planted(&rules, around, &planted);
+    let grid = &tuned.around_enemy[queen];
     let planted = grid[square(-1, -2)];
     // Its mirror image is tied to it; the other (1,2) leap is not.
     assert_eq!(planted, grid[square(1, -2)]);
     assert!(planted > grid[square(-2, -1)] + 50, "{grid:?}");
+}
+
+/// The weights a tapered layout with the `royal` terms fits to random games'
+/// positions labelled by the evaluation with the `planted` weights.
+fn fit_to_planted(rules: &Arc<Rules>, royal: RoyalTerms, planted: &Learned) -> Learned {
+    let layout = Layout::with_royal_terms(rules, true, royal);
+    let samples = taught_samples(rules, &layout, planted);
+    tune::tune(rules, &layout, &samples, (5, true), &mut |_, _| {}).learned
 }
 
 /// Samples of random games' positions labelled by the evaluation with `teacher`'s
@@ -602,17 +600,12 @@ fn the_tune_learns_planted_royal_distances() {
         ..flat_weights(&rules, 300)
     };
     planted.toward[queen] = vec![0, 0, 150, 0];
-    let layout = Layout::with_royal_terms(
-        &rules,
-        true,
-        RoyalTerms {
-            distances: true,
-            around: false,
-        },
-    );
-    let samples = taught_samples(&rules, &layout, &planted);
-    let tuned = tune::tune(&rules, &layout, &samples, (5, true), &mut |_, _| {});
-    let row = &tuned.learned.toward[queen];
+    let distances = RoyalTerms {
+        distances: true,
+        around: false,
+    };
+    let tuned = fit_to_planted(&rules, distances, &planted);
+    let row = &tuned.toward[queen];
     assert!(row[2] > row[3] + 50 && row[2] > row[4] + 50, "{row:?}");
 }
 
