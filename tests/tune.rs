@@ -57,6 +57,7 @@ fn some_weights(rules: &Rules) -> Learned {
             .collect(),
         end_squares: Vec::new(),
         mobility: 5,
+        tempo: 15,
         toward: (0..kinds).map(|k| vec![0, 9 - k as i32, 4, -2]).collect(),
         guard: (0..kinds).map(|k| vec![0, k as i32, -3]).collect(),
         around_own: (0..kinds)
@@ -94,6 +95,7 @@ fn flat_weights(rules: &Rules, value: i32) -> Learned {
         squares: vec![vec![0; rules.cell_count()]; kinds],
         end_squares: Vec::new(),
         mobility: 0,
+        tempo: 0,
         toward: Vec::new(),
         guard: Vec::new(),
         around_own: Vec::new(),
@@ -298,6 +300,7 @@ fn a_values_file_round_trips() {
     let eval = learned::eval_beside(&rules, &file);
     assert_eq!(eval.values, weights.values);
     assert_eq!(eval.mobility, 5);
+    assert_eq!(eval.tempo, 15);
 }
 
 #[test]
@@ -549,6 +552,37 @@ fn the_tune_learns_a_planted_grid_around_the_royal_pieces() {
     // Its mirror image is tied to it; the other (1,2) leap is not.
     assert_eq!(planted, grid[square(1, -2)]);
     assert!(planted > grid[square(-2, -1)] + 50, "{grid:?}");
+}
+
+/// Having the move: an evaluation that gives the side to move 80 centipawns scores
+/// every position so much above the one without it, and the fit recovers the term
+/// from positions labelled by it.
+#[test]
+fn the_tune_learns_a_planted_tempo() {
+    let rules = load(&tiny_text());
+    let planted = Learned {
+        tempo: 80,
+        ..flat_weights(&rules, 300)
+    };
+    let with = Eval::with_learned(&rules, &planted);
+    let without = Eval::with_learned(&rules, &flat_weights(&rules, 300));
+    for pos in positions(&rules) {
+        assert_eq!(with.evaluate(&pos) - without.evaluate(&pos), 80);
+    }
+    let fit = |teacher: &Learned, tempo: bool| {
+        let layout =
+            Layout::with_royal_terms(&rules, true, RoyalTerms::default()).with_tempo(tempo);
+        let samples = taught_samples(&rules, &layout, teacher);
+        tune::tune(&rules, &layout, &samples, (5, true), &mut |_, _| {})
+            .learned
+            .tempo
+    };
+    let tempo = fit(&planted, true);
+    assert!((60..=100).contains(&tempo), "{tempo}");
+    let level = fit(&flat_weights(&rules, 300), true);
+    assert!(level.abs() <= 10, "{level}");
+    // Without `--tempo` it is not fitted.
+    assert_eq!(fit(&planted, false), 0);
 }
 
 /// The weights a tapered layout with the `royal` terms fits to random games'

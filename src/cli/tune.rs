@@ -79,6 +79,10 @@ pub struct Args {
     /// and another around the enemy's (where each side has one): shelter and attack.
     #[arg(long)]
     around_royals: bool,
+    /// Fit a constant for having the move (the side to move's edge, which the search
+    /// adds to every evaluation: in games with drops the initiative is worth much).
+    #[arg(long)]
+    tempo: bool,
     /// Keep the teacher's labels in this file: read them from it when it exists
     /// (the same games, the same teacher), else write them there, so that fits of
     /// other layouts reuse one labelling.
@@ -111,7 +115,8 @@ fn tune(args: &Args) -> Result<String, String> {
         distances: args.royal_distances,
         around: args.around_royals,
     };
-    let layout = Layout::with_royal_terms(&rules, args.teacher.is_some(), royal);
+    let layout =
+        Layout::with_royal_terms(&rules, args.teacher.is_some(), royal).with_tempo(args.tempo);
     let mut samples = crate::tune::samples(&layout, &games);
     if let Some(command) = &args.teacher {
         samples = match &args.labels {
@@ -391,6 +396,12 @@ fn report(rules: &Rules, t: &Tuned) -> String {
             crate::search::eval::MOBILITY
         ),
     };
+    if t.learned.tempo != 0 || t.tempo_se > 0.0 {
+        out += &format!(
+            "  having the move: {:+} ± {:.0}\n",
+            t.learned.tempo, t.tempo_se
+        );
+    }
     out += &format!(
         "  the first player's edge: {:+.0} ± {:.0} (fitted, not used in play)\n",
         t.edge, t.edge_se

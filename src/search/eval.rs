@@ -41,6 +41,8 @@
 //! - **around the royal pieces**, only from a values file (`--around-royals`): with
 //!   one royal piece a side, a piece within two steps of one gains its kind's learned
 //!   bonus for that square relative to it (shelter and attack, by square).
+//! - **having the move**, only from a values file (`--tempo`): a constant for the
+//!   side to move.
 //!
 //! The search adds **mobility** ([`MOBILITY`] per move: the side to move's count two
 //! plies earlier against the opponent's one ply earlier), shrinks every score toward 0
@@ -106,6 +108,8 @@ pub struct Eval {
     hand_values: Vec<i32>,
     /// Centipawns per legal move of mobility ([`MOBILITY`] unless learned).
     pub mobility: i32,
+    /// Centipawns for having the move (0 unless learned).
+    pub tempo: i32,
     /// Per `code * (max_dist + 1) + steps`, signed by the owner: the learned bonus of
     /// a piece that many steps from the enemy royal piece (`toward`) and from its own
     /// (`guard`), with one royal piece a side; empty when not learned.
@@ -534,6 +538,7 @@ impl Eval {
         Eval {
             hand_values: learned.map_or_else(|| values.clone(), |l| bounded(&l.hand)),
             mobility: learned.map_or(MOBILITY, |l| l.mobility),
+            tempo: learned.map_or(0, |l| l.tempo),
             toward,
             guard,
             around,
@@ -597,7 +602,7 @@ impl Eval {
     /// worth, a position is never scored as a won or lost game.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        self.material_and_more(pos).clamp(-MAX_EVAL, MAX_EVAL)
+        (self.material_and_more(pos) + self.tempo).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// [`Eval::evaluate`], unbounded. One pass over the pieces finds the targets; the

@@ -11,6 +11,7 @@
 //! rules GAME.var
 //! hash fnv1a64:0123456789abcdef
 //! mobility 3
+//! tempo 20               # optional: for having the move
 //! value 95 X            # its name ± 4
 //! hand 120 X             # its name
 //! squares 0 X            # then one line per rank, the top rank first
@@ -83,6 +84,9 @@ pub struct Learned {
     pub end_squares: Vec<Vec<i32>>,
     /// Centipawns per legal move of mobility.
     pub mobility: i32,
+    /// Centipawns for having the move (the side to move's edge: in games with drops
+    /// the initiative is worth much); 0 when not learned.
+    pub tempo: i32,
     /// Per kind, per distance (Chebyshev steps, from 0) to the enemy's royal piece,
     /// centipawns for a piece standing that far from it, where each side has one
     /// royal piece; empty when not learned.
@@ -168,6 +172,9 @@ impl Learned {
         );
         out += &format!("rules {}\nhash {}\n", header.rules, header.hash);
         out += &format!("mobility {}\n", self.mobility);
+        if self.tempo != 0 {
+            out += &format!("tempo {}\n", self.tempo);
+        }
         let note = |k: usize| match notes.get(k).filter(|n| !n.is_empty()) {
             Some(n) => format!("  # {} {n}", rules.pieces[k].name),
             None => format!("  # {}", rules.pieces[k].name),
@@ -206,6 +213,7 @@ impl Learned {
             squares: vec![vec![0; cells]; kinds],
             end_squares: Vec::new(),
             mobility: 0,
+            tempo: 0,
             toward: Vec::new(),
             guard: Vec::new(),
             around_own: Vec::new(),
@@ -234,6 +242,7 @@ impl Learned {
                 "rules" => header.rules = rest.to_string(),
                 "hash" => header.hash = rest.to_string(),
                 "mobility" => learned.mobility = weight(rest).map_err(at)?,
+                "tempo" => learned.tempo = weight(rest).map_err(at)?,
                 "toward" | "guard" => {
                     let (name, numbers) = rest.split_once(' ').unwrap_or((rest, ""));
                     let k = kind_named(rules, name.trim()).map_err(at)?;

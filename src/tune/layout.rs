@@ -1,7 +1,8 @@
 //! Where each weight sits in the weight vector, and the features of a position.
 //!
 //! Weights: a value per piece kind, a value in hand per kind that can be in hand, a
-//! bonus per kind and square class, the mobility weight, and the first player's edge:
+//! bonus per kind and square class, the mobility weight, the tempo (with `--tempo`: a
+//! constant for the side to move, which the search uses), and the first player's edge:
 //! a constant that only the fit uses (a constant added to every score changes no
 //! choice of the search), so that in a game whose sides differ, or where moving
 //! first counts, the pieces' values do not stand in for it. Square classes tie the
@@ -43,6 +44,8 @@ const ROYAL_DISTANCE_SPREAD: f64 = 30.0;
 /// A weight of the grids around the royal pieces.
 const AROUND_SPREAD: f64 = 30.0;
 const EDGE_SPREAD: f64 = 1000.0;
+/// Having the move: a prior of 0, a wide spread (the data decide).
+const TEMPO_SPREAD: f64 = 100.0;
 
 /// The weight vector's layout for one set of rules.
 #[derive(Debug, Clone)]
@@ -69,8 +72,10 @@ pub struct Layout {
     royal_distance: Option<(usize, usize)>,
     /// The index of the first grid weight (see [`Learned::around_own`]), when fitted.
     around: Option<usize>,
-    /// Where the weights before the royal terms end: the mobility and the edge are
-    /// the last two of them.
+    /// The tempo is fitted (`varsand tune --tempo`); else its weight stays 0.
+    tempo_fitted: bool,
+    /// Where the weights before the royal terms end: the mobility, the tempo and the
+    /// edge are the last three of them.
     fixed_len: usize,
     len: usize,
 }
@@ -106,6 +111,12 @@ impl Layout {
             layout.len += 2 * layout.kinds * layout.around_classes() + 2 * (CROWD_MOST + 1);
         }
         layout
+    }
+
+    /// The layout with the tempo fitted too, if `fitted` (see [`Learned::tempo`]).
+    pub fn with_tempo(mut self, fitted: bool) -> Self {
+        self.tempo_fitted = fitted;
+        self
     }
 
     /// The square classes of a grid around a royal piece: its squares, or with the
@@ -173,7 +184,8 @@ impl Layout {
         Layout {
             royal_distance: None,
             around: None,
-            fixed_len: next + 2,
+            tempo_fitted: false,
+            fixed_len: next + 3,
             kinds,
             hand,
             squares,
@@ -182,7 +194,7 @@ impl Layout {
             mirrored: mirror,
             end_squares,
             eval: Arc::new(Eval::new(rules)),
-            len: next + 2,
+            len: next + 3,
         }
     }
 
@@ -208,6 +220,11 @@ impl Layout {
     }
 
     pub fn mobility(&self) -> usize {
+        self.fixed_len - 3
+    }
+
+    /// Having the move: a constant for the side to move (see [`Learned::tempo`]).
+    pub fn tempo(&self) -> usize {
         self.fixed_len - 2
     }
 
@@ -270,6 +287,9 @@ impl Layout {
             -1.0
         };
         raw.push((self.mobility() as u32, to_move * mobility as f32));
+        if self.tempo_fitted {
+            raw.push((self.tempo() as u32, to_move));
+        }
         raw.push((self.edge() as u32, 1.0));
         self.royal_distance_features(pos, &mut raw);
         self.around_features(pos, &mut raw);
@@ -387,6 +407,7 @@ impl Layout {
             }
         }
         spread[self.edge()] = EDGE_SPREAD;
+        spread[self.tempo()] = TEMPO_SPREAD;
         Prior { mean, spread }
     }
 
@@ -417,6 +438,7 @@ impl Layout {
                 })
                 .collect(),
             mobility: round(weights[self.mobility()]),
+            tempo: round(weights[self.tempo()]),
             toward: self.distance_rows(weights, 0),
             guard: self.distance_rows(weights, 1),
             around_own: self.around_grids(weights, 0),

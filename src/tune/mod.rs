@@ -167,6 +167,9 @@ pub struct Tuned {
     /// results), and its standard error.
     pub edge: f64,
     pub edge_se: f64,
+    /// The standard error of the tempo (the side to move's edge, which the search
+    /// uses; its value is in `learned`).
+    pub tempo_se: f64,
     pub positions: usize,
     pub games: usize,
 }
@@ -208,7 +211,7 @@ pub fn tune(
     let fitted: Vec<usize> = (0..layout.kinds())
         .flat_map(|kind| [Some(layout.value(kind)), layout.hand(kind)])
         .flatten()
-        .chain([layout.mobility(), layout.edge()])
+        .chain([layout.mobility(), layout.tempo(), layout.edge()])
         .filter(|&i| seen[i])
         .collect();
     let errors = fit::standard_errors(samples, &weights, &prior, k, &fitted);
@@ -232,6 +235,7 @@ pub fn tune(
         mobility_unbounded,
         edge: weights[layout.edge()],
         edge_se: se_of(layout.edge()).unwrap_or(0.0),
+        tempo_se: se_of(layout.tempo()).unwrap_or(0.0),
         positions: samples.len(),
         games,
     }
