@@ -181,11 +181,14 @@ impl Layout {
         };
         let squares = square_blocks(kinds);
         let end_squares = square_blocks(if tapered { kinds } else { 0 });
+        // The mobility, the tempo and the edge close the fixed part; the royal terms
+        // grow `len` past it.
+        let fixed_len = next + 3;
         Layout {
             royal_distance: None,
             around: None,
             tempo_fitted: false,
-            fixed_len: next + 3,
+            fixed_len,
             kinds,
             hand,
             squares,
@@ -194,7 +197,7 @@ impl Layout {
             mirrored: mirror,
             end_squares,
             eval: Arc::new(Eval::new(rules)),
-            len: next + 3,
+            len: fixed_len,
         }
     }
 
