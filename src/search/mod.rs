@@ -610,10 +610,14 @@ impl Searcher {
         root = idx.iter().map(|&i| root[i]).collect();
 
         let max_depth = limits.depth.unwrap_or(MAX_DEPTH).clamp(1, MAX_DEPTH);
+        // Under a depth limit every iteration's answer comes from its full depth: a
+        // fail high searched again shallower could otherwise stand as the answer.
+        let shorten = limits.depth.is_none();
         for depth in 1..=max_depth {
             self.root_depth = depth as i32;
             let depth = (depth + (id & 1) as u32).min(MAX_DEPTH);
-            let (score, best) = self.aspirated_root(pos, &mut root, depth as i32, result.score);
+            let (score, best) =
+                self.aspirated_root(pos, &mut root, depth as i32, result.score, shorten);
             if self.stopped {
                 // A move that completed this iteration and beat the others is better
                 // informed than the last iteration's choice.
@@ -676,37 +680,26 @@ impl Searcher {
     }
 
     /// One iteration at the root in a window around the last iteration's score,
-    /// widened and searched again while the score falls outside it.
+    /// widened and searched again while the score falls outside it (after a fail
+    /// high, a ply less deep for each fail high in a row, as Stockfish does, if
+    /// `shorten`).
     fn aspirated_root(
         &mut self,
         pos: &mut Position,
         moves: &mut [Move],
         depth: i32,
         previous: i32,
+        shorten: bool,
     ) -> (i32, Option<Move>) {
         if depth < 4 || previous.abs() >= MATE_BOUND {
             return self.root(pos, moves, depth, -INF, INF);
         }
-        let mut delta = 30;
-        let (mut low, mut high) = (previous - delta, previous + delta);
+        let mut window = Window::around(previous, shorten);
         loop {
-            let (score, best) = self.root(pos, moves, depth, low, high);
-            if self.stopped {
+            let (score, best) = self.root(pos, moves, window.depth(depth), window.low, window.high);
+            if self.stopped || !window.widen(score) {
                 return (score, best);
             }
-            if score <= low {
-                low = score - delta;
-            } else if score >= high {
-                high = score + delta;
-            } else {
-                return (score, best);
-            }
-            delta *= 2;
-            if delta > 1_000 {
-                (low, high) = (-INF, INF);
-            }
-            low = low.max(-INF);
-            high = high.min(INF);
         }
     }
 
@@ -1787,6 +1780,72 @@ impl Searcher {
     }
 }
 
+/// The root's aspiration window: a bound on each side of the last iteration's score,
+/// widened (twice as far each time) while the score falls outside it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Window {
+    low: i32,
+    high: i32,
+    delta: i32,
+    /// Fails high in a row: each one searches the next try a ply less deep (a move
+    /// that beats the window is usually found again shallower, and where scores swing
+    /// from one iteration to the next, as in games with drops, repeated tries at full
+    /// depth cost more than the iteration itself).
+    fails_high: i32,
+    /// Whether fails high shorten the next try (not under a depth limit).
+    shorten: bool,
+}
+
+impl Window {
+    const FIRST_DELTA: i32 = 30;
+    /// Past this half-width the window opens fully.
+    const WIDEST: i32 = 1_000;
+
+    fn around(score: i32, shorten: bool) -> Self {
+        let delta = Self::FIRST_DELTA;
+        Self {
+            low: score - delta,
+            high: score + delta,
+            delta,
+            fails_high: 0,
+            shorten,
+        }
+    }
+
+    /// The depth of the next try of an iteration `depth` plies deep.
+    fn depth(&self, depth: i32) -> i32 {
+        (depth - self.fails_high).max(1)
+    }
+
+    /// After a try scored `score`: widens the window if the score fell outside it
+    /// (`true`: try again). Below it, the top comes down halfway too, as Stockfish
+    /// does (the score is lower than thought, and so is the next one likely).
+    fn widen(&mut self, score: i32) -> bool {
+        if score <= self.low {
+            self.high = (self.low + self.high) / 2;
+            self.low = score - self.delta;
+            self.fails_high = 0;
+        } else if score >= self.high {
+            self.high = score + self.delta;
+            // A mate is searched again at full depth: shallower, a quiet mating
+            // threat can hide behind a null move, and the score back inside the
+            // window would be taken for the iteration's.
+            if self.shorten && score < MATE_BOUND {
+                self.fails_high += 1;
+            }
+        } else {
+            return false;
+        }
+        self.delta *= 2;
+        if self.delta > Self::WIDEST {
+            (self.low, self.high) = (-INF, INF);
+        }
+        self.low = self.low.max(-INF);
+        self.high = self.high.min(INF);
+        true
+    }
+}
+
 /// Raises a flag when dropped: the helpers of a parallel search stop however the
 /// main search ends.
 struct StopOnDrop<'a>(&'a AtomicBool);
@@ -1961,5 +2020,62 @@ fn bound_of(best: i32, alpha0: i32, beta: i32) -> Bound {
         Bound::Exact
     } else {
         Bound::Upper
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{INF, MATE, Window};
+
+    #[test]
+    fn a_score_inside_the_window_ends_the_iteration() {
+        let mut w = Window::around(100, true);
+        assert_eq!((w.low, w.high), (70, 130));
+        assert!(!w.widen(100));
+        assert_eq!(w.depth(9), 9);
+    }
+
+    #[test]
+    fn fails_high_in_a_row_search_a_ply_less_each() {
+        let mut w = Window::around(0, true);
+        assert!(w.widen(45));
+        assert_eq!((w.low, w.high, w.depth(9)), (-30, 75, 8));
+        assert!(w.widen(200));
+        assert_eq!((w.low, w.high, w.depth(9)), (-30, 260, 7));
+        assert_eq!(w.depth(2), 1, "never below one ply");
+        assert!(w.widen(MATE - 3));
+        assert_eq!(w.depth(9), 7, "a mate does not lower the depth");
+    }
+
+    #[test]
+    fn a_fail_low_brings_the_top_down_and_the_full_depth_back() {
+        let mut w = Window::around(0, true);
+        assert!(w.widen(30));
+        assert_eq!(w.depth(9), 8);
+        assert!(w.widen(-40));
+        // The top halfway between the old bounds, the bottom below the score.
+        assert_eq!((w.low, w.high, w.depth(9)), (-100, 15, 9));
+    }
+
+    #[test]
+    fn under_a_depth_limit_every_try_is_full_depth() {
+        let mut w = Window::around(0, false);
+        assert!(w.widen(45));
+        assert!(w.widen(200));
+        assert_eq!((w.low, w.high, w.depth(9)), (-30, 260, 9));
+    }
+
+    #[test]
+    fn the_window_opens_fully_once_wide() {
+        let mut w = Window::around(0, true);
+        let mut tries = 0;
+        while w.widen(w.high + 1) {
+            tries += 1;
+            if w.high == INF {
+                break;
+            }
+        }
+        assert_eq!((w.low, w.high), (-INF, INF));
+        assert!(tries <= 7, "{tries}");
     }
 }
