@@ -12,6 +12,7 @@ use varsand::analyze::GameConfig;
 use varsand::check::Overrides;
 use varsand::loader;
 use varsand::search::learned::{self, AROUND_CELLS, Header, Learned};
+use varsand::search::threats::Threats;
 use varsand::search::{Eval, Limits, Rng};
 use varsand::tune::{self, Layout, RoyalTerms, SelfPlay};
 use varsand::{Position, Rules};
@@ -58,6 +59,7 @@ fn some_weights(rules: &Rules) -> Learned {
         end_squares: Vec::new(),
         mobility: 5,
         tempo: 15,
+        threats: Some([5, 1, 9]),
         toward: (0..kinds).map(|k| vec![0, 9 - k as i32, 4, -2]).collect(),
         guard: (0..kinds).map(|k| vec![0, k as i32, -3]).collect(),
         around_own: (0..kinds)
@@ -96,6 +98,7 @@ fn flat_weights(rules: &Rules, value: i32) -> Learned {
         end_squares: Vec::new(),
         mobility: 0,
         tempo: 0,
+        threats: None,
         toward: Vec::new(),
         guard: Vec::new(),
         around_own: Vec::new(),
@@ -301,6 +304,110 @@ fn a_values_file_round_trips() {
     assert_eq!(eval.values, weights.values);
     assert_eq!(eval.mobility, 5);
     assert_eq!(eval.tempo, 15);
+    assert_eq!(eval.threat_weights, [5, 1, 9]);
+}
+
+/// A `threats` line takes three sixteenths, each from 0 to 64: anything else is an
+/// error naming the line, and the file is ignored.
+#[test]
+fn a_threats_line_is_range_checked() {
+    let file = scratch("threats-range");
+    let rules = load(&tiny_text());
+    write_values(&file, &rules, &some_weights(&rules));
+    let values = learned::values_path(&file);
+    let text = std::fs::read_to_string(&values).unwrap_or_else(|e| panic!("{e}"));
+    for (bad, says) in [
+        ("threats 5 1", "three numbers"),
+        ("threats 5 1 9 2", "three numbers"),
+        ("threats 65 1 9", "0 to 64"),
+        ("threats 5 -1 9", "0 to 64"),
+    ] {
+        std::fs::write(&values, text.replace("threats 5 1 9", bad))
+            .unwrap_or_else(|e| panic!("{e}"));
+        let (read, warning) = learned::load_beside(&rules, &file);
+        assert_eq!(read, None, "{bad}");
+        let warning = warning.unwrap_or_default();
+        assert!(
+            warning.contains("line ") && warning.contains(says),
+            "{bad}: {warning}"
+        );
+    }
+}
+
+/// Learned weights with the Queen worth 900 and the other kinds 300: only the Queen
+/// is worth enough to be counted as threatened (the threat term leaves out the kinds
+/// worth less than half as much again as the cheapest).
+fn queen_heavy(rules: &Rules, threats: Option<[i32; 3]>) -> Learned {
+    let mut weights = flat_weights(rules, 300);
+    let queen = kind(rules, "Queen");
+    weights.values[queen] = 900;
+    weights.hand[queen] = 900;
+    Learned { threats, ..weights }
+}
+
+/// The threat term weighs the largest threat against the opponent, the largest against
+/// the side to move and the second largest by the values file's sixteenths.
+#[test]
+fn the_threat_term_counts_the_learned_sixteenths() {
+    let rules = load(&tiny_text());
+    let weighed = |threats: Option<[i32; 3]>, fen: &str| {
+        let eval = Eval::with_learned(&rules, &queen_heavy(&rules, threats));
+        let pos = Position::from_fen(rules.clone(), fen).unwrap_or_else(|e| panic!("{e}"));
+        let term = Threats::new(&rules, &eval);
+        (term.threats(&pos), term.score(&pos))
+    };
+    // The black Wazir on c3 attacks the white Queens on b3 and d3: each stands to lose
+    // 900 - 300. White to move: both threats are against it.
+    let fen = "k4/5/1QwQ1/5/2K2 w - - 0 1";
+    let (threats, default) = weighed(None, fen);
+    assert_eq!(threats, [0, 600, 600], "{fen}");
+    assert_eq!(default, (-2 * 600 - 12 * 600) / 16);
+    let (_, learned) = weighed(Some([16, 0, 8]), fen);
+    assert_eq!(learned, -8 * 600 / 16);
+    // Black to move: the largest threat is against its opponent.
+    let fen = "k4/5/1QwQ1/5/2K2 b - - 0 1";
+    let (threats, default) = weighed(None, fen);
+    assert_eq!(threats, [600, 0, 0], "{fen}");
+    assert_eq!(default, 2 * 600 / 16);
+    assert_eq!(weighed(Some([16, 0, 8]), fen).1, 600);
+}
+
+/// The threat layout recovers planted weights: positions labelled by an evaluation
+/// whose threat term counts the whole of the largest threat against the opponent and
+/// of the second against the side to move fit weights near those, far from the
+/// defaults.
+#[test]
+fn the_tune_learns_planted_threat_weights() {
+    // The fit finds the threats by the rules' own values: the Queen declared worth 9.
+    let text = tiny_text().replace(r#"moves "Q"  value 3"#, r#"moves "Q"  value 9"#);
+    assert_ne!(text, tiny_text());
+    let rules = load(&text);
+    let teacher = Eval::with_learned(&rules, &queen_heavy(&rules, Some([16, 0, 16])));
+    let term = Threats::new(&rules, &teacher);
+    let layout =
+        Layout::with_royal_terms(&rules, true, RoyalTerms::default()).with_threats(&rules, true);
+    let samples: Vec<tune::Sample> = (0..20)
+        .flat_map(|seed| random_positions(&rules, seed, 8))
+        .filter(|pos| !pos.in_check(pos.side_to_move()))
+        .enumerate()
+        .map(|(i, pos)| {
+            let own = f64::from(teacher.evaluate(&pos) + term.score(&pos));
+            let first = if pos.side_to_move().is_first() {
+                own
+            } else {
+                -own
+            };
+            tune::Sample {
+                features: layout.features(&pos, 0),
+                result: 1.0 / (1.0 + (-first * std::f64::consts::LN_10 / 400.0).exp()),
+                game: i as u32 / 30,
+                ply: i as u32 % 30,
+            }
+        })
+        .collect();
+    let tuned = tune::tune(&rules, &layout, &samples, (5, true), &mut |_, _| {}).learned;
+    let [them, us, second] = tuned.threats.unwrap_or_else(|| panic!("not fitted"));
+    assert!(them >= 10 && second >= 10 && us <= 6, "{:?}", tuned.threats);
 }
 
 #[test]

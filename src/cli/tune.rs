@@ -83,6 +83,11 @@ pub struct Args {
     /// adds to every evaluation: in games with drops the initiative is worth much).
     #[arg(long)]
     tempo: bool,
+    /// Fit how much of the threats count (the largest against the opponent, the
+    /// largest and second largest against the side to move: pieces that stand to be
+    /// lost), in sixteenths, instead of the search's defaults.
+    #[arg(long)]
+    threats: bool,
     /// Keep the teacher's labels in this file: read them from it when it exists
     /// (the same games, the same teacher), else write them there, so that fits of
     /// other layouts reuse one labelling.
@@ -115,8 +120,9 @@ fn tune(args: &Args) -> Result<String, String> {
         distances: args.royal_distances,
         around: args.around_royals,
     };
-    let layout =
-        Layout::with_royal_terms(&rules, args.teacher.is_some(), royal).with_tempo(args.tempo);
+    let layout = Layout::with_royal_terms(&rules, args.teacher.is_some(), royal)
+        .with_tempo(args.tempo)
+        .with_threats(&rules, args.threats);
     let mut samples = crate::tune::samples(&layout, &games);
     if let Some(command) = &args.teacher {
         samples = match &args.labels {
@@ -396,6 +402,12 @@ fn report(rules: &Rules, t: &Tuned) -> String {
             crate::search::eval::MOBILITY
         ),
     };
+    if let Some([them, us, second]) = t.learned.threats {
+        let [d_them, d_us, d_second] = crate::search::threats::THREAT_WEIGHTS;
+        out += &format!(
+            "  threats, sixteenths: {them} of the largest against the opponent, {us} of the largest and {second} of the second largest against the side to move (defaults: {d_them}, {d_us}, {d_second})\n"
+        );
+    }
     if t.learned.tempo != 0 || t.tempo_se > 0.0 {
         out += &format!(
             "  having the move: {:+} ± {:.0}\n",

@@ -43,6 +43,9 @@
 //!   bonus for that square relative to it (shelter and attack, by square).
 //! - **having the move**, only from a values file (`--tempo`): a constant for the
 //!   side to move.
+//! - **how much the threats count**, only from a values file (`--threats`): the
+//!   weights the search's threat term ([`super::threats`]) gives the largest threat
+//!   against the opponent and the two largest against the side to move.
 //!
 //! The search adds **mobility** ([`MOBILITY`] per move: the side to move's count two
 //! plies earlier against the opponent's one ply earlier), shrinks every score toward 0
@@ -110,6 +113,9 @@ pub struct Eval {
     pub mobility: i32,
     /// Centipawns for having the move (0 unless learned).
     pub tempo: i32,
+    /// Sixteenths of the threats that count ([`super::threats::THREAT_WEIGHTS`] unless
+    /// learned).
+    pub threat_weights: [i32; 3],
     /// Per `code * (max_dist + 1) + steps`, signed by the owner: the learned bonus of
     /// a piece that many steps from the enemy royal piece (`toward`) and from its own
     /// (`guard`), with one royal piece a side; empty when not learned.
@@ -539,6 +545,9 @@ impl Eval {
             hand_values: learned.map_or_else(|| values.clone(), |l| bounded(&l.hand)),
             mobility: learned.map_or(MOBILITY, |l| l.mobility),
             tempo: learned.map_or(0, |l| l.tempo),
+            threat_weights: learned
+                .and_then(|l| l.threats)
+                .unwrap_or(super::threats::THREAT_WEIGHTS),
             toward,
             guard,
             around,

@@ -12,6 +12,7 @@
 //! hash fnv1a64:0123456789abcdef
 //! mobility 3
 //! tempo 20               # optional: for having the move
+//! threats 2 2 12         # optional: sixteenths of the threats that count (see below)
 //! value 95 X            # its name ± 4
 //! hand 120 X             # its name
 //! squares 0 X            # then one line per rank, the top rank first
@@ -28,6 +29,11 @@
 //! crowd-own 0 5 9 ...    # optional: by 0, 1, 2... pieces in the grid of the own
 //! crowd-enemy 0 -3 ...   #   royal piece, and in the enemy's
 //! ```
+//!
+//! With `threats` (written by `varsand tune --threats`), the threat term weighs the
+//! largest threat against the opponent, the largest against the side to move and the
+//! second largest against it by these sixteenths (for and against the side to move)
+//! instead of [`super::threats::THREAT_WEIGHTS`].
 //!
 //! With `toward` and `guard` (written by `varsand tune --royal-distances`), where each
 //! side has one royal piece, a piece gains the row's entry at its Chebyshev distance
@@ -71,6 +77,10 @@ const MAGIC: &str = "varsand-values 1";
 /// are typing errors, and sums of them must stay out of the mate range.
 pub const MAX_WEIGHT: i32 = 100_000;
 
+/// The largest threat weight a file may give, in sixteenths (four times the threat:
+/// beyond that the term would outweigh the material it measures).
+pub const MAX_THREAT_WEIGHT: i32 = 64;
+
 /// The learned weights of one game, per piece kind in the rules' order.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Learned {
@@ -87,6 +97,10 @@ pub struct Learned {
     /// Centipawns for having the move (the side to move's edge: in games with drops
     /// the initiative is worth much); 0 when not learned.
     pub tempo: i32,
+    /// Sixteenths of the threats that count: the largest against the opponent (for
+    /// the side to move), the largest against the side to move and the second largest
+    /// (against it); `None` when not learned.
+    pub threats: Option<[i32; 3]>,
     /// Per kind, per distance (Chebyshev steps, from 0) to the enemy's royal piece,
     /// centipawns for a piece standing that far from it, where each side has one
     /// royal piece; empty when not learned.
@@ -175,6 +189,12 @@ impl Learned {
         if self.tempo != 0 {
             out += &format!("tempo {}\n", self.tempo);
         }
+        if let Some([them, us, second]) = self.threats {
+            out += "# Sixteenths of the threats that count: the largest against the opponent (for the\n";
+            out +=
+                "# side to move), the largest and the second largest against the side to move.\n";
+            out += &format!("threats {them} {us} {second}\n");
+        }
         let note = |k: usize| match notes.get(k).filter(|n| !n.is_empty()) {
             Some(n) => format!("  # {} {n}", rules.pieces[k].name),
             None => format!("  # {}", rules.pieces[k].name),
@@ -214,6 +234,7 @@ impl Learned {
             end_squares: Vec::new(),
             mobility: 0,
             tempo: 0,
+            threats: None,
             toward: Vec::new(),
             guard: Vec::new(),
             around_own: Vec::new(),
@@ -243,6 +264,18 @@ impl Learned {
                 "hash" => header.hash = rest.to_string(),
                 "mobility" => learned.mobility = weight(rest).map_err(at)?,
                 "tempo" => learned.tempo = weight(rest).map_err(at)?,
+                "threats" => {
+                    let row = weights(rest).map_err(at)?;
+                    let three: [i32; 3] = row
+                        .try_into()
+                        .map_err(|_| at(format!("`{rest}`: three numbers, not that")))?;
+                    if let Some(w) = three.iter().find(|w| !(0..=MAX_THREAT_WEIGHT).contains(*w)) {
+                        let e =
+                            format!("{w}: a threat weight is 0 to {MAX_THREAT_WEIGHT} sixteenths");
+                        return Err(at(e));
+                    }
+                    learned.threats = Some(three);
+                }
                 "toward" | "guard" => {
                     let (name, numbers) = rest.split_once(' ').unwrap_or((rest, ""));
                     let k = kind_named(rules, name.trim()).map_err(at)?;

@@ -39,7 +39,7 @@ pub mod eval;
 pub mod learned;
 mod ordering;
 mod structure;
-mod threats;
+pub mod threats;
 pub mod tt;
 
 use std::sync::Arc;

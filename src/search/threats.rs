@@ -6,6 +6,8 @@
 //! largest threat against it counts against it, and the largest a little (saving it
 //! costs a move). The largest threat against the opponent counts a little for the side
 //! to move, for the cuts made on the static evaluation before any capture is tried.
+//! How much of each counts is [`THREAT_WEIGHTS`], or a values file's `threats` line
+//! (`varsand tune --threats` fits them to a game).
 //!
 //! Pieces worth less than half as much again as the cheapest are not counted as
 //! threatened: reading the attack tables for each costs more than they stand to lose.
@@ -25,14 +27,11 @@ use super::Eval;
 /// An attacker's worth when it is royal: more than anything it could take, so that it
 /// threatens only undefended pieces.
 const ROYAL_WORTH: i32 = 1_000_000;
-/// Sixteenths of the second largest threat against the side to move that count
+/// The term's weights unless a values file has its own (`threats` there): sixteenths
+/// of the largest threat against the opponent that count for the side to move, of the
+/// largest against the side to move that count against it, and of the second largest
 /// against it.
-const SECOND_AGAINST_US: i32 = 12;
-/// Sixteenths of the largest threat against the side to move that count against it.
-const FIRST_AGAINST_US: i32 = 2;
-/// Sixteenths of the largest threat against the opponent that count for the side to
-/// move.
-const FIRST_AGAINST_THEM: i32 = 2;
+pub const THREAT_WEIGHTS: [i32; 3] = [2, 2, 12];
 
 /// The threat term's tables for one set of rules.
 #[derive(Debug, Clone)]
@@ -46,6 +45,8 @@ pub struct Threats {
     victim: Vec<i32>,
     /// Per piece code: its worth as an attacker (royal pieces: [`ROYAL_WORTH`]).
     attacker: Vec<i32>,
+    /// Sixteenths of each threat that count (see [`THREAT_WEIGHTS`]).
+    weights: [i32; 3],
 }
 
 impl Threats {
@@ -75,6 +76,7 @@ impl Threats {
             }
         };
         Threats {
+            weights: eval.threat_weights,
             on: rules.tables.attacks_tabled(),
             cells: rules.cell_count(),
             victim: (0..codes).map(victim).collect(),
@@ -86,8 +88,17 @@ impl Threats {
 
     /// The term, in centipawns, from the side to move's point of view.
     pub fn score(&self, pos: &Position) -> i32 {
+        let [them_first, us_first, us_second] = self.threats(pos);
+        let [w_them, w_us, w_second] = self.weights;
+        (w_them * them_first - w_us * us_first - w_second * us_second) / 16
+    }
+
+    /// The threats the term weighs: the largest against the opponent, the largest
+    /// against the side to move and the second largest against it (0 where the term
+    /// is off).
+    pub fn threats(&self, pos: &Position) -> [i32; 3] {
         if !self.on {
-            return 0;
+            return [0; 3];
         }
         // Per side, the two largest threats against its pieces.
         let mut against = [[0i32; 2]; 2];
@@ -111,10 +122,8 @@ impl Threats {
             }
         });
         let us = pos.side_to_move();
-        let ours = against[us.index()];
-        let theirs = against[us.opponent().index()];
-        (FIRST_AGAINST_THEM * theirs[0] - FIRST_AGAINST_US * ours[0] - SECOND_AGAINST_US * ours[1])
-            / 16
+        let [ours, theirs] = [us, us.opponent()].map(|side| against[side.index()]);
+        [theirs[0], ours[0], ours[1]]
     }
 
     /// How much a piece of `side` worth `worth` on `cell` stands to lose.

@@ -15,7 +15,8 @@
 //! a weight per square class of the grid around its own royal piece, then the same
 //! around the enemy's (classes: the grid's squares, tied left to right where the
 //! squares are), then the crowd bonuses: per count of a side's pieces in the grid
-//! around its own royal piece, then around the enemy's.
+//! around its own royal piece, then around the enemy's. With the threats (`--threats`),
+//! after those: the three threat weights (see [`Learned::threats`]), in sixteenths.
 
 use crate::engine::{Position, for_each_occupied_square};
 use crate::ids::{PieceKind, Side};
@@ -25,8 +26,10 @@ use crate::rules::{Cell, Rules, Source, kind_of, side_of};
 use crate::search::Eval;
 use crate::search::eval::MOBILITY;
 use crate::search::learned::{
-    AROUND_CELLS, AROUND_RADIUS, AROUND_WIDTH, CROWD_MOST, Learned, mirrored, turned,
+    AROUND_CELLS, AROUND_RADIUS, AROUND_WIDTH, CROWD_MOST, Learned, MAX_THREAT_WEIGHT, mirrored,
+    turned,
 };
+use crate::search::threats::{THREAT_WEIGHTS, Threats};
 
 use super::fit::Prior;
 
@@ -44,6 +47,8 @@ const ROYAL_DISTANCE_SPREAD: f64 = 30.0;
 /// A weight of the grids around the royal pieces.
 const AROUND_SPREAD: f64 = 30.0;
 const EDGE_SPREAD: f64 = 1000.0;
+/// A threat weight, in sixteenths of the threat.
+const THREAT_SPREAD: f64 = 8.0;
 /// Having the move: a prior of 0, a wide spread (the data decide).
 const TEMPO_SPREAD: f64 = 100.0;
 
@@ -74,6 +79,9 @@ pub struct Layout {
     around: Option<usize>,
     /// The tempo is fitted (`varsand tune --tempo`); else its weight stays 0.
     tempo_fitted: bool,
+    /// The threat weights (see [`Learned::threats`]), when fitted: the index of the
+    /// first, and the term that finds the threats.
+    threats: Option<(usize, Arc<Threats>)>,
     /// Where the weights before the royal terms end: the mobility, the tempo and the
     /// edge are the last three of them.
     fixed_len: usize,
@@ -116,6 +124,17 @@ impl Layout {
     /// The layout with the tempo fitted too, if `fitted` (see [`Learned::tempo`]).
     pub fn with_tempo(mut self, fitted: bool) -> Self {
         self.tempo_fitted = fitted;
+        self
+    }
+
+    /// The layout with the threat weights fitted too, if `fitted` (see
+    /// [`Learned::threats`]).
+    pub fn with_threats(mut self, rules: &Rules, fitted: bool) -> Self {
+        if fitted && self.threats.is_none() {
+            let term = Arc::new(Threats::new(rules, &self.eval));
+            self.threats = Some((self.len, term));
+            self.len += THREAT_WEIGHTS.len();
+        }
         self
     }
 
@@ -188,6 +207,7 @@ impl Layout {
             royal_distance: None,
             around: None,
             tempo_fitted: false,
+            threats: None,
             fixed_len,
             kinds,
             hand,
@@ -296,6 +316,14 @@ impl Layout {
         raw.push((self.edge() as u32, 1.0));
         self.royal_distance_features(pos, &mut raw);
         self.around_features(pos, &mut raw);
+        if let Some((first, term)) = &self.threats {
+            // In sixteenths, so that the weights are the file's: the first for the
+            // side to move, the other two against it.
+            let [them, us, second] = term.threats(pos).map(|t| t as f32 / 16.0);
+            for (i, x) in [them, -us, -second].into_iter().enumerate() {
+                raw.push(((first + i) as u32, to_move * x));
+            }
+        }
         merge(raw)
     }
 
@@ -409,6 +437,12 @@ impl Layout {
                 spread[first + i] = AROUND_SPREAD;
             }
         }
+        if let Some((first, _)) = self.threats {
+            for (i, w) in THREAT_WEIGHTS.into_iter().enumerate() {
+                mean[first + i] = f64::from(w);
+                spread[first + i] = THREAT_SPREAD;
+            }
+        }
         spread[self.edge()] = EDGE_SPREAD;
         spread[self.tempo()] = TEMPO_SPREAD;
         Prior { mean, spread }
@@ -442,6 +476,9 @@ impl Layout {
                 .collect(),
             mobility: round(weights[self.mobility()]),
             tempo: round(weights[self.tempo()]),
+            threats: self.threats.as_ref().map(|(first, _)| {
+                [0, 1, 2].map(|i| round(weights[first + i]).clamp(0, MAX_THREAT_WEIGHT))
+            }),
             toward: self.distance_rows(weights, 0),
             guard: self.distance_rows(weights, 1),
             around_own: self.around_grids(weights, 0),
