@@ -268,7 +268,7 @@ impl Learned {
                     let row = weights(rest).map_err(at)?;
                     let three: [i32; 3] = row
                         .try_into()
-                        .map_err(|_| at(format!("`{rest}`: three numbers, not that")))?;
+                        .map_err(|_| at(format!("`threats` takes three numbers, not `{rest}`")))?;
                     if let Some(w) = three.iter().find(|w| !(0..=MAX_THREAT_WEIGHT).contains(*w)) {
                         let e =
                             format!("{w}: a threat weight is 0 to {MAX_THREAT_WEIGHT} sixteenths");
