@@ -507,19 +507,7 @@ impl Eval {
         let crowd = learned.map_or_else(Vec::new, crowd_bonuses);
         let targets = target_kinds(rules);
         let goal_weight = goal_weights(&values, targets);
-        let mut confine = vec![0; ncodes * n];
-        for (k, per_side) in reaches.iter().enumerate() {
-            if targets >> k & 1 != 0 {
-                let avg = mean(k);
-                for (side, reach) in Side::BOTH.into_iter().zip(per_side) {
-                    let c = code(k, side) as usize;
-                    for cell in 0..n {
-                        confine[c * n + cell] =
-                            ((avg - reach[cell]) * scale * CONFINE).round() as i32;
-                    }
-                }
-            }
-        }
+        let confine = confine_table(&reaches, n, targets, &mean, scale);
         let zone_distance = |k: usize, side: Side| -> Option<(Vec<i32>, i32)> {
             let zone = rules.pieces[k].promotions.first()?.zone;
             let d = zone_distances(rules, zone, side, &dist, max_dist);
@@ -534,13 +522,7 @@ impl Eval {
             targets,
             &zone_distance,
         );
-        let start_material = (1..ncodes)
-            .filter(|&c| targets >> kind_of(c as u8) & 1 == 0)
-            .map(|c| {
-                let count = i32::from(rules.tables.home.counts.get(c).copied().unwrap_or(0));
-                count * values[kind_of(c as u8)].max(0)
-            })
-            .sum();
+        let start_material = start_material(rules, &values, targets);
         Eval {
             hand_values: learned.map_or_else(|| values.clone(), |l| bounded(&l.hand)),
             mobility: learned.map_or(MOBILITY, |l| l.mobility),
@@ -559,11 +541,7 @@ impl Eval {
             worth,
             worth_end,
             goal_weight,
-            royal_targets: targets != 0
-                && targets
-                    == (0..kinds)
-                        .filter(|&k| rules.pieces[k].royal)
-                        .fold(0, |m, k| m | 1 << k),
+            royal_targets: targets != 0 && targets == royal_kinds(rules),
             targets,
             confine,
             start_material,
@@ -1079,6 +1057,51 @@ fn around_bonuses(l: &Learned, kinds: usize) -> Vec<i32> {
         }
     }
     out
+}
+
+/// Per `code * n + cell` (`n` cells), for target pieces: how cornered the piece
+/// stands there (its average reach on an empty board, `mean`, minus its reach from
+/// the cell, scaled by [`CONFINE`]); 0 for other pieces.
+fn confine_table(
+    reaches: &[[Vec<f64>; 2]],
+    n: usize,
+    targets: u64,
+    mean: &dyn Fn(usize) -> f64,
+    scale: f64,
+) -> Vec<i32> {
+    let mut confine = vec![0; (1 + 2 * reaches.len()) * n];
+    for (k, per_side) in reaches.iter().enumerate() {
+        if targets >> k & 1 == 0 {
+            continue;
+        }
+        let avg = mean(k);
+        for (side, reach) in Side::BOTH.into_iter().zip(per_side) {
+            let c = code(k, side) as usize;
+            for cell in 0..n {
+                confine[c * n + cell] = ((avg - reach[cell]) * scale * CONFINE).round() as i32;
+            }
+        }
+    }
+    confine
+}
+
+/// The material of the setup's non-target pieces, both sides, by `values`.
+fn start_material(rules: &Rules, values: &[i32], targets: u64) -> i32 {
+    let codes = 1 + 2 * rules.pieces.len();
+    (1..codes)
+        .filter(|&c| targets >> kind_of(c as u8) & 1 == 0)
+        .map(|c| {
+            let count = i32::from(rules.tables.home.counts.get(c).copied().unwrap_or(0));
+            count * values[kind_of(c as u8)].max(0)
+        })
+        .sum()
+}
+
+/// The royal piece kinds, as a bit set.
+fn royal_kinds(rules: &Rules) -> u64 {
+    (0..rules.pieces.len())
+        .filter(|&k| rules.pieces[k].royal)
+        .fold(0, |m, k| m | 1 << k)
 }
 
 /// The learned crowd bonuses, per `which * (CROWD_MOST + 1) + count` (a row shorter
