@@ -8,12 +8,15 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::Arc;
 
+mod common;
+
+use common::random_positions;
 use varsand::analyze::GameConfig;
 use varsand::check::Overrides;
 use varsand::loader;
 use varsand::search::learned::{self, AROUND_CELLS, Header, Learned};
 use varsand::search::threats::Threats;
-use varsand::search::{Eval, Limits, Rng};
+use varsand::search::{Eval, Limits};
 use varsand::tune::{self, Layout, RoyalTerms, SelfPlay};
 use varsand::{Position, Rules};
 
@@ -74,6 +77,7 @@ fn some_weights(rules: &Rules) -> Learned {
             .collect(),
         crowd_own: vec![0, 5, 9, 12],
         crowd_enemy: vec![0, -3, -8],
+        network: None,
     }
 }
 
@@ -105,30 +109,13 @@ fn flat_weights(rules: &Rules, value: i32) -> Learned {
         around_enemy: Vec::new(),
         crowd_own: Vec::new(),
         crowd_enemy: Vec::new(),
+        network: None,
     }
 }
 
 /// Positions of a few random games.
 fn positions(rules: &Arc<Rules>) -> Vec<Position> {
     random_positions(rules, 7, 5)
-}
-
-/// Positions of `games` random games of at most 30 plies.
-fn random_positions(rules: &Arc<Rules>, seed: u64, games: usize) -> Vec<Position> {
-    let mut rng = Rng::new(seed);
-    let mut out = Vec::new();
-    for _ in 0..games {
-        let mut pos = Position::start(rules.clone());
-        for _ in 0..30 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() || pos.outcome().is_some() {
-                break;
-            }
-            pos.make(moves[rng.below(moves.len())]);
-            out.push(pos.clone());
-        }
-    }
-    out
 }
 
 #[test]

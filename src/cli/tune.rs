@@ -12,7 +12,11 @@ use crate::engine::Position;
 use crate::pgn::GameResult;
 use crate::rules::Rules;
 use crate::search::learned::{self, Header, values_path};
+use crate::search::network::{
+    HEADING as NET_HEADING, MAX_BOUND, MAX_HIDDEN, Network, Perspective, WORDS as NET_WORDS,
+};
 use crate::search::{Eval, Limits};
+use crate::tune::net::NetOptions;
 use crate::tune::teacher::Teacher;
 use crate::tune::{Game, Layout, RoyalTerms, SelfPlay, Tuned};
 
@@ -93,6 +97,18 @@ pub struct Args {
     /// other layouts reuse one labelling.
     #[arg(long, value_name = "FILE", requires = "teacher")]
     labels: Option<PathBuf>,
+    /// Instead of the linear weights, learn a network of this many hidden units as a
+    /// correction of the evaluation in the values file (which it keeps, adding the
+    /// network at its end): fit the values first, then the network on top of them.
+    #[arg(long, value_name = "HIDDEN", value_parser = clap::value_parser!(u64).range(1..=MAX_HIDDEN as u64))]
+    network: Option<u64>,
+    /// The most the network may add to or take from the evaluation, in centipawns
+    /// (its output is squashed smoothly into this range).
+    #[arg(long, default_value_t = 150.0, requires = "network", value_parser = parse_bound)]
+    network_bound: f32,
+    /// The most passes over the positions while learning the network.
+    #[arg(long, default_value_t = 40, requires = "network", value_parser = clap::value_parser!(u64).range(1..=1000))]
+    epochs: u64,
 }
 
 /// `varsand tune`: plays or reads the games, fits, writes the file, prints the report.
@@ -136,6 +152,9 @@ fn tune(args: &Args) -> Result<String, String> {
     if samples.is_empty() {
         return Err("error: the games have no quiet positions to learn from\n".into());
     }
+    if let Some(hidden) = args.network {
+        return tune_network(&rules, args, (&games, &samples), hidden as usize);
+    }
     eprintln!(
         "fitting {} weights to {} positions of {} games{}",
         layout.len(),
@@ -170,6 +189,83 @@ fn tune(args: &Args) -> Result<String, String> {
         report += &format!("wrote {}\n", out.display());
     }
     Ok(report)
+}
+
+/// `--network`: learns the network on top of the values file's evaluation and writes
+/// the file again with the network at its end (its other lines as they were).
+fn tune_network(
+    rules: &Arc<Rules>,
+    args: &Args,
+    (games, samples): (&[Game], &[crate::tune::Sample]),
+    hidden: usize,
+) -> Result<String, String> {
+    let path = args
+        .output
+        .clone()
+        .unwrap_or_else(|| values_path(&args.file));
+    let (learned, warning) = crate::search::learned::load_file(rules, &args.file, &path, true);
+    let Some(mut learned) = learned else {
+        let why = warning.unwrap_or_default();
+        return Err(format!(
+            "error: the network corrects the evaluation of a values file, and {} gives none ({why}): fit the values first with `varsand tune {}`\n",
+            path.display(),
+            args.file.display()
+        ));
+    };
+    learned.network = None;
+    let eval = Arc::new(crate::search::Eval::with_learned(rules, &learned));
+    let searcher = crate::search::Searcher::with_eval(rules.clone(), eval, 1);
+    let shape = Network::zeros(rules, Perspective::of(rules), hidden, args.network_bound);
+    let net_samples = crate::tune::net::net_samples(&shape, &searcher, games, samples);
+    eprintln!(
+        "learning a network of {hidden} hidden units ({} weights) from {} positions",
+        shape.w1.len() + 2 * hidden + 1,
+        net_samples.len()
+    );
+    let opts = NetOptions {
+        hidden,
+        bound: args.network_bound,
+        max_epochs: args.epochs as usize,
+        seed: args.seed,
+    };
+    let mut epoch = |i: usize, train: f64, held: f64| {
+        eprintln!("  epoch {i}: mean loss {train:.5}, held out {held:.5}");
+    };
+    let (net, r) = crate::tune::net::train(rules, &net_samples, &opts, &mut epoch);
+    let mut report = format!(
+        "network: {hidden} hidden units, {} epochs; held-out log loss {:.5} with the values alone, {:.5} with the network ({} positions held out, {} learned from; K = {:.6})\n",
+        r.epochs, r.held_out_before, r.held_out_after, r.held_out_positions, r.train_positions, r.k
+    );
+    if !args.dry_run {
+        let text = std::fs::read_to_string(&path)
+            .map_err(|e| format!("error: cannot read {}: {e}\n", path.display()))?;
+        let text = without_network(&text) + &net.to_text(rules);
+        crate::pgn::write_atomically(&path, text.as_bytes()).map_err(|e| e + "\n")?;
+        report += &format!("wrote {}\n", path.display());
+    }
+    Ok(report)
+}
+
+/// `--network-bound`: 1 to [`MAX_BOUND`] centipawns.
+fn parse_bound(text: &str) -> Result<f32, String> {
+    text.parse::<f32>()
+        .ok()
+        .filter(|b| (1.0..=MAX_BOUND).contains(b))
+        .ok_or_else(|| format!("`{text}`: the bound is 1 to {MAX_BOUND} centipawns"))
+}
+
+/// A values file's text up to its network (which the file keeps last).
+fn without_network(text: &str) -> String {
+    let mut out = String::new();
+    for line in text.lines() {
+        let word = line.split_whitespace().next().unwrap_or("");
+        if line.starts_with(NET_HEADING) || NET_WORDS.contains(&word) {
+            break;
+        }
+        out += line;
+        out += "\n";
+    }
+    out
 }
 
 /// The first line of a labels file.

@@ -129,6 +129,8 @@ pub struct Eval {
     /// many pieces (royal pieces aside) in the grid around its own royal piece
     /// (`which` 0) or the enemy's (1); empty when not learned.
     crowd: Vec<i32>,
+    /// The learned network added to the evaluation (`varsand tune --network`).
+    network: Option<super::network::Network>,
     /// Per piece kind, centipawns per stack level above 1.
     pub height_bonus: Vec<i32>,
     /// Per `code * cells + cell`: the piece's value plus its positional bonus there,
@@ -550,6 +552,7 @@ impl Eval {
             max_dist,
             cells: n,
             structure,
+            network: learned.and_then(|l| l.network.clone()),
         }
     }
 
@@ -589,7 +592,8 @@ impl Eval {
     /// worth, a position is never scored as a won or lost game.
     #[inline]
     pub fn evaluate(&self, pos: &Position) -> i32 {
-        (self.material_and_more(pos) + self.tempo).clamp(-MAX_EVAL, MAX_EVAL)
+        let net = self.network.as_ref().map_or(0, |n| n.evaluate(pos));
+        (self.material_and_more(pos) + self.tempo + net).clamp(-MAX_EVAL, MAX_EVAL)
     }
 
     /// [`Eval::evaluate`], unbounded. One pass over the pieces finds the targets; the

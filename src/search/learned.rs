@@ -67,6 +67,7 @@
 
 use std::path::{Path, PathBuf};
 
+use super::network::{Network, WORDS as NET_WORDS};
 use crate::ids::Side;
 use crate::model::Geometry;
 use crate::rules::{Cell, Rules};
@@ -82,7 +83,7 @@ pub const MAX_WEIGHT: i32 = 100_000;
 pub const MAX_THREAT_WEIGHT: i32 = 64;
 
 /// The learned weights of one game, per piece kind in the rules' order.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Learned {
     /// On the board, in centipawns.
     pub values: Vec<i32>,
@@ -118,6 +119,8 @@ pub struct Learned {
     pub crowd_own: Vec<i32>,
     /// The same by its pieces in the grid around the enemy's royal piece.
     pub crowd_enemy: Vec<i32>,
+    /// The network added to the evaluation, when learned (`varsand tune --network`).
+    pub network: Option<Network>,
 }
 
 /// The largest count of pieces in a grid that has its own crowd bonus (more count as
@@ -218,6 +221,9 @@ impl Learned {
             out += &self.distances_text(rules);
         }
         out += &self.around_text(rules);
+        if let Some(net) = &self.network {
+            out += &net.to_text(rules);
+        }
         out
     }
 
@@ -241,6 +247,7 @@ impl Learned {
             around_enemy: Vec::new(),
             crowd_own: Vec::new(),
             crowd_enemy: Vec::new(),
+            network: None,
         };
         let mut header = Header {
             rules: String::new(),
@@ -355,6 +362,11 @@ impl Learned {
                         read_rank(rules, board, rank, row, &mut table[k])
                             .map_err(|e| format!("line {}: {e}", j + 1))?;
                     }
+                }
+                w if NET_WORDS.contains(&w) => {
+                    let mut next = || lines.next();
+                    Network::read_line(&mut learned.network, rules, (w, rest), &mut next)
+                        .map_err(at)?;
                 }
                 _ => return Err(at(format!("unknown word `{word}`"))),
             }

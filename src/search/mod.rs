@@ -37,6 +37,7 @@
 
 pub mod eval;
 pub mod learned;
+pub mod network;
 mod ordering;
 mod structure;
 pub mod threats;

@@ -485,6 +485,7 @@ impl Layout {
             around_enemy: self.around_grids(weights, 1),
             crowd_own: self.crowd_row(weights, 0),
             crowd_enemy: self.crowd_row(weights, 1),
+            network: None,
         }
     }
 

@@ -12,6 +12,7 @@
 
 pub mod fit;
 mod layout;
+pub mod net;
 #[cfg(feature = "cli")]
 pub mod teacher;
 

@@ -161,3 +161,24 @@ pub fn ending(pos: &mut varsand::Position) -> Option<(String, String)> {
         .map_or("draw".to_string(), |w| rules.players()[w].name.clone());
     Some((winner, e.describe(&rules)))
 }
+
+// ---- random games -------------------------------------------------------------------
+
+/// Every position of `games` random games of at most 30 plies (after each move), the
+/// moves drawn by [`varsand::search::Rng`] from `seed`.
+pub fn random_positions(rules: &Arc<Rules>, seed: u64, games: usize) -> Vec<varsand::Position> {
+    let mut rng = varsand::search::Rng::new(seed);
+    let mut out = Vec::new();
+    for _ in 0..games {
+        let mut pos = varsand::Position::start(rules.clone());
+        for _ in 0..30 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() || pos.outcome().is_some() {
+                break;
+            }
+            pos.make(moves[rng.below(moves.len())]);
+            out.push(pos.clone());
+        }
+    }
+    out
+}
