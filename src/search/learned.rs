@@ -28,7 +28,12 @@
 //!   ...
 //! crowd-own 0 5 9 ...    # optional: by 0, 1, 2... pieces in the grid of the own
 //! crowd-enemy 0 -3 ...   #   royal piece, and in the enemy's
+//! network 32 flip 150    # optional, last: a learned network (see below)
+//!   ...
 //! ```
+//!
+//! With `network` (written by `varsand tune --network`), a small network
+//! ([`super::network`]) is added to the evaluation: its lines close the file.
 //!
 //! With `threats` (written by `varsand tune --threats`), the threat term weighs the
 //! largest threat against the opponent, the largest against the side to move and the
