@@ -531,6 +531,17 @@ pub fn mirrored(geo: &Geometry, cell: Cell) -> Option<Cell> {
     )
 }
 
+/// The cell with its rank mirrored on its board.
+pub fn flipped(geo: &Geometry, cell: Cell) -> Option<Cell> {
+    let info = geo.cells.get(cell.index())?;
+    let board = &geo.boards[info.board];
+    geo.cell_at(
+        info.board,
+        info.file as i32,
+        (board.ranks - 1 - info.rank) as i32,
+    )
+}
+
 /// Where the values of the rule file at `rules_path` are kept: `GAME.values`.
 pub fn values_path(rules_path: &Path) -> PathBuf {
     rules_path.with_extension("values")

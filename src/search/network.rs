@@ -90,23 +90,12 @@ pub fn cell_map(rules: &Rules, p: Perspective) -> Vec<u16> {
         .map(|i| {
             let cell = Cell::new(i);
             let other = match p {
-                Perspective::Flip => flipped(geo, cell),
+                Perspective::Flip => super::learned::flipped(geo, cell),
                 Perspective::Turn => super::learned::turned(geo, cell),
             };
             other.map_or(i, Cell::index) as u16
         })
         .collect()
-}
-
-/// The cell with its rank mirrored on its board.
-fn flipped(geo: &crate::model::Geometry, cell: Cell) -> Option<Cell> {
-    let info = geo.cells.get(cell.index())?;
-    let board = &geo.boards[info.board];
-    geo.cell_at(
-        info.board,
-        info.file as i32,
-        (board.ranks - 1 - info.rank) as i32,
-    )
 }
 
 /// The network's weights and the tables that read a position into its inputs.
